@@ -1,0 +1,18 @@
+"""The xDSL context holding every dialect tosa-state understands."""
+
+from xdsl.context import Context
+from xdsl.dialects.arith import Arith
+from xdsl.dialects.builtin import Builtin
+from xdsl.dialects.bufferization import Bufferization
+from xdsl.dialects.func import Func
+from xdsl.dialects.memref import MemRef
+
+from tosa_state.dialects.tosa import TOSA
+
+
+def make_context() -> Context:
+    """A fresh context with the builtin, func, arith, tensor-boundary and our dialects."""
+    ctx = Context()
+    for dialect in (Builtin, Func, Arith, MemRef, Bufferization, TOSA):
+        ctx.load_dialect(dialect)
+    return ctx

@@ -1,0 +1,60 @@
+"""What every command-line tool shares: user errors become one message and exit code 1."""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException
+
+from tosa_state.diagnostics import TosaStateError
+
+DEBUG_ENV = "TOSA_STATE_DEBUG"
+"""Set to 1 to get Python tracebacks for internal errors (for developers)."""
+
+
+def run_tool(main: Callable[[], int]) -> None:
+    """Run `main`, turning every error into a message on stderr and exit code 1."""
+    try:
+        code = main()
+    except TosaStateError as error:
+        code = _fail(str(error))
+    except (DiagnosticException, ArgSpecParseError) as error:
+        code = _fail(_as_error(str(error)))
+    except KeyboardInterrupt:
+        code = _fail("error: interrupted")
+    except Exception as error:
+        if os.environ.get(DEBUG_ENV):
+            raise
+        code = _fail(
+            f"error: internal error ({type(error).__name__}): {error}\n"
+            f"note: set {DEBUG_ENV}=1 for a traceback, and please report this"
+        )
+    sys.exit(code)
+
+
+def _as_error(message: str) -> str:
+    return message if "error:" in message.split("\n", 1)[0] else f"error: {message}"
+
+
+def _fail(message: str) -> int:
+    sys.stdout.flush()
+    print(message, file=sys.stderr)
+    return 1
+
+
+def write_atomically(path: str, data: str | bytes) -> None:
+    """Write `data` to `path` all at once: a failed write leaves no partial file."""
+    target = Path(path)
+    mode = "wb" if isinstance(data, bytes) else "w"
+    fd, tmp = tempfile.mkstemp(dir=target.parent or ".", prefix=f".{target.name}.")
+    try:
+        with os.fdopen(fd, mode) as stream:
+            stream.write(data)
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise

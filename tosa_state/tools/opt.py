@@ -1,0 +1,116 @@
+"""`tosa-state-opt`: parse, verify, transform and print, with mlir-opt's conventions."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+from xdsl.dialects.builtin import ModuleOp
+
+from tosa_state.context import make_context
+from tosa_state.diagnostics import TosaStateError
+from tosa_state.frontends import read_model_file
+from tosa_state.frontends.mlir import parse_mlir
+from tosa_state.printing import Spelling, print_module
+from tosa_state.tools.cli import run_tool, write_atomically
+from tosa_state.transforms.pipeline import apply_pipeline, parse_pipeline
+from tosa_state.verification import verify_module
+
+SPLIT_MARKER = "// -----"
+
+
+def _arg_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="tosa-state-opt",
+        description="Parse, verify, transform and print stateful TOSA / OpenVINO models.",
+    )
+    parser.add_argument(
+        "input", nargs="?", default="-",
+        help="an .mlir file, an OpenVINO IR .xml (its .bin beside it), or - for stdin",
+    )
+    parser.add_argument(
+        "-p", "--passes", default="",
+        help="pass pipeline, e.g. 'tosa-hoist-variables,convert-tosa-variables-to-memref'",
+    )
+    parser.add_argument("-o", "--output", help="output file (default: stdout)")
+    parser.add_argument(
+        "--split-input-file", action="store_true",
+        help=f"split the input at '{SPLIT_MARKER}' lines and process each chunk alone",
+    )
+    parser.add_argument(
+        "--verify-diagnostics", action="store_true",
+        help="print diagnostics as output (exit 0) instead of failing; for lit tests",
+    )
+    parser.add_argument(
+        "--print-op-generic", action="store_true", help="print every op in generic form"
+    )
+    parser.add_argument(
+        "--tosa-spelling", choices=[s.value for s in Spelling], default=Spelling.DOTTED.value,
+        help="'upstream' prints tosa.variable_read/_write and generic TOSA ops with "
+        "properties, so that upstream MLIR tools (iree-opt, tosa-opt) parse the output",
+    )
+    parser.add_argument(
+        "--mlir-print-debuginfo", action="store_true", help="print op locations"
+    )
+    return parser
+
+
+def _chunks(text: str, split: bool) -> Iterator[tuple[str, int]]:
+    """The input's chunks with the number of lines before each."""
+    if not split:
+        yield text, 0
+        return
+    offset = 0
+    for chunk in text.split(SPLIT_MARKER):
+        yield chunk, offset
+        offset += chunk.count("\n")
+
+
+def _read_input(path: str) -> tuple[str, str]:
+    if path == "-":
+        return sys.stdin.read(), "<stdin>"
+    try:
+        return Path(path).read_text(encoding="utf-8"), path
+    except (OSError, UnicodeDecodeError) as error:
+        raise TosaStateError(f"{path}: error: cannot read file: {error}") from None
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _arg_parser().parse_args(argv)
+    ctx = make_context()
+    pipeline = parse_pipeline(args.passes)
+
+    def process(module: ModuleOp) -> str:
+        verify_module(module)
+        apply_pipeline(ctx, module, pipeline)
+        return print_module(
+            module,
+            spelling=args.tosa_spelling,
+            generic=args.print_op_generic,
+            debuginfo=args.mlir_print_debuginfo,
+        )
+
+    outputs: list[str] = []
+    if Path(args.input).suffix.lower() == ".xml":
+        outputs.append(process(read_model_file(ctx, args.input)))
+    else:
+        text, name = _read_input(args.input)
+        for chunk, offset in _chunks(text, args.split_input_file):
+            try:
+                outputs.append(process(parse_mlir(ctx, chunk, name, offset)))
+            except TosaStateError as error:
+                if not args.verify_diagnostics:
+                    raise
+                outputs.append(f"{error}\n")
+    result = f"{SPLIT_MARKER}\n".join(outputs)
+    if args.output:
+        write_atomically(args.output, result)
+    else:
+        sys.stdout.write(result)
+    return 0
+
+
+def entry_point() -> None:
+    run_tool(main)

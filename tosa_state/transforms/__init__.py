@@ -1,0 +1,44 @@
+"""Passes, by command-line name. Each is an xDSL `ModulePass`:
+`Pass().apply(tosa_state.make_context(), module)`."""
+
+from collections.abc import Callable
+
+from xdsl.passes import ModulePass
+
+from tosa_state.transforms.tosa_hoist_variables import TosaHoistVariablesPass
+
+
+def _xdsl_passes() -> dict[str, Callable[[], type[ModulePass]]]:
+    """The generic xDSL passes worth running on our IR."""
+
+    def canonicalize() -> type[ModulePass]:
+        from xdsl.transforms.canonicalize import CanonicalizePass
+
+        return CanonicalizePass
+
+    def cse() -> type[ModulePass]:
+        from xdsl.transforms.common_subexpression_elimination import (
+            CommonSubexpressionElimination,
+        )
+
+        return CommonSubexpressionElimination
+
+    def dce() -> type[ModulePass]:
+        from xdsl.transforms.dead_code_elimination import DeadCodeElimination
+
+        return DeadCodeElimination
+
+    return {"canonicalize": canonicalize, "cse": cse, "dce": dce}
+
+
+def get_tosa_state_passes() -> dict[str, Callable[[], type[ModulePass]]]:
+    """Our own passes (no clash with xDSL's names: safe for the `xdsl.universe` plugin)."""
+    return {TosaHoistVariablesPass.name: lambda: TosaHoistVariablesPass}
+
+
+def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
+    """Every pass `tosa-state-opt -p` accepts."""
+    return {**_xdsl_passes(), **get_tosa_state_passes()}
+
+
+__all__ = ["TosaHoistVariablesPass", "get_all_passes", "get_tosa_state_passes"]
