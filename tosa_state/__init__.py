@@ -1,5 +1,32 @@
-"""tosa-state: a compiler and runtime for stateful ML models, built on xDSL."""
+"""tosa-state: a compiler and runtime for stateful ML models, built on xDSL.
 
+```python
+import tosa_state as ts
+compiled = ts.compile_model("model.xml")
+request = compiled.create_infer_request()
+result = request.infer([x])
+```
+"""
+
+from tosa_state.api import compile_model, read_model
 from tosa_state.context import make_context
+from tosa_state.diagnostics import TosaStateError
+from tosa_state.interpreter.runtime import (
+    CompiledModel,
+    InferRequest,
+    InferResult,
+    Port,
+    VariableState,
+)
 
-__all__ = ["make_context"]
+__all__ = [
+    "CompiledModel",
+    "InferRequest",
+    "InferResult",
+    "Port",
+    "TosaStateError",
+    "VariableState",
+    "compile_model",
+    "make_context",
+    "read_model",
+]

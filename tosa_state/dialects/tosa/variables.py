@@ -15,6 +15,7 @@ from collections.abc import Iterator, Sequence
 from typing import ClassVar
 
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
     DenseIntOrFPElementsAttr,
     IndexType,
     IntegerType,
@@ -73,8 +74,9 @@ def _supported_list() -> str:
 
 
 def var_shape_attr(shape: Sequence[int]) -> DenseIntOrFPElementsAttr:
-    """`dense<[2, 3]> : tensor<2xindex>`, the upstream encoding of a variable's shape."""
-    return DenseIntOrFPElementsAttr.from_list(TensorType(IndexType(), [len(shape)]), list(shape))
+    """`dense<[2, -1]> : tensor<2xindex>`, the upstream encoding of `tensor<2x?x...>`."""
+    dims = [DYNAMIC if d == DYNAMIC_INDEX else d for d in shape]
+    return DenseIntOrFPElementsAttr.from_list(TensorType(IndexType(), [len(dims)]), dims)
 
 
 class UnknownVariableEffects(MemoryEffect):
@@ -137,7 +139,8 @@ class VariableOp(IRDLOperation):
     @property
     def tensor_type(self) -> TensorType:
         """The declared type, `tensor<2x?xf32>` (a `-1` in `var_shape` is a `?`)."""
-        return TensorType(self.element_type, self.shape)
+        dims = [DYNAMIC_INDEX if d == DYNAMIC else d for d in self.shape]
+        return TensorType(self.element_type, dims)
 
     # -- syntax ---------------------------------------------------------------------
 
@@ -224,7 +227,9 @@ def _verify_placement(var: VariableOp) -> None:
     module = _enclosing_module(var)
     if module is not None:
         for other in iter_declarations(module, var.var_name):
-            if other is not var and not _same_declaration(other, var):
+            if other is var:
+                break
+            if not _same_declaration(other, var):
                 raise VerifyException(
                     f"variable '{var.var_name}' is declared with a different type or initial "
                     f"value elsewhere ('{other.tensor_type}' vs '{var.tensor_type}')"

@@ -1,0 +1,41 @@
+"""`read_model` and `compile_model`: the Python entry points, as in OpenVINO's runtime."""
+
+from __future__ import annotations
+
+import os
+
+from xdsl.dialects.builtin import ModuleOp
+
+from tosa_state.context import make_context
+from tosa_state.frontends import read_model_file
+from tosa_state.interpreter.runtime import CompiledModel
+from tosa_state.transforms.pipeline import apply_pipeline
+from tosa_state.transforms.tosa_hoist_variables import hoist_variables
+from tosa_state.verification import verify_module
+
+DEFAULT_PIPELINE = ""
+"""The lowering `compile_model` runs when none is given."""
+
+
+def read_model(model: str | os.PathLike[str]) -> ModuleOp:
+    """Read an `.mlir` file or an OpenVINO IR `.xml` and verify it."""
+    module = read_model_file(make_context(), model)
+    verify_module(module)
+    return module
+
+
+def compile_model(
+    model: str | os.PathLike[str] | ModuleOp,
+    pipeline: str | None = None,
+    entry: str | None = None,
+) -> CompiledModel:
+    """Read (or copy) `model`, bring it to TOSA, lower it with `pipeline` and plan it.
+
+    `pipeline=""` runs the TOSA module as it is; the default is `DEFAULT_PIPELINE`.
+    """
+    ctx = make_context()
+    module = model.clone() if isinstance(model, ModuleOp) else read_model_file(ctx, model)
+    verify_module(module)
+    hoist_variables(ctx, module)
+    apply_pipeline(ctx, module, DEFAULT_PIPELINE if pipeline is None else pipeline)
+    return CompiledModel(module, entry)

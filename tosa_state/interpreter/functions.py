@@ -1,0 +1,28 @@
+"""The interpreter of a module: every `InterpreterFunctions` we provide, registered."""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.interpreter import Interpreter, InterpreterFunctions
+
+
+def all_functions() -> list[InterpreterFunctions]:
+    """One instance of each impl class (numpy impls for every op we can execute)."""
+    from tosa_state.interpreter.builtin import BuiltinFunctions
+    from tosa_state.interpreter.tosa_elementwise import TosaElementwiseFunctions
+    from tosa_state.interpreter.tosa_tensor import TosaTensorFunctions
+    from tosa_state.interpreter.tosa_variables import StateFunctions
+
+    return [
+        BuiltinFunctions(),
+        TosaElementwiseFunctions(),
+        TosaTensorFunctions(),
+        StateFunctions(),
+    ]
+
+
+def make_interpreter(module: ModuleOp, functions: list[InterpreterFunctions]) -> Interpreter:
+    interpreter = Interpreter(module)
+    for ft in functions:
+        interpreter.register_implementations(ft)
+    return interpreter

@@ -1,0 +1,246 @@
+"""The runtime API, modelled on OpenVINO's: compiled models, requests, variable states.
+
+A `CompiledModel` holds what all requests share and never changes: the module, the plan
+of its entry function (constants decoded and folded once) and the variables' specs. Each
+`InferRequest` owns its interpreter and its `VariableStore`, so requests never share
+state. Arrays handed to the user are always copies: they never alias the state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, ModuleOp, StringAttr, TensorType
+from xdsl.dialects.func import FuncOp
+from xdsl.ir import Attribute
+
+from tosa_state.diagnostics import InferenceError, error_at
+from tosa_state.interpreter.dtypes import numpy_dtype
+from tosa_state.interpreter.functions import all_functions, make_interpreter
+from tosa_state.interpreter.plan import ModulePlan, PlanError
+from tosa_state.interpreter.state import VariableSpec, VariableStore, collect_specs
+from tosa_state.interpreter.tosa_variables import attach_store
+
+NAME_ATTRS = ("openvino.name", "tosa_state.name")
+"""Argument / result attributes that name a model's inputs and outputs."""
+
+InputsLike = Sequence[Any] | Mapping[str | int, Any] | None
+
+
+@dataclass(frozen=True)
+class Port:
+    """A model input or output: its position, name, shape (`-1` = dynamic) and dtype."""
+
+    index: int
+    name: str
+    shape: tuple[int, ...]
+    dtype: np.dtype
+
+    def get_any_name(self) -> str:
+        return self.name
+
+    def accepts(self, shape: tuple[int, ...]) -> bool:
+        return len(shape) == len(self.shape) and all(
+            want < 0 or want == got for want, got in zip(self.shape, shape, strict=True)
+        )
+
+
+def _ports(func: FuncOp, types: Sequence[Attribute], attrs: ArrayAttr | None, prefix: str):
+    ports: list[Port] = []
+    for i, tensor_type in enumerate(types):
+        if not isinstance(tensor_type, TensorType):
+            raise PlanError(error_at(func, f"{prefix} {i} of '{func.sym_name.data}' is not a "
+                                     f"ranked tensor: '{tensor_type}'"))
+        name = f"{prefix}{i}"
+        if attrs is not None and isinstance(entry := attrs.data[i], DictionaryAttr):
+            for key in NAME_ATTRS:
+                if isinstance(value := entry.data.get(key), StringAttr):
+                    name = value.data
+                    break
+        shape = tuple(d if d >= 0 else -1 for d in tensor_type.get_shape())
+        ports.append(Port(i, name, shape, numpy_dtype(tensor_type.get_element_type())))
+    return tuple(ports)
+
+
+def select_entry(module: ModuleOp, entry: str | None) -> FuncOp:
+    """The function to run: `entry`, else `main`, else the only public function."""
+    funcs = [op for op in module.body.block.ops if isinstance(op, FuncOp)]
+    names = ", ".join(f.sym_name.data for f in funcs) or "none"
+    if entry is not None:
+        for func in funcs:
+            if func.sym_name.data == entry:
+                return func
+        raise PlanError(f"error: no function named '{entry}' in the module (functions: {names})")
+    public = [f for f in funcs if f.sym_visibility is None or f.sym_visibility.data == "public"]
+    for func in public:
+        if func.sym_name.data == "main":
+            return func
+    if len(public) == 1:
+        return public[0]
+    raise PlanError(f"error: cannot choose the entry function among {names}; name one "
+                    "(--entry / entry=...)")
+
+
+class InferResult(Sequence[np.ndarray]):
+    """The outputs of one inference, by position (`res[0]`), name or `Port`."""
+
+    def __init__(self, ports: tuple[Port, ...], values: list[np.ndarray]):
+        self._ports = ports
+        self._values = values
+        self._by_name = {port.name: value for port, value in zip(ports, values, strict=True)}
+
+    def __getitem__(self, key: Any) -> Any:
+        if isinstance(key, str):
+            if key not in self._by_name:
+                raise KeyError(f"no output named '{key}' (outputs: {', '.join(self._by_name)})")
+            return self._by_name[key]
+        if isinstance(key, Port):
+            return self._values[key.index]
+        return self._values[key]
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    def __iter__(self) -> Iterator[np.ndarray]:
+        return iter(self._values)
+
+    def to_dict(self) -> dict[str, np.ndarray]:
+        return dict(self._by_name)
+
+
+class VariableState:
+    """One variable of a request: `name`, `state` (a copy; settable) and `reset()`."""
+
+    def __init__(self, store: VariableStore, name: str):
+        self._store = store
+        self.name = name
+
+    @property
+    def state(self) -> np.ndarray:
+        return np.array(self._store.read(self.name), copy=True)
+
+    @state.setter
+    def state(self, value: Any) -> None:
+        self._store.set_checked(self.name, value)
+
+    def set_state(self, value: Any) -> None:
+        self.state = value
+
+    def reset(self) -> None:
+        self._store.reset(self.name)
+
+    def __repr__(self) -> str:
+        return f"<VariableState '{self.name}'>"
+
+
+class CompiledModel:
+    """A module ready to run: plan compiled, constants decoded, variables known."""
+
+    def __init__(self, module: ModuleOp, entry: str | None = None):
+        self.module = module
+        self._functions = all_functions()
+        self._specs = tuple(collect_specs(module))
+        compile_time = make_interpreter(module, self._functions)
+        attach_store(compile_time, VariableStore(self._specs))
+        self._plans = ModulePlan(module, compile_time)
+        func = select_entry(module, entry)
+        self.entry = func.sym_name.data
+        self._plan = self._plans.plan(self.entry)
+        function_type = func.function_type
+        self.inputs = _ports(func, function_type.inputs.data, func.arg_attrs, "arg")
+        self.outputs = _ports(func, function_type.outputs.data, func.res_attrs, "result")
+        self._input_index = {port.name: port.index for port in self.inputs}
+
+    @property
+    def variables(self) -> tuple[VariableSpec, ...]:
+        return self._specs
+
+    def create_infer_request(self) -> InferRequest:
+        return InferRequest(self)
+
+    def input(self, key: int | str) -> Port:
+        return self.inputs[key if isinstance(key, int) else self._input_index[key]]
+
+    def output(self, key: int | str) -> Port:
+        if isinstance(key, int):
+            return self.outputs[key]
+        return next(p for p in self.outputs if p.name == key)
+
+    def bind_inputs(self, inputs: InputsLike) -> list[Any]:
+        """Inputs in argument order, checked against the ports (count, shape, dtype)."""
+        if inputs is None:
+            inputs = []
+        if isinstance(inputs, Mapping):
+            values: list[Any] = [None] * len(self.inputs)
+            for key, value in inputs.items():
+                values[self._port_for(key).index] = value
+            missing = [p.name for p, v in zip(self.inputs, values, strict=True) if v is None]
+            if missing:
+                raise InferenceError(f"error: missing input(s): {', '.join(missing)}")
+        else:
+            values = list(inputs)
+            if len(values) != len(self.inputs):
+                expected = ", ".join(p.name for p in self.inputs) or "none"
+                raise InferenceError(
+                    f"error: expected {len(self.inputs)} input(s) ({expected}), got {len(values)}"
+                )
+        return [_checked(port, value) for port, value in zip(self.inputs, values, strict=True)]
+
+    def _port_for(self, key: str | int) -> Port:
+        if isinstance(key, int) and 0 <= key < len(self.inputs):
+            return self.inputs[key]
+        if isinstance(key, str) and key in self._input_index:
+            return self.inputs[self._input_index[key]]
+        names = ", ".join(p.name for p in self.inputs) or "none"
+        raise InferenceError(f"error: no input named {key!r} (inputs: {names})")
+
+
+def _checked(port: Port, value: Any) -> np.ndarray:
+    if isinstance(value, np.ndarray):
+        if value.dtype != port.dtype:
+            raise InferenceError(
+                f"error: input '{port.name}' has dtype {value.dtype}; expected {port.dtype}"
+            )
+        array = value
+    else:
+        try:
+            array = np.asarray(value, dtype=port.dtype)
+        except (TypeError, ValueError) as error:
+            raise InferenceError(
+                f"error: input '{port.name}' cannot be converted to {port.dtype}: {error}"
+            ) from None
+    if not port.accepts(array.shape):
+        want = [d if d >= 0 else "?" for d in port.shape]
+        raise InferenceError(
+            f"error: input '{port.name}' has shape {list(array.shape)}; expected {want}"
+        )
+    return array
+
+
+class InferRequest:
+    """Runs the model call after call, keeping its own state between calls."""
+
+    def __init__(self, compiled: CompiledModel):
+        self._compiled = compiled
+        self._store = VariableStore(compiled.variables)
+        self._interpreter = make_interpreter(compiled.module, compiled._functions)
+        attach_store(self._interpreter, self._store)
+        self._plan = compiled._plan
+
+    def infer(self, inputs: InputsLike = None) -> InferResult:
+        args = self._compiled.bind_inputs(inputs)
+        results = self._plan(self._interpreter, args)
+        return InferResult(self._compiled.outputs, [np.array(r, copy=True) for r in results])
+
+    def query_state(self) -> list[VariableState]:
+        return [VariableState(self._store, spec.name) for spec in self._compiled.variables]
+
+    def reset_state(self) -> None:
+        self._store.reset()
+
+    @property
+    def model(self) -> CompiledModel:
+        return self._compiled

@@ -1,0 +1,96 @@
+"""The persistent state of one inference request.
+
+Each request owns a `VariableStore`: one slot per variable (TOSA variable, memref global
+or ml_program global, all keyed by the variable's name) with its declared shape, dtype
+and initial value, decoded once at compile time. A slot is initialised from its initial
+value when the request is created and after every reset; a slot without an initial value
+holds nothing until it is written, and reading it is an `InferenceError` naming it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+import numpy as np
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation
+
+from tosa_state.diagnostics import InferenceError
+
+
+@dataclass(frozen=True)
+class VariableSpec:
+    """What a variable is: compile-time facts, shared by all requests."""
+
+    name: str
+    shape: tuple[int, ...]
+    dtype: np.dtype
+    initial: np.ndarray | None
+    """Read-only; `None` when the variable has no initial value."""
+
+    def check(self, value: np.ndarray, what: str) -> None:
+        """Raise `InferenceError` unless `value` has exactly this variable's shape and dtype."""
+        if value.dtype != self.dtype or value.shape != self.shape:
+            raise InferenceError(
+                f"error: {what} for variable '{self.name}' has shape {list(value.shape)} and "
+                f"dtype {value.dtype}; expected shape {list(self.shape)} and dtype {self.dtype}"
+            )
+
+
+class VariableStore:
+    """The current value of every variable of one request."""
+
+    def __init__(self, specs: Iterable[VariableSpec]):
+        self.specs: dict[str, VariableSpec] = {spec.name: spec for spec in specs}
+        self.values: dict[str, np.ndarray | None] = {}
+        self.reset()
+
+    def reset(self, name: str | None = None) -> None:
+        """Back to the initial value (every variable, or just `name`)."""
+        for spec in self.specs.values() if name is None else (self.specs[name],):
+            self.values[spec.name] = None if spec.initial is None else spec.initial.copy()
+
+    def read(self, name: str) -> np.ndarray:
+        """The current value itself (callers never mutate it); an error if never written."""
+        value = self.values[name]
+        if value is None:
+            raise InferenceError(
+                f"error: variable '{name}' is read before it is ever written, and it has no "
+                "initial value"
+            )
+        return value
+
+    def write(self, name: str, value: np.ndarray) -> None:
+        """Replace the value by a private copy of `value` (earlier reads keep theirs)."""
+        self.values[name] = np.array(value, copy=True)
+
+    def set_checked(self, name: str, value: object) -> None:
+        """`write` for user-provided values: the shape and dtype must match exactly."""
+        array = np.asarray(value)
+        self.specs[name].check(array, "the new state")
+        self.write(name, array)
+
+
+SpecBuilder = Callable[[Operation], VariableSpec]
+_SPEC_BUILDERS: dict[type[Operation], SpecBuilder] = {}
+
+
+def declares_state(op_type: type[Operation]) -> Callable[[SpecBuilder], SpecBuilder]:
+    """Registers how a module-level declaration op (`tosa.variable`, `memref.global`,
+    `ml_program.global`) describes its variable."""
+
+    def register(builder: SpecBuilder) -> SpecBuilder:
+        _SPEC_BUILDERS[op_type] = builder
+        return builder
+
+    return register
+
+
+def collect_specs(module: ModuleOp) -> list[VariableSpec]:
+    """The variables a module declares, in declaration order."""
+    return [
+        _SPEC_BUILDERS[type(op)](op)
+        for op in module.body.block.ops
+        if type(op) in _SPEC_BUILDERS
+    ]

@@ -1,0 +1,70 @@
+"""Interpreter impls of the TOSA variable ops, on the request's `VariableStore`."""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType
+from xdsl.interpreter import Interpreter, InterpreterFunctions, PythonValues, impl, register_impls
+from xdsl.ir import Operation
+
+from tosa_state.diagnostics import error_at
+from tosa_state.dialects.tosa.variables import VariableOp, VariableReadOp, VariableWriteOp
+from tosa_state.interpreter.dtypes import dense_to_numpy, numpy_dtype
+from tosa_state.interpreter.plan import PlanError
+from tosa_state.interpreter.state import VariableSpec, VariableStore, declares_state
+
+STORE_KEY = "variables"
+
+
+def variable_store(interpreter: Interpreter) -> VariableStore:
+    """The store of the request `interpreter` runs for (attached when it was created)."""
+    return interpreter.get_data(StateFunctions, STORE_KEY, _no_store)
+
+
+def attach_store(interpreter: Interpreter, store: VariableStore) -> None:
+    interpreter.set_data(StateFunctions, STORE_KEY, store)
+
+
+def _no_store() -> VariableStore:
+    raise RuntimeError("no variable store is attached to this interpreter")
+
+
+@register_impls
+class StateFunctions(InterpreterFunctions):
+    """Variables live in the request's store; declarations do nothing at run time."""
+
+    @impl(VariableOp)
+    def run_variable(self, interpreter: Interpreter, op: VariableOp, args: PythonValues):
+        return ()
+
+    @impl(VariableReadOp)
+    def run_variable_read(
+        self, interpreter: Interpreter, op: VariableReadOp, args: PythonValues
+    ) -> PythonValues:
+        return (variable_store(interpreter).read(op.var_name_attr.data),)
+
+    @impl(VariableWriteOp)
+    def run_variable_write(
+        self, interpreter: Interpreter, op: VariableWriteOp, args: PythonValues
+    ) -> PythonValues:
+        variable_store(interpreter).write(op.var_name_attr.data, args[0])
+        return ()
+
+
+@declares_state(VariableOp)
+def variable_spec(op: VariableOp) -> VariableSpec:
+    """A `tosa.variable`'s shape, dtype and decoded initial value."""
+    return static_spec(op, op.var_name, op.tensor_type, op.initial_value)
+
+
+def static_spec(
+    op: Operation, name: str, tensor_type: TensorType, initial: DenseIntOrFPElementsAttr | None
+) -> VariableSpec:
+    """The spec of a variable of a static `tensor_type`; dynamic state is an error."""
+    shape = tuple(tensor_type.get_shape())
+    if any(d < 0 for d in shape):
+        raise PlanError(
+            error_at(op, f"variable '{name}' has a dynamic shape '{tensor_type}'; dynamic "
+                     "state is not supported yet")
+        )
+    dtype = numpy_dtype(tensor_type.get_element_type())
+    return VariableSpec(name, shape, dtype, None if initial is None else dense_to_numpy(initial))
