@@ -42,6 +42,14 @@ Traps hit:
   `shift` operand (`tensor<1xi8>`), `tosa.negate` takes two zero-point operands.
 - Reads and writes of a variable follow program order in the reference model (a read after a
   write in the same step sees the written value; all reads before the writes see the old state).
+- bf16 tensors are read from `.npy` files with descr `<V2` (what `np.save` writes for
+  `ml_dtypes.bfloat16`; float32 files are refused) and written back as raw `|V2` records.
+- The reference model implements the spec's type support only: e.g. `tosa.add` on i16 fails with
+  "OpFactory could not allocate op ADD" (exit 2). Exit codes of failures vary (2, 134, 250, -6).
+- `np.ascontiguousarray` turns 0-D arrays into shape `(1,)`: never use it on tensors here.
+
+Limitations: one `func.func` with a single block; variable writes at its top level (not inside
+`tosa.cond_if` / `tosa.while_loop` regions); element types in `DTYPES`.
 """
 
 from __future__ import annotations
@@ -102,7 +110,7 @@ class _Variable:
 class _Graph:
     path: Path
     inputs: list[tuple[str, np.dtype, tuple[int, ...]]]
-    outputs: list[str]
+    outputs: list[tuple[str, np.dtype]]
     num_results: int
     written: list[str]
     variables: dict[str, _Variable]
@@ -137,7 +145,8 @@ def schema_path() -> Path:
 # MLIR rewriting (generic form)
 
 _WRITE_RE = re.compile(
-    r'^\s*"tosa\.variable_write"\((%[^)\s]+)\)\s*<\{name = "([^"]+)"\}>\s*:\s*\((.+)\)\s*->\s*\(\)\s*$',
+    r'^\s*"tosa\.variable_write"\((%[^)\s]+)\)\s*<\{name = "([^"]+)"\}>'
+    r"\s*:\s*\((.+)\)\s*->\s*\(\)\s*$",
     re.M,
 )
 _RETURN_RE = re.compile(r'^(\s*)"func\.return"\((.*)\)\s*:\s*\((.*)\)\s*->\s*\(\)\s*$', re.M)
@@ -267,7 +276,12 @@ def _load_graph(path: Path, written: list[str]) -> _Graph:
         if initial is None and 0 in shape:
             initial = np.zeros(shape, dtype)
         variables[t["variable_name"]] = _Variable(
-            t["variable_name"], t["name"], dtype, shape, initial, t["name"] in used,
+            t["variable_name"],
+            t["name"],
+            dtype,
+            shape,
+            initial,
+            t["name"] in used,
             t["name"] in read_first,
         )
     block["tensors"] = [t for t in block["tensors"] if not t.get("variable") or t["name"] in used]
@@ -276,8 +290,9 @@ def _load_graph(path: Path, written: list[str]) -> _Graph:
         (name, _dtype(tensors[name]["type"]), tuple(tensors[name]["shape"]))
         for name in block["inputs"]
     ]
-    num_results = len(block["outputs"]) - len(written)
-    return _Graph(path, inputs, block["outputs"], num_results, written, variables)
+    outputs = [(name, _dtype(tensors[name]["type"])) for name in block["outputs"]]
+    num_results = len(outputs) - len(written)
+    return _Graph(path, inputs, outputs, num_results, written, variables)
 
 
 def serialize(mlir_text: str, workdir: Path) -> _Graph:
@@ -297,7 +312,7 @@ def _as_tensor(value: np.ndarray, dtype: np.dtype, shape: tuple[int, ...], what:
     array = np.asarray(value)
     if array.shape != shape:
         raise ValueError(f"{what}: shape {array.shape} does not match {shape}")
-    return np.ascontiguousarray(array.astype(dtype, copy=False))
+    return np.array(array, dtype=dtype, order="C")  # ascontiguousarray makes 0-D 1-D
 
 
 def _run_model(desc: Path) -> None:
@@ -347,13 +362,25 @@ def _step(
         np.save(workdir / file, value)
         desc["variable_name"].append(var.tensor)
         desc["variable_file"].append(file)
-    desc["ofm_name"] = list(graph.outputs)
+    desc["ofm_name"] = [name for name, _ in graph.outputs]
     desc["ofm_file"] = [f"out{i}.npy" for i in range(len(graph.outputs))]
     for file in desc["ofm_file"]:
         (workdir / file).unlink(missing_ok=True)
     (workdir / "desc.json").write_text(json.dumps(desc))
     _run_model(workdir / "desc.json")
-    return [np.load(workdir / file) for file in desc["ofm_file"]]
+    return [
+        _from_npy(np.load(workdir / file), dtype, f"step {step} output {name}")
+        for file, (name, dtype) in zip(desc["ofm_file"], graph.outputs, strict=True)
+    ]
+
+
+def _from_npy(array: np.ndarray, dtype: np.dtype, what: str) -> np.ndarray:
+    """The model writes bf16 as raw `|V2` records: view them as `ml_dtypes.bfloat16`."""
+    if array.dtype.kind == "V" and array.dtype.itemsize == dtype.itemsize:
+        return array.view(dtype)
+    if array.dtype != dtype:
+        raise AssertionError(f"{what}: the model wrote {array.dtype}, expected {dtype}")
+    return array
 
 
 def _check_readable(graph: _Graph, step: int, state: Mapping[str, np.ndarray | None]) -> None:

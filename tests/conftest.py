@@ -1,0 +1,44 @@
+"""Shared pytest configuration: the `peers` marker and fixtures that locate the peer tools."""
+
+from __future__ import annotations
+
+import importlib.util
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+INSTALL_HINT = "install the 'test' extra: pip install -e '.[test]'"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        "peers: drives real peer tools (tosa-opt, iree-opt, the TOSA reference model, OpenVINO) "
+        "as oracles",
+    )
+
+
+def _require_tools(*names: str) -> None:
+    """Skip when a console script is genuinely absent (next to the interpreter or on PATH)."""
+    here = Path(sys.executable).parent
+    missing = [n for n in names if not (here / n).is_file() and shutil.which(n) is None]
+    if missing:
+        pytest.skip(f"peer tool not installed: {', '.join(missing)} ({INSTALL_HINT})")
+
+
+@pytest.fixture
+def upstream_mlir_tools() -> None:
+    _require_tools("tosa-opt", "iree-opt")
+
+
+@pytest.fixture
+def tosa_reference_tools() -> None:
+    _require_tools("tosa-opt", "tosa_reference_model")
+
+
+@pytest.fixture
+def openvino_runtime() -> None:
+    if importlib.util.find_spec("openvino") is None:
+        pytest.skip(f"peer package not installed: openvino ({INSTALL_HINT})")
