@@ -34,7 +34,7 @@ from xdsl.interpreter import Interpreter, OpImplResult
 from xdsl.ir import Operation, SSAValue
 from xdsl.traits import is_side_effect_free
 
-from tosa_state.diagnostics import InferenceError, TosaStateError, error_at
+from tosa_state.diagnostics import InferenceError, TosaStateError, error_at, location_prefix
 
 _plan_ids = count()
 
@@ -81,6 +81,11 @@ class FunctionPlan:
     def __call__(self, interpreter: Interpreter, args: Sequence[Any]) -> tuple[Any, ...]:
         try:
             return self._run(interpreter, *args)
+        except InferenceError as error:
+            op = self._failing_op(error)
+            if op is None or not str(error).startswith("error: "):
+                raise
+            raise InferenceError(location_prefix(op) + str(error)) from None
         except TosaStateError:
             raise
         except Exception as error:

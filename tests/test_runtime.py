@@ -1,0 +1,189 @@
+"""The runtime API and the state rules of the TOSA statefulness RFC / OpenVINO's state API."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import tosa_state as ts
+from tosa_state import make_context
+from tosa_state.frontends.mlir import parse_mlir
+
+SNAPSHOT = """
+tosa.variable @v = dense<1.0> : tensor<2xf32>
+tosa.variable @w : tensor<2xf32>
+func.func @main(%x: tensor<2xf32>) -> (tensor<2xf32>, tensor<2xf32>) {
+  %old = tosa.variable.read @v : tensor<2xf32>
+  tosa.variable.write @v, %x : tensor<2xf32>
+  %new = tosa.variable.read @v : tensor<2xf32>
+  tosa.variable.write @w, %old : tensor<2xf32>
+  return %old, %new : tensor<2xf32>, tensor<2xf32>
+}
+"""
+
+UNINITIALISED = """
+tosa.variable @w : tensor<2xf32>
+func.func @main() -> tensor<2xf32> {
+  %0 = tosa.variable.read @w : tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+"""
+
+
+def compile_text(text: str, pipeline: str | None = None) -> ts.CompiledModel:
+    return ts.compile_model(parse_mlir(make_context(), text, "test.mlir"), pipeline=pipeline)
+
+
+@pytest.fixture
+def snapshot() -> ts.CompiledModel:
+    return compile_text(SNAPSHOT)
+
+
+def f32(*values: float) -> np.ndarray:
+    return np.array(values, np.float32)
+
+
+def test_initial_value_on_first_call_then_last_written(snapshot: ts.CompiledModel) -> None:
+    request = snapshot.create_infer_request()
+    old, new = request.infer([f32(5, 6)])
+    np.testing.assert_array_equal(old, f32(1, 1))
+    np.testing.assert_array_equal(new, f32(5, 6))
+    old, _ = request.infer([f32(7, 8)])
+    np.testing.assert_array_equal(old, f32(5, 6))
+
+
+def test_a_read_keeps_its_value_when_the_variable_is_written_later(
+    snapshot: ts.CompiledModel,
+) -> None:
+    request = snapshot.create_infer_request()
+    request.infer([f32(5, 6)])
+    states = {s.name: s.state for s in request.query_state()}
+    np.testing.assert_array_equal(states["w"], f32(1, 1))  # written with the first read
+    np.testing.assert_array_equal(states["v"], f32(5, 6))
+
+
+def test_reset_state_restores_initial_values(snapshot: ts.CompiledModel) -> None:
+    request = snapshot.create_infer_request()
+    request.infer([f32(5, 6)])
+    request.reset_state()
+    np.testing.assert_array_equal(request.query_state()[0].state, f32(1, 1))
+    with pytest.raises(ts.TosaStateError, match="variable 'w' is read before it is ever written"):
+        _ = request.query_state()[1].state
+    old, _ = request.infer([f32(3, 3)])
+    np.testing.assert_array_equal(old, f32(1, 1))
+
+
+def test_per_variable_reset(snapshot: ts.CompiledModel) -> None:
+    request = snapshot.create_infer_request()
+    request.infer([f32(5, 6)])
+    v, w = request.query_state()
+    v.reset()
+    np.testing.assert_array_equal(v.state, f32(1, 1))
+    np.testing.assert_array_equal(w.state, f32(1, 1))  # untouched
+
+
+def test_set_state_is_validated_and_used(snapshot: ts.CompiledModel) -> None:
+    request = snapshot.create_infer_request()
+    v = request.query_state()[0]
+    v.state = f32(9, 9)
+    old, _ = request.infer([f32(0, 0)])
+    np.testing.assert_array_equal(old, f32(9, 9))
+    with pytest.raises(ts.TosaStateError, match=r"shape \[3\] and dtype float32; expected "
+                       r"shape \[2\] and dtype float32"):
+        v.state = f32(1, 2, 3)
+    with pytest.raises(ts.TosaStateError, match="dtype float64; expected shape"):
+        v.state = np.zeros(2)
+
+
+def test_requests_own_their_state(snapshot: ts.CompiledModel) -> None:
+    first, second = snapshot.create_infer_request(), snapshot.create_infer_request()
+    first.infer([f32(5, 6)])
+    old, _ = second.infer([f32(7, 7)])
+    np.testing.assert_array_equal(old, f32(1, 1))
+    np.testing.assert_array_equal(first.query_state()[0].state, f32(5, 6))
+
+
+def test_returned_arrays_never_alias_state_or_inputs(snapshot: ts.CompiledModel) -> None:
+    request = snapshot.create_infer_request()
+    x = f32(5, 6)
+    old, new = request.infer([x])
+    new[:] = 100.0
+    x[:] = -1.0
+    state = request.query_state()[0].state
+    np.testing.assert_array_equal(state, f32(5, 6))
+    state[:] = 42.0
+    np.testing.assert_array_equal(request.query_state()[0].state, f32(5, 6))
+
+
+def test_set_state_copies_the_value(snapshot: ts.CompiledModel) -> None:
+    request = snapshot.create_infer_request()
+    value = f32(3, 4)
+    request.query_state()[0].state = value
+    value[:] = 0
+    np.testing.assert_array_equal(request.query_state()[0].state, f32(3, 4))
+
+
+def test_reading_a_never_written_variable_is_a_clear_error() -> None:
+    request = compile_text(UNINITIALISED).create_infer_request()
+    with pytest.raises(ts.TosaStateError) as info:
+        request.infer([])
+    assert "variable 'w' is read before it is ever written, and it has no initial value" in str(
+        info.value
+    )
+
+
+def test_results_by_position_name_and_port(snapshot: ts.CompiledModel) -> None:
+    result = snapshot.create_infer_request().infer({"arg0": f32(5, 6)})
+    assert len(result) == 2
+    np.testing.assert_array_equal(result["result1"], f32(5, 6))
+    np.testing.assert_array_equal(result[snapshot.outputs[1]], result[1])
+    assert [p.name for p in snapshot.inputs] == ["arg0"]
+    assert sorted(result.to_dict()) == ["result0", "result1"]
+
+
+@pytest.mark.parametrize(
+    ("inputs", "message"),
+    [
+        ([], r"expected 1 input\(s\) \(arg0\), got 0"),
+        ([f32(1, 2, 3)], r"input 'arg0' has shape \[3\]; expected \[2\]"),
+        ([np.zeros(2, np.float64)], "input 'arg0' has dtype float64; expected float32"),
+        ({"nope": f32(1, 2)}, "no input named 'nope'"),
+        ({}, "missing input"),
+        ([["a", "b"]], "input 'arg0' cannot be converted to float32"),
+    ],
+)
+def test_bad_inputs_name_the_input(snapshot: ts.CompiledModel, inputs, message: str) -> None:
+    with pytest.raises(ts.TosaStateError, match=message):
+        snapshot.create_infer_request().infer(inputs)
+
+
+def test_python_lists_are_converted(snapshot: ts.CompiledModel) -> None:
+    old, new = snapshot.create_infer_request().infer([[5, 6]])
+    assert new.dtype == np.float32
+    np.testing.assert_array_equal(new, f32(5, 6))
+
+
+def test_entry_selection() -> None:
+    text = SNAPSHOT + "func.func @other() { return }"
+    with pytest.raises(ts.TosaStateError, match="cannot choose the entry function"):
+        compile_text(text)
+    assert ts.compile_model(parse_mlir(make_context(), text), entry="other").entry == "other"
+    with pytest.raises(ts.TosaStateError, match="no function named 'x'"):
+        ts.compile_model(parse_mlir(make_context(), text), entry="x")
+
+
+def test_dynamic_state_is_a_clear_error() -> None:
+    text = """
+    tosa.variable @d : tensor<2x?xf32>
+    func.func @main() { return }
+    """
+    with pytest.raises(ts.TosaStateError, match="dynamic state is not supported"):
+        compile_text(text, pipeline="")
+
+
+def test_compile_model_does_not_change_the_given_module() -> None:
+    module = parse_mlir(make_context(), "func.func @main() {\n tosa.variable @v : tensor<1xf32>\n"
+                        " return\n}")
+    before = str(module)
+    ts.compile_model(module)
+    assert str(module) == before
