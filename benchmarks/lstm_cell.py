@@ -13,6 +13,8 @@ Used by the benchmark (`python -m benchmarks.lstm_cell`), the examples and the t
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -138,3 +140,118 @@ class NumpyLstm:
         self.c = f * self.c + i * g
         self.h = o * np.tanh(self.c)
         return self.h
+
+
+def openvino_lstm_model(weights: LstmWeights):  # -> openvino.Model
+    """The same cell as an OpenVINO model with ReadValue-6 / Assign-6 state."""
+    import openvino as ov
+    import openvino.opset13 as ops
+    from openvino.opset6 import assign, read_value
+
+    n = weights.hidden
+    x = ops.parameter([1, n], np.float32, name="x")
+    zeros = ops.constant(np.zeros((1, n), np.float32))
+    h = read_value(zeros, "h", np.float32, [1, n])
+    c = read_value(zeros, "c", np.float32, [1, n])
+    z = ops.add(ops.matmul(ops.concat([x, h], 1), ops.constant(weights.w), False, False),
+                ops.constant(weights.b))
+    f, i, g, o = ops.split(z, ops.constant(np.int64(1)), 4).outputs()
+    c1 = ops.add(ops.multiply(ops.sigmoid(f), c), ops.multiply(ops.sigmoid(i), ops.tanh(g)))
+    h1 = ops.multiply(ops.sigmoid(o), ops.tanh(c1))
+    result = ops.result(h1)
+    return ov.Model([result], [assign(h1, "h"), assign(c1, "c")], [x], "lstm_cell")
+
+
+def _median_step_seconds(
+    steppers: dict[str, Callable[[np.ndarray], object]], xs: list[np.ndarray], repeats: int
+) -> dict[str, float]:
+    """Median seconds per step of each stepper; the batches interleave, so that a busy
+    machine slows every contender alike."""
+    samples: dict[str, list[float]] = {name: [] for name in steppers}
+    for _ in range(repeats):
+        for name, step in steppers.items():
+            start = time.perf_counter()
+            for x in xs:
+                step(x)
+            samples[name].append((time.perf_counter() - start) / len(xs))
+    return {name: float(np.median(values)) for name, values in samples.items()}
+
+
+def measure(hidden: int, pipeline: str | None = None, steps: int = 200,
+            repeats: int = 15) -> dict[str, float]:
+    """Median seconds per step for tosa-state, numpy and (when installed) OpenVINO."""
+    from tosa_state import compile_model, make_context
+    from tosa_state.frontends.mlir import parse_mlir
+
+    weights = LstmWeights.random(hidden)
+    module = parse_mlir(make_context(), tosa_lstm_module(weights), f"lstm{hidden}.mlir")
+    request = compile_model(module, pipeline=pipeline).create_infer_request()
+    xs = [x.reshape(1, hidden) for x in
+          np.random.default_rng(0).standard_normal((steps, hidden)).astype(np.float32)]
+    steppers: dict[str, Callable[[np.ndarray], object]] = {
+        "tosa-state": lambda x: request.infer([x]),
+        "numpy": NumpyLstm(weights).step,
+    }
+    try:
+        import openvino as ov
+    except ImportError:
+        pass
+    else:
+        compiled = ov.Core().compile_model(openvino_lstm_model(weights), "CPU",
+                                           {"INFERENCE_PRECISION_HINT": "f32"})
+        ov_request = compiled.create_infer_request()
+        steppers["openvino"] = lambda x: ov_request.infer([x])
+    for step in steppers.values():  # warm up
+        for x in xs[:20]:
+            step(x)
+    return _median_step_seconds(steppers, xs, repeats)
+
+
+def memory_growth(hidden: int = 16, steps: int = 10_000, pipeline: str | None = None) -> int:
+    """Bytes allocated and still alive after `steps` more calls (after a warm-up)."""
+    import gc
+    import tracemalloc
+
+    from tosa_state import compile_model, make_context
+    from tosa_state.frontends.mlir import parse_mlir
+
+    module = parse_mlir(make_context(), tosa_lstm_module(LstmWeights.random(hidden)))
+    request = compile_model(module, pipeline=pipeline).create_infer_request()
+    x = np.ones((1, hidden), np.float32)
+    for _ in range(100):
+        request.infer([x])
+    gc.collect()
+    tracemalloc.start()
+    before = tracemalloc.take_snapshot()
+    for _ in range(steps):
+        request.infer([x])
+    gc.collect()
+    after = tracemalloc.take_snapshot()
+    tracemalloc.stop()
+    return sum(stat.size_diff for stat in after.compare_to(before, "filename"))
+
+
+def main() -> None:
+    import argparse
+
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--pipeline", default=None,
+                        help="lowering to benchmark (default: compile_model's default)")
+    parser.add_argument("--sizes", default="16,128,512")
+    args = parser.parse_args()
+    print(f"stateful LSTM cell, batch 1, median µs per step (pipeline: "
+          f"{'default' if args.pipeline is None else repr(args.pipeline)})")
+    print(f"{'H':>5} {'tosa-state':>11} {'numpy':>8} {'openvino':>9} {'ts/numpy':>9} "
+          f"{'ov/numpy':>9}")
+    for hidden in (int(h) for h in args.sizes.split(",")):
+        f = measure(hidden, args.pipeline)
+        ov_us = f"{f['openvino'] * 1e6:9.1f}" if "openvino" in f else f"{'-':>9}"
+        ov_ratio = f"{f['openvino'] / f['numpy']:8.2f}x" if "openvino" in f else f"{'-':>9}"
+        print(f"{hidden:>5} {f['tosa-state'] * 1e6:11.1f} {f['numpy'] * 1e6:8.1f} {ov_us} "
+              f"{f['tosa-state'] / f['numpy']:8.2f}x {ov_ratio}")
+    growth = memory_growth(pipeline=args.pipeline)
+    print(f"memory still allocated after 10000 more steps (H=16): {growth} bytes")
+
+
+if __name__ == "__main__":
+    main()
