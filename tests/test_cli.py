@@ -89,7 +89,7 @@ def test_opt_verify_diagnostics_reports_and_succeeds(model: Path) -> None:
     text = ACCUMULATOR + "// -----\n" + ACCUMULATOR.replace("read @acc", "read @nope")
     result = tool("tosa-state-opt", "-", "--split-input-file", "--verify-diagnostics", stdin=text)
     assert result.returncode == 0
-    assert "<stdin>:9:3: error: 'tosa.variable.read' op 'nope' has not been declared" in (
+    assert "<stdin>:10:3: error: 'tosa.variable.read' op 'nope' has not been declared" in (
         result.stdout
     )
     assert result.stdout.count("// -----") == 1

@@ -165,7 +165,10 @@ def test_python_lists_are_converted(snapshot: ts.CompiledModel) -> None:
 
 def test_entry_selection() -> None:
     text = SNAPSHOT + "func.func @other() { return }"
-    with pytest.raises(ts.TosaStateError, match="cannot choose the entry function"):
+    assert compile_text(text).entry == "main"
+    text = text.replace("@main", "@step")
+    with pytest.raises(ts.TosaStateError, match="cannot choose the entry function among "
+                       "step, other"):
         compile_text(text)
     assert ts.compile_model(parse_mlir(make_context(), text), entry="other").entry == "other"
     with pytest.raises(ts.TosaStateError, match="no function named 'x'"):
