@@ -2,17 +2,20 @@
 
 from xdsl.context import Context
 from xdsl.dialects.arith import Arith
-from xdsl.dialects.builtin import Builtin
 from xdsl.dialects.bufferization import Bufferization
+from xdsl.dialects.builtin import Builtin
 from xdsl.dialects.func import Func
 from xdsl.dialects.memref import MemRef
 
+from tosa_state.dialects.ml_program import ML_PROGRAM
+from tosa_state.dialects.openvino import OpenVINO
 from tosa_state.dialects.tosa import TOSA
 
 
 def make_context() -> Context:
-    """A fresh context with the builtin, func, arith, tensor-boundary and our dialects."""
+    """A fresh context with the builtin, func, arith, memref, bufferization, tosa,
+    ml_program and openvino dialects."""
     ctx = Context()
-    for dialect in (Builtin, Func, Arith, MemRef, Bufferization, TOSA):
+    for dialect in (Builtin, Func, Arith, MemRef, Bufferization, TOSA, ML_PROGRAM, OpenVINO):
         ctx.load_dialect(dialect)
     return ctx

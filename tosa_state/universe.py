@@ -8,4 +8,11 @@ from xdsl.universe import Universe
 
 from tosa_state.transforms import get_tosa_state_passes
 
-UNIVERSE = Universe(all_passes=get_tosa_state_passes())
+
+def _openvino_dialect():
+    from tosa_state.dialects.openvino import OpenVINO
+
+    return OpenVINO
+
+
+UNIVERSE = Universe(all_dialects={"openvino": _openvino_dialect}, all_passes=get_tosa_state_passes())

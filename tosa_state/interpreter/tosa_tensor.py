@@ -1,0 +1,433 @@
+"""Numpy impls of the TOSA tensor-level operators (`tosa_state.dialects.tosa.tensor`).
+
+Each impl is one or two numpy calls; everything an op's properties and types determine
+(axes, permutations, dtypes, static shapes, the reduction to run) is decoded once per op
+by a `per_op` decoder. Results have exactly the result type's dtype and shape (0-D
+arrays, never numpy scalars). Inputs are never mutated; reshape, slice, transpose,
+reverse and identity return views.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+from typing import Any, NamedTuple
+
+import numpy as np
+from xdsl.dialects.builtin import TensorType, bf16, i8
+from xdsl.dialects.tosa import NanMode
+from xdsl.interpreter import (
+    Interpreter,
+    InterpreterFunctions,
+    PythonValues,
+    ReturnedValues,
+    TerminatorValue,
+    impl,
+    impl_terminator,
+    register_impls,
+)
+from xdsl.ir import Operation
+
+from tosa_state.diagnostics import InferenceError
+from tosa_state.dialects.tosa.tensor import (
+    ArgMaxOp,
+    ConcatOp,
+    ConstOp,
+    ConstShapeOp,
+    GatherOp,
+    IdentityOp,
+    IfOp,
+    MatMulOp,
+    PadOp,
+    ReduceAllOp,
+    ReduceAnyOp,
+    ReduceMaxOp,
+    ReduceMinOp,
+    ReduceProductOp,
+    ReduceSumOp,
+    ReductionOperation,
+    ReshapeOp,
+    ReverseOp,
+    SliceOp,
+    TileOp,
+    TransposeOp,
+    YieldOp,
+    constant_shape,
+)
+from tosa_state.interpreter.dtypes import dense_to_numpy, numpy_dtype
+from tosa_state.interpreter.op_cache import per_op
+
+_F32 = np.dtype(np.float32)
+_BF16 = numpy_dtype(bf16)
+_NARROW_FLOATS = (np.dtype(np.float16), _BF16)
+"""Float types whose sums and products accumulate in f32."""
+
+
+def _result_type(op: Operation, index: int = 0) -> TensorType:
+    result_type = op.results[index].type
+    assert isinstance(result_type, TensorType)
+    return result_type
+
+
+def _result_dtype(op: Operation) -> np.dtype:
+    return numpy_dtype(_result_type(op).element_type)
+
+
+def _static_result_shape(op: Operation) -> tuple[int, ...] | None:
+    result_type = _result_type(op)
+    return tuple(result_type.get_shape()) if result_type.has_static_shape() else None
+
+
+def _fail(op: Operation, message: str) -> InferenceError:
+    return InferenceError(f"error: '{op.name}' op {message}")
+
+
+# ---------------------------------------------------------------------------------------
+# Decoders (once per op)
+# ---------------------------------------------------------------------------------------
+
+
+@per_op
+def _const_value(op: ConstOp) -> np.ndarray:
+    return dense_to_numpy(op.values)
+
+
+@per_op
+def _const_shape(op: ConstShapeOp) -> tuple[int, ...]:
+    return op.shape_values
+
+
+class _MatMulKind(NamedTuple):
+    compute: np.dtype  # the dtype the product is computed in
+    output: np.dtype
+    zero_points: bool  # subtract a_zp / b_zp (i8 only: they must be zero otherwise)
+
+
+@per_op
+def _matmul_kind(op: MatMulOp) -> _MatMulKind:
+    a_type = op.a.type
+    assert isinstance(a_type, TensorType)
+    output = _result_dtype(op)
+    if a_type.element_type == i8:
+        return _MatMulKind(np.dtype(np.int32), output, True)
+    return _MatMulKind(_F32, output, False)
+
+
+class _ArgMaxKind(NamedTuple):
+    axis: int
+    ignore_nan: bool
+    output: np.dtype
+
+
+@per_op
+def _argmax_kind(op: ArgMaxOp) -> _ArgMaxKind:
+    input_type = op.input.type
+    assert isinstance(input_type, TensorType)
+    ignore = op.nan_mode.data == NanMode.IGNORE
+    is_float = _is_floating(numpy_dtype(input_type.element_type))
+    return _ArgMaxKind(op.axis.value.data, ignore and is_float, _result_dtype(op))
+
+
+def _is_floating(dtype: np.dtype) -> bool:
+    return dtype.kind == "f" or dtype == _BF16
+
+
+def _accumulated(
+    reduce: Callable[..., np.ndarray], axis: int, compute: np.dtype, output: np.dtype
+) -> Callable[[np.ndarray], np.ndarray]:
+    """`reduce` computed in `compute`, the result rounded to `output`."""
+
+    def run(x: np.ndarray) -> np.ndarray:
+        return reduce(x, axis=axis, dtype=compute, keepdims=True).astype(output)
+
+    return run
+
+
+def _upcast(
+    reduce: Callable[..., np.ndarray], axis: int, compute: np.dtype, output: np.dtype
+) -> Callable[[np.ndarray], np.ndarray]:
+    """`reduce` on `x` converted to `compute` (exact for max / min), back to `output`."""
+
+    def run(x: np.ndarray) -> np.ndarray:
+        return reduce(x.astype(compute), axis=axis, keepdims=True).astype(output)
+
+    return run
+
+
+@per_op
+def _reducer(op: ReductionOperation) -> Callable[[np.ndarray], np.ndarray]:
+    """The numpy reduction of a `tosa.reduce_*` op, with its axis and dtypes bound."""
+    axis = op.axis.value.data
+    dtype = _result_dtype(op)
+    if isinstance(op, ReduceSumOp | ReduceProductOp):
+        ufunc = np.add if isinstance(op, ReduceSumOp) else np.multiply
+        if dtype in _NARROW_FLOATS:
+            return _accumulated(ufunc.reduce, axis, _F32, dtype)
+        return partial(ufunc.reduce, axis=axis, dtype=dtype, keepdims=True)
+    if isinstance(op, ReduceAllOp | ReduceAnyOp):
+        ufunc = np.logical_and if isinstance(op, ReduceAllOp) else np.logical_or
+        return partial(ufunc.reduce, axis=axis, keepdims=True)
+    assert isinstance(op, ReduceMaxOp | ReduceMinOp)
+    ignore = op.nan_mode.data == NanMode.IGNORE
+    if isinstance(op, ReduceMaxOp):
+        ufunc = np.fmax if ignore else np.maximum
+    else:
+        ufunc = np.fmin if ignore else np.minimum
+    if dtype == _BF16:
+        # ml_dtypes' bfloat16 loops warn on NaN; f32 holds every bf16 value exactly.
+        return _upcast(ufunc.reduce, axis, _F32, dtype)
+    return partial(ufunc.reduce, axis=axis, keepdims=True)
+
+
+@per_op
+def _static_shape(op: Operation) -> tuple[int, ...] | None:
+    return _static_result_shape(op)
+
+
+@per_op
+def _axis(op: ReverseOp | ConcatOp) -> int:
+    return op.axis.value.data
+
+
+@per_op
+def _perms(op: TransposeOp) -> tuple[int, ...]:
+    return tuple(op.perms.get_values())
+
+
+def _static_input_shape(op: SliceOp | PadOp) -> tuple[int, ...] | None:
+    input_type = op.input1.type
+    assert isinstance(input_type, TensorType)
+    return tuple(input_type.get_shape()) if input_type.has_static_shape() else None
+
+
+@per_op
+def _static_window(op: SliceOp) -> tuple[slice, ...] | None:
+    """The window of a slice of a static shape by constant shapes (the common case)."""
+    shape = _static_input_shape(op)
+    start, size = constant_shape(op.start), constant_shape(op.size)
+    if shape is None or start is None or size is None:
+        return None
+    return _window(op, shape, start, size)
+
+
+@per_op
+def _static_padding(op: PadOp) -> tuple[tuple[int, ...], tuple[slice, ...]] | None:
+    """The layout of a pad of a static shape by a constant padding (the common case)."""
+    shape = _static_input_shape(op)
+    padding = constant_shape(op.padding)
+    if shape is None or padding is None:
+        return None
+    return _padded(op, shape, padding)
+
+
+@per_op
+def _slices_cache(op: SliceOp) -> dict[tuple[Any, ...], tuple[slice, ...]]:
+    """Windows by (input shape, start, size), for slices that are not static."""
+    return {}
+
+
+@per_op
+def _pad_cache(op: PadOp) -> dict[tuple[Any, ...], tuple[tuple[int, ...], tuple[slice, ...]]]:
+    """Layouts by (input shape, padding), for pads that are not static."""
+    return {}
+
+
+def _window(
+    op: SliceOp, shape: tuple[int, ...], start: tuple[int, ...], size: tuple[int, ...]
+) -> tuple[slice, ...]:
+    """The slices of `tosa.slice` (checked against the input shape once per key)."""
+    window: list[slice] = []
+    for dim, (begin, extent, length) in enumerate(zip(start, size, shape, strict=True)):
+        end = length if extent == -1 else begin + extent
+        if begin < 0 or end > length or end <= begin:
+            raise _fail(
+                op,
+                f"slice [{begin}, {end}) is out of bounds of dimension {dim} (size {length})",
+            )
+        window.append(slice(begin, end))
+    return tuple(window)
+
+
+def _padded(
+    op: PadOp, shape: tuple[int, ...], padding: tuple[int, ...]
+) -> tuple[tuple[int, ...], tuple[slice, ...]]:
+    """The output shape of `tosa.pad` and where the input goes in it."""
+    if any(p < 0 for p in padding):
+        raise _fail(op, f"padding {list(padding)} has negative values")
+    out_shape = tuple(
+        padding[2 * d] + length + padding[2 * d + 1] for d, length in enumerate(shape)
+    )
+    interior = tuple(
+        slice(padding[2 * d], padding[2 * d] + length) for d, length in enumerate(shape)
+    )
+    return out_shape, interior
+
+
+def _argmax_ignoring_nan(x: np.ndarray, axis: int) -> np.ndarray:
+    """First index of the largest non-NaN value; the first non-NaN one if all are -inf;
+    0 if all are NaN (the spec's `nan_mode = IGNORE`)."""
+    nan = np.isnan(x)
+    if not nan.any():
+        return np.argmax(x, axis=axis)
+    index = np.argmax(np.where(nan, -np.inf, x), axis=axis)
+    picked_nan = np.take_along_axis(nan, np.expand_dims(index, axis), axis=axis)
+    first_number = np.argmax(~nan, axis=axis)
+    return np.where(np.squeeze(picked_nan, axis=axis), first_number, index)
+
+
+# ---------------------------------------------------------------------------------------
+# Impls
+# ---------------------------------------------------------------------------------------
+
+
+@register_impls
+class TosaTensorFunctions(InterpreterFunctions):
+    """Numpy impls of the TOSA tensor, reduction, data-layout, gather, data-node, shape
+    and control-flow operators."""
+
+    # -- data nodes and shapes ----------------------------------------------------------
+
+    @impl(ConstOp)
+    def run_const(self, interpreter: Interpreter, op: ConstOp, args: PythonValues):
+        return (_const_value(op),)
+
+    @impl(ConstShapeOp)
+    def run_const_shape(self, interpreter: Interpreter, op: ConstShapeOp, args: PythonValues):
+        return (_const_shape(op),)
+
+    @impl(IdentityOp)
+    def run_identity(self, interpreter: Interpreter, op: IdentityOp, args: PythonValues):
+        return (args[0],)
+
+    # -- tensor operators ---------------------------------------------------------------
+
+    @impl(MatMulOp)
+    def run_matmul(self, interpreter: Interpreter, op: MatMulOp, args: PythonValues):
+        a, b, a_zp, b_zp = args
+        kind = _matmul_kind(op)
+        if kind.zero_points:
+            compute = kind.compute
+            a = a.astype(compute) - a_zp.astype(compute)
+            b = b.astype(compute) - b_zp.astype(compute)
+            return (np.matmul(a, b),)
+        if a.dtype != kind.compute:
+            a = a.astype(kind.compute)
+            b = b.astype(kind.compute)
+        result = np.matmul(a, b)
+        if result.dtype != kind.output:
+            result = result.astype(kind.output)
+        return (result,)
+
+    @impl(ArgMaxOp)
+    def run_argmax(self, interpreter: Interpreter, op: ArgMaxOp, args: PythonValues):
+        kind = _argmax_kind(op)
+        x = args[0]
+        if kind.ignore_nan:
+            index = _argmax_ignoring_nan(x, kind.axis)
+        else:
+            index = np.argmax(x, axis=kind.axis)
+        return (np.asarray(index, dtype=kind.output),)
+
+    # -- reductions ---------------------------------------------------------------------
+
+    @impl(ReduceAllOp)
+    def run_reduce_all(self, interpreter: Interpreter, op: ReduceAllOp, args: PythonValues):
+        return (_reducer(op)(args[0]),)
+
+    @impl(ReduceAnyOp)
+    def run_reduce_any(self, interpreter: Interpreter, op: ReduceAnyOp, args: PythonValues):
+        return (_reducer(op)(args[0]),)
+
+    @impl(ReduceMaxOp)
+    def run_reduce_max(self, interpreter: Interpreter, op: ReduceMaxOp, args: PythonValues):
+        return (_reducer(op)(args[0]),)
+
+    @impl(ReduceMinOp)
+    def run_reduce_min(self, interpreter: Interpreter, op: ReduceMinOp, args: PythonValues):
+        return (_reducer(op)(args[0]),)
+
+    @impl(ReduceProductOp)
+    def run_reduce_product(self, interpreter: Interpreter, op: ReduceProductOp, args: PythonValues):
+        return (_reducer(op)(args[0]),)
+
+    @impl(ReduceSumOp)
+    def run_reduce_sum(self, interpreter: Interpreter, op: ReduceSumOp, args: PythonValues):
+        return (_reducer(op)(args[0]),)
+
+    # -- data layout --------------------------------------------------------------------
+
+    @impl(ReshapeOp)
+    def run_reshape(self, interpreter: Interpreter, op: ReshapeOp, args: PythonValues):
+        x, shape = args
+        static = _static_shape(op)
+        return (x.reshape(shape if static is None else static),)
+
+    @impl(SliceOp)
+    def run_slice(self, interpreter: Interpreter, op: SliceOp, args: PythonValues):
+        x, start, size = args
+        window = _static_window(op)
+        if window is None:
+            cache = _slices_cache(op)
+            key = (x.shape, start, size)
+            window = cache.get(key)
+            if window is None:
+                window = cache[key] = _window(op, x.shape, start, size)
+        return (x[window],)
+
+    @impl(TileOp)
+    def run_tile(self, interpreter: Interpreter, op: TileOp, args: PythonValues):
+        x, multiples = args
+        return (np.tile(x, multiples),)
+
+    @impl(PadOp)
+    def run_pad(self, interpreter: Interpreter, op: PadOp, args: PythonValues):
+        x, padding, pad_const = args
+        layout = _static_padding(op)
+        if layout is None:
+            cache = _pad_cache(op)
+            key = (x.shape, padding)
+            layout = cache.get(key)
+            if layout is None:
+                layout = cache[key] = _padded(op, x.shape, padding)
+        out_shape, interior = layout
+        out = np.full(out_shape, pad_const[0], dtype=x.dtype)
+        out[interior] = x
+        return (out,)
+
+    @impl(ReverseOp)
+    def run_reverse(self, interpreter: Interpreter, op: ReverseOp, args: PythonValues):
+        return (np.flip(args[0], _axis(op)),)
+
+    @impl(TransposeOp)
+    def run_transpose(self, interpreter: Interpreter, op: TransposeOp, args: PythonValues):
+        return (np.transpose(args[0], _perms(op)),)
+
+    @impl(ConcatOp)
+    def run_concat(self, interpreter: Interpreter, op: ConcatOp, args: PythonValues):
+        return (np.concatenate(args, axis=_axis(op)),)
+
+    # -- scatter / gather ---------------------------------------------------------------
+
+    @impl(GatherOp)
+    def run_gather(self, interpreter: Interpreter, op: GatherOp, args: PythonValues):
+        values, indices = args
+        if indices.size and (indices.min() < 0 or indices.max() >= values.shape[1]):
+            raise _fail(
+                op,
+                f"index out of range: indices must be in [0, {values.shape[1]}), got "
+                f"values from {indices.min()} to {indices.max()}",
+            )
+        return (np.take_along_axis(values, indices[:, :, np.newaxis], axis=1),)
+
+    # -- control flow -------------------------------------------------------------------
+
+    @impl(IfOp)
+    def run_cond_if(self, interpreter: Interpreter, op: IfOp, args: PythonValues):
+        region = op.then_graph if args[0].any() else op.else_graph
+        return interpreter.run_ssacfg_region(region, args[1:], "tosa.cond_if")
+
+    @impl_terminator(YieldOp)
+    def run_yield(
+        self, interpreter: Interpreter, op: YieldOp, args: PythonValues
+    ) -> tuple[TerminatorValue, PythonValues]:
+        return ReturnedValues(args), ()
