@@ -8,7 +8,7 @@ The TOSA module keeps `h` and `c` in variables (zeros initially), like a Keras
     c' = sigmoid(f) * c + sigmoid(i) * tanh(g)
     h' = sigmoid(o) * tanh(c')
 
-Used by the benchmark (`python -m benchmarks.lstm_cell`), the examples and the tests.
+Used by the benchmark (`python benchmarks/lstm_cell.py`), the examples and the tests.
 """
 
 from __future__ import annotations

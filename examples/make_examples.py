@@ -1,4 +1,4 @@
-"""Regenerate the bundled examples: `python -m examples.make_examples` from the repo root.
+"""Regenerate the bundled examples: `python examples/make_examples.py`.
 
 - `lstm_cell.mlir`: a stateful LSTM cell (hidden size 8) in TOSA, state in two variables.
 - `lstm_inputs.npz`: 6 steps of input for it (`x`, leading step axis).
@@ -6,13 +6,15 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import numpy as np
 
-from benchmarks.lstm_cell import LstmWeights, tosa_lstm_module
-
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent / "benchmarks"))
+
+from lstm_cell import LstmWeights, tosa_lstm_module  # noqa: E402
 
 
 def main() -> None:

@@ -9,6 +9,10 @@ from pathlib import Path
 
 import pytest
 
+# `benchmarks/` holds the LSTM model builders shared by the benchmark and the tests. It is
+# not importable as a package: xDSL installs a top-level `benchmarks` package of its own.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+
 INSTALL_HINT = "install the 'test' extra: pip install -e '.[test]'"
 
 
