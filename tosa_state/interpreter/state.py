@@ -52,7 +52,8 @@ class VariableStore:
             self.values[spec.name] = None if spec.initial is None else spec.initial.copy()
 
     def read(self, name: str) -> np.ndarray:
-        """The current value itself (callers never mutate it); an error if never written."""
+        """The current value itself (callers never mutate it; only `write_in_place`
+        does); an error if never written."""
         value = self.values[name]
         if value is None:
             raise InferenceError(
@@ -65,6 +66,16 @@ class VariableStore:
         """Replace the value by a private copy of `value` (earlier reads keep theirs)."""
         self.values[name] = np.array(value, copy=True)
 
+    def write_in_place(self, name: str, value: np.ndarray) -> None:
+        """Copy `value` into the variable's current buffer, as a store through a pointer
+        to it does (`memref.copy` into a `memref.get_global`): every alias of the buffer
+        sees the new value. A never-written variable gets a fresh private buffer."""
+        current = self.values[name]
+        if current is None:
+            self.values[name] = np.array(value, copy=True)
+        else:
+            np.copyto(current, value)
+
     def set_checked(self, name: str, value: object) -> None:
         """`write` for user-provided values: the shape and dtype must match exactly."""
         array = np.asarray(value)
@@ -72,7 +83,8 @@ class VariableStore:
         self.write(name, array)
 
 
-SpecBuilder = Callable[[Operation], VariableSpec]
+SpecBuilder = Callable[[Operation], VariableSpec | None]
+"""A declaration's spec, or `None` when the op declares no state (a constant global)."""
 _SPEC_BUILDERS: dict[type[Operation], SpecBuilder] = {}
 
 
@@ -89,8 +101,9 @@ def declares_state(op_type: type[Operation]) -> Callable[[SpecBuilder], SpecBuil
 
 def collect_specs(module: ModuleOp) -> list[VariableSpec]:
     """The variables a module declares, in declaration order."""
-    return [
+    specs = (
         _SPEC_BUILDERS[type(op)](op)
         for op in module.body.block.ops
         if type(op) in _SPEC_BUILDERS
-    ]
+    )
+    return [spec for spec in specs if spec is not None]

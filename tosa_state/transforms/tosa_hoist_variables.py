@@ -43,8 +43,8 @@ class HoistDeclaration(RewritePattern):
             for other in module.body.block.ops
         )
         if not declared:
-            rewriter.insert_op(op.clone(), InsertPoint.before(func))
-        rewriter.erase_op(op)
+            rewriter.insert(op.clone(), InsertPoint.before(func))
+        rewriter.erase(op)
 
 
 @dataclass(frozen=True)

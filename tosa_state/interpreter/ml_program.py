@@ -1,0 +1,95 @@
+"""Interpreter impls of the `ml_program` global ops, on the request's `VariableStore`.
+
+A mutable `ml_program.global @v` is variable `v` (same store, same key as `tosa.variable
+@v`), so `query_state()`, `set_state` and `reset` work unchanged at this level.
+`global_load` / `global_store` behave exactly like `tosa.variable.read` / `.write`: a
+load is a snapshot, a store replaces the value by a private copy, and loading a global
+that was never stored and has no initial value raises the same `InferenceError`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType
+from xdsl.interpreter import Interpreter, InterpreterFunctions, PythonValues, impl, register_impls
+
+from tosa_state.diagnostics import error_at
+from tosa_state.dialects.ml_program import (
+    GlobalLoadConstOp,
+    GlobalLoadOp,
+    GlobalOp,
+    GlobalStoreOp,
+    lookup_global,
+)
+from tosa_state.interpreter.dtypes import dense_to_numpy
+from tosa_state.interpreter.op_cache import per_op
+from tosa_state.interpreter.plan import PlanError
+from tosa_state.interpreter.state import VariableSpec, declares_state
+from tosa_state.interpreter.tosa_variables import static_spec, variable_store
+
+
+@per_op
+def _global_name(op: GlobalLoadOp | GlobalStoreOp) -> str:
+    return op.global_.root_reference.data
+
+
+@per_op
+def _constant_value(op: GlobalLoadConstOp) -> np.ndarray:
+    found = lookup_global(op, op.global_)
+    value = None if found is None else found.value
+    if not isinstance(value, DenseIntOrFPElementsAttr):
+        raise PlanError(error_at(op, f"'{op.name}' op: global {op.global_} has no dense "
+                                 "initial value"))
+    return dense_to_numpy(value)
+
+
+@register_impls
+class MLProgramFunctions(InterpreterFunctions):
+    """Globals live in the request's store; declarations do nothing at run time."""
+
+    @impl(GlobalOp)
+    def run_global(self, interpreter: Interpreter, op: GlobalOp, args: PythonValues):
+        return ()
+
+    @impl(GlobalLoadOp)
+    def run_global_load(
+        self, interpreter: Interpreter, op: GlobalLoadOp, args: PythonValues
+    ) -> PythonValues:
+        return (variable_store(interpreter).read(_global_name(op)),)
+
+    @impl(GlobalStoreOp)
+    def run_global_store(
+        self, interpreter: Interpreter, op: GlobalStoreOp, args: PythonValues
+    ) -> PythonValues:
+        variable_store(interpreter).write(_global_name(op), args[0])
+        return ()
+
+    @impl(GlobalLoadConstOp)
+    def run_global_load_const(
+        self, interpreter: Interpreter, op: GlobalLoadConstOp, args: PythonValues
+    ) -> PythonValues:
+        return (_constant_value(op),)
+
+
+@declares_state(GlobalOp)
+def ml_program_global_spec(op: GlobalOp) -> VariableSpec | None:
+    """A mutable `ml_program.global` is a variable (static tensor types only); an
+    immutable one is a constant, not state."""
+    if not op.mutable:
+        return None
+    name = op.global_name
+    global_type = op.type
+    if not isinstance(global_type, TensorType):
+        raise PlanError(error_at(op, f"global '{name}' has type '{global_type}'; only "
+                                 "ranked tensor globals are supported"))
+    uninitialised = static_spec(op, name, global_type, None)  # rejects dynamic shapes
+    value = op.value
+    if value is None:
+        return uninitialised
+    if not isinstance(value, DenseIntOrFPElementsAttr) or value.type != global_type:
+        raise PlanError(error_at(op, f"global '{name}' of type '{global_type}' has an "
+                                 f"unsupported initial value '{value}'"))
+    return static_spec(op, name, global_type, value)
+
+
+__all__ = ["MLProgramFunctions", "ml_program_global_spec"]
