@@ -9,11 +9,15 @@ from xdsl.dialects.builtin import ModuleOp
 from tosa_state.context import make_context
 from tosa_state.frontends import read_model_file
 from tosa_state.interpreter.runtime import CompiledModel
+from tosa_state.transforms.convert_openvino_to_tosa import (
+    ConvertOpenVINOToTosaPass,
+    contains_openvino_ops,
+)
 from tosa_state.transforms.pipeline import apply_pipeline
 from tosa_state.transforms.tosa_hoist_variables import hoist_variables
 from tosa_state.verification import verify_module
 
-DEFAULT_PIPELINE = ""
+DEFAULT_PIPELINE = "convert-tosa-variables-to-memref"
 """The lowering `compile_model` runs when none is given."""
 
 
@@ -31,11 +35,14 @@ def compile_model(
 ) -> CompiledModel:
     """Read (or copy) `model`, bring it to TOSA, lower it with `pipeline` and plan it.
 
-    `pipeline=""` runs the TOSA module as it is; the default is `DEFAULT_PIPELINE`.
+    `pipeline=""` runs the TOSA module as it is; the default is `DEFAULT_PIPELINE`. A module
+    holding `openvino` ops (an OpenVINO IR model) is converted to TOSA first.
     """
     ctx = make_context()
     module = model.clone() if isinstance(model, ModuleOp) else read_model_file(ctx, model)
     verify_module(module)
+    if contains_openvino_ops(module):
+        apply_pipeline(ctx, module, ConvertOpenVINOToTosaPass.name)
     hoist_variables(ctx, module)
     apply_pipeline(ctx, module, DEFAULT_PIPELINE if pipeline is None else pipeline)
     return CompiledModel(module, entry)

@@ -5,7 +5,12 @@ from collections.abc import Callable
 
 from xdsl.passes import ModulePass
 
+from tosa_state.transforms.convert_openvino_to_tosa import ConvertOpenVINOToTosaPass
+from tosa_state.transforms.convert_tosa_variables_to_memref import (
+    ConvertTosaVariablesToMemRefPass,
+)
 from tosa_state.transforms.tosa_hoist_variables import TosaHoistVariablesPass
+from tosa_state.transforms.tosa_to_mlprogram import TosaToMLProgramPass
 
 
 def _xdsl_passes() -> dict[str, Callable[[], type[ModulePass]]]:
@@ -33,7 +38,12 @@ def _xdsl_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
 def get_tosa_state_passes() -> dict[str, Callable[[], type[ModulePass]]]:
     """Our own passes (no clash with xDSL's names: safe for the `xdsl.universe` plugin)."""
-    return {TosaHoistVariablesPass.name: lambda: TosaHoistVariablesPass}
+    return {
+        TosaHoistVariablesPass.name: lambda: TosaHoistVariablesPass,
+        ConvertOpenVINOToTosaPass.name: lambda: ConvertOpenVINOToTosaPass,
+        ConvertTosaVariablesToMemRefPass.name: lambda: ConvertTosaVariablesToMemRefPass,
+        TosaToMLProgramPass.name: lambda: TosaToMLProgramPass,
+    }
 
 
 def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
@@ -41,4 +51,11 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
     return {**_xdsl_passes(), **get_tosa_state_passes()}
 
 
-__all__ = ["TosaHoistVariablesPass", "get_all_passes", "get_tosa_state_passes"]
+__all__ = [
+    "ConvertOpenVINOToTosaPass",
+    "ConvertTosaVariablesToMemRefPass",
+    "TosaHoistVariablesPass",
+    "TosaToMLProgramPass",
+    "get_all_passes",
+    "get_tosa_state_passes",
+]

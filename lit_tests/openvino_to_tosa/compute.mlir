@@ -1,0 +1,110 @@
+// RUN: tosa-state-opt %s --split-input-file -p convert-openvino-to-tosa | filecheck %s
+
+// Compute ops: numpy broadcasting reshapes operands to one rank; shape subgraphs fold to
+// constants; MatMul is a rank-3 tosa.matmul with its transposes.
+
+// CHECK-LABEL: func.func @broadcasting(
+// CHECK-SAME: %a: tensor<2x3xf32>, %b: tensor<3xf32>, %c: tensor<2x1xi1>) -> tensor<2x3xf32>
+// CHECK-NEXT:    %[[S13:.*]] = tosa.const_shape {{ *}}{values = dense<[1, 3]> : tensor<2xindex>} : () -> !tosa.shape<2>
+// CHECK-NEXT:    %[[B:.*]] = tosa.reshape %b, %[[S13]] : (tensor<3xf32>, !tosa.shape<2>) -> tensor<1x3xf32>
+// CHECK-NEXT:    %[[SUB:.*]] = tosa.sub %a, %[[B]] : (tensor<2x3xf32>, tensor<1x3xf32>) -> tensor<2x3xf32>
+// CHECK-NEXT:    %[[SEL:.*]] = tosa.select %c, %[[SUB]], %[[B]] : (tensor<2x1xi1>, tensor<2x3xf32>, tensor<1x3xf32>) -> tensor<2x3xf32>
+// CHECK-NEXT:    func.return %[[SEL]] : tensor<2x3xf32>
+func.func @broadcasting(%a: tensor<2x3xf32>, %b: tensor<3xf32>, %c: tensor<2x1xi1>) -> tensor<2x3xf32> {
+  %0 = openvino.subtract %a, %b : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  %1 = openvino.select %c, %0, %b : (tensor<2x1xi1>, tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  func.return %1 : tensor<2x3xf32>
+}
+
+// -----
+
+// ShapeOf -> Gather -> Concat -> Reshape (the PyTorch frontend's shape arithmetic) folds to a
+// single tosa.reshape with a constant shape.
+// CHECK-LABEL: func.func @shape_subgraph(
+// CHECK-NEXT:    %[[S:.*]] = tosa.const_shape {{ *}}{values = dense<[4, 6]> : tensor<2xindex>} : () -> !tosa.shape<2>
+// CHECK-NEXT:    %[[R:.*]] = tosa.reshape %x, %[[S]] : (tensor<4x2x3xf32>, !tosa.shape<2>) -> tensor<4x6xf32>
+// CHECK-NEXT:    func.return %[[R]] : tensor<4x6xf32>
+func.func @shape_subgraph(%x: tensor<4x2x3xf32>) -> tensor<?x?xf32> {
+  %shape = openvino.shape_of %x : (tensor<4x2x3xf32>) -> tensor<3xi64>
+  %index = openvino.constant dense<[0]> : tensor<1xi64>
+  %axis = openvino.constant dense<0> : tensor<i64>
+  %batch = openvino.gather %shape, %index, %axis : (tensor<3xi64>, tensor<1xi64>, tensor<i64>) -> tensor<1xi64>
+  %rest = openvino.constant dense<[-1]> : tensor<1xi64>
+  %target = openvino.concat %batch, %rest {axis = 0 : i64} : (tensor<1xi64>, tensor<1xi64>) -> tensor<2xi64>
+  %r = openvino.reshape %x, %target : (tensor<4x2x3xf32>, tensor<2xi64>) -> tensor<?x?xf32>
+  func.return %r : tensor<?x?xf32>
+}
+
+// -----
+
+// MatMul with transpose_b: the constant weight is transposed at compile time; the operands
+// become rank 3 for tosa.matmul (zero points 0) and the product goes back to rank 2.
+// CHECK-LABEL: func.func @matmul_transpose_b(
+// CHECK-DAG:     %[[ZP:.*]] = "tosa.const"() <{values = dense<0.000000e+00> : tensor<1xf32>}> : () -> tensor<1xf32>
+// CHECK-DAG:     %[[W:.*]] = "tosa.const"() <{values = dense<{{\[\[\[}}1.000000e+00, 3.000000e+00, 5.000000e+00], [2.000000e+00, 4.000000e+00, 6.000000e+00]]]> : tensor<1x2x3xf32>}> : () -> tensor<1x2x3xf32>
+// CHECK-DAG:     %[[X:.*]] = tosa.reshape %x, %{{.*}} : (tensor<4x2xf32>, !tosa.shape<3>) -> tensor<1x4x2xf32>
+// CHECK:         %[[P:.*]] = tosa.matmul %[[X]], %[[W]], %[[ZP]], %[[ZP]] : (tensor<1x4x2xf32>, tensor<1x2x3xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x4x3xf32>
+// CHECK:         %[[Y:.*]] = tosa.reshape %[[P]], %{{.*}} : (tensor<1x4x3xf32>, !tosa.shape<2>) -> tensor<4x3xf32>
+// CHECK-NEXT:    func.return %[[Y]] : tensor<4x3xf32>
+func.func @matmul_transpose_b(%x: tensor<4x2xf32>) -> tensor<4x3xf32> {
+  %w = openvino.constant dense<[[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]> : tensor<3x2xf32>
+  %y = openvino.matmul %x, %w {transpose_b = true} : (tensor<4x2xf32>, tensor<3x2xf32>) -> tensor<4x3xf32>
+  func.return %y : tensor<4x3xf32>
+}
+
+// -----
+
+// transpose_a on a computed operand is a tosa.transpose of its rank-3 form; batch dims
+// broadcast (the [3, 2] operand is tiled over the batch of 2).
+// CHECK-LABEL: func.func @matmul_transpose_a_batched(
+// CHECK:         %[[A:.*]] = tosa.transpose %a {perms = array<i32: 0, 2, 1>} : (tensor<2x3x4xf32>) -> tensor<2x4x3xf32>
+// CHECK:         %[[B:.*]] = tosa.tile %{{.*}}, %{{.*}} : (tensor<1x3x2xf32>, !tosa.shape<3>) -> tensor<2x3x2xf32>
+// CHECK:         %[[P:.*]] = tosa.matmul %[[A]], %[[B]], %{{.*}}, %{{.*}} : (tensor<2x4x3xf32>, tensor<2x3x2xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<2x4x2xf32>
+// CHECK-NEXT:    func.return %[[P]] : tensor<2x4x2xf32>
+func.func @matmul_transpose_a_batched(%a: tensor<2x3x4xf32>, %b: tensor<3x2xf32>) -> tensor<2x4x2xf32> {
+  %y = openvino.matmul %a, %b {transpose_a = true} : (tensor<2x3x4xf32>, tensor<3x2xf32>) -> tensor<2x4x2xf32>
+  func.return %y : tensor<2x4x2xf32>
+}
+
+// -----
+
+// Integer floor division (m_pythondiv, the default) corrects tosa.intdiv's truncation; the
+// truncating division is the tosa.intdiv itself (shared: equal ops the conversion creates
+// are merged).
+// CHECK-LABEL: func.func @floor_division(
+// CHECK:         %[[Q:.*]] = tosa.intdiv %a, %b : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+// CHECK:         tosa.logical_xor
+// CHECK:         %[[R:.*]] = tosa.sub %[[Q]], %{{.*}} : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+// CHECK-NEXT:    func.return %[[R]], %[[Q]]
+func.func @floor_division(%a: tensor<4xi32>, %b: tensor<4xi32>) -> (tensor<4xi32>, tensor<4xi32>) {
+  %0 = openvino.divide %a, %b : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  %1 = openvino.divide %a, %b {m_pythondiv = false} : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  func.return %0, %1 : tensor<4xi32>, tensor<4xi32>
+}
+
+// -----
+
+// A TensorIterator is unrolled: iteration k gets the k-th slice of the sliced input and the
+// previous iteration's value through the back edge; the sliced output is the concatenation
+// of the iterations' values, the other output the last iteration's value.
+// CHECK-LABEL: func.func @tensor_iterator(
+// CHECK-NOT:     openvino.
+// CHECK:         tosa.slice %x, %{{.*}} : (tensor<1x3x2xf32>, !tosa.shape<3>, !tosa.shape<3>) -> tensor<1x1x2xf32>
+// CHECK:         %[[S0:.*]] = tosa.add %{{.*}}, %h : (tensor<1x2xf32>, tensor<1x2xf32>) -> tensor<1x2xf32>
+// CHECK:         tosa.slice %x, %{{.*}} : (tensor<1x3x2xf32>, !tosa.shape<3>, !tosa.shape<3>) -> tensor<1x1x2xf32>
+// CHECK:         %[[S1:.*]] = tosa.add %{{.*}}, %[[S0]] : (tensor<1x2xf32>, tensor<1x2xf32>) -> tensor<1x2xf32>
+// CHECK:         tosa.slice %x, %{{.*}} : (tensor<1x3x2xf32>, !tosa.shape<3>, !tosa.shape<3>) -> tensor<1x1x2xf32>
+// CHECK:         %[[S2:.*]] = tosa.add %{{.*}}, %[[S1]] : (tensor<1x2xf32>, tensor<1x2xf32>) -> tensor<1x2xf32>
+// CHECK:         %[[Y:.*]] = tosa.concat %{{.*}}, %{{.*}}, %{{.*}} {axis = 1 : i32} : (tensor<1x1x2xf32>, tensor<1x1x2xf32>, tensor<1x1x2xf32>) -> tensor<1x3x2xf32>
+// CHECK-NEXT:    func.return %[[Y]], %[[S2]] : tensor<1x3x2xf32>, tensor<1x2xf32>
+func.func @tensor_iterator(%x: tensor<1x3x2xf32>, %h: tensor<1x2xf32>) -> (tensor<1x3x2xf32>, tensor<1x2xf32>) {
+  %0:2 = openvino.tensor_iterator(%x, %h) {input_port_map = [#openvino.port_map<external = 0, internal = 0, axis = 1, start = 0, end = -1, stride = 1, part_size = 1>, #openvino.port_map<external = 1, internal = 1>], output_port_map = [#openvino.port_map<external = 0, internal = 0, axis = 1, start = 0, end = -1, stride = 1, part_size = 1>, #openvino.port_map<external = 1, internal = 1>], back_edges = [#openvino.back_edge<from = 1, to = 1>]} : (tensor<1x3x2xf32>, tensor<1x2xf32>) -> (tensor<1x3x2xf32>, tensor<1x2xf32>) {
+  ^bb0(%xi: tensor<1x1x2xf32>, %hi: tensor<1x2xf32>):
+    %axes = openvino.constant dense<1> : tensor<1xi64>
+    %xs = openvino.squeeze %xi, %axes : (tensor<1x1x2xf32>, tensor<1xi64>) -> tensor<1x2xf32>
+    %s = openvino.add %xs, %hi : (tensor<1x2xf32>, tensor<1x2xf32>) -> tensor<1x2xf32>
+    %y = openvino.unsqueeze %s, %axes : (tensor<1x2xf32>, tensor<1xi64>) -> tensor<1x1x2xf32>
+    openvino.yield %y, %s : tensor<1x1x2xf32>, tensor<1x2xf32>
+  }
+  func.return %0#0, %0#1 : tensor<1x3x2xf32>, tensor<1x2xf32>
+}

@@ -1,0 +1,149 @@
+"""`convert-openvino-to-tosa`: OpenVINO models (the `openvino` dialect) to TOSA 1.0.
+
+Compute ops become TOSA ops with static shapes (shape subgraphs fold to constants, recurrent
+cells become TOSA subgraphs, TensorIterators are unrolled); ReadValue / Assign become
+`tosa.variable` declarations with `tosa.variable.read` / `tosa.variable.write`, keeping
+OpenVINO's semantics (see `openvino_to_tosa.state`). The patterns live in the
+`openvino_to_tosa` package, one module per op family.
+
+Afterwards no `openvino` op is left, every function argument and result has a static type
+(results refined from OpenVINO's `?` dims), and all state writes stand at the end of their
+function. The pass fails, naming the op and its OpenVINO layer, when an op cannot be
+converted or an input has a dynamic shape.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import DictionaryAttr, FunctionType, ModuleOp, StringAttr, TensorType
+from xdsl.dialects.func import FuncOp
+from xdsl.ir import Operation
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriteWalker
+from xdsl.traits import is_side_effect_free
+from xdsl.utils.exceptions import PassFailedException
+
+from tosa_state.diagnostics import error_at
+from tosa_state.dialects.tosa.variables import VariableOp
+from tosa_state.transforms.openvino_to_tosa import Lowering, conversion_patterns
+from tosa_state.transforms.openvino_to_tosa.common import Deferred, conversion_error
+from tosa_state.transforms.openvino_to_tosa.state import existing_variables
+
+
+def _is_openvino(op: Operation) -> bool:
+    return op.dialect_name() == "openvino"
+
+
+def contains_openvino_ops(module: ModuleOp) -> bool:
+    """Whether `module` holds any `openvino` op (`compile_model` converts it then)."""
+    return any(_is_openvino(op) for op in module.walk())
+
+
+@dataclass(frozen=True)
+class ConvertOpenVINOToTosaPass(ModulePass):
+    """Converts every `openvino` op to TOSA (see the module docstring)."""
+
+    name = "convert-openvino-to-tosa"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        funcs = [f for f in op.body.block.ops if isinstance(f, FuncOp) and
+                 any(_is_openvino(inner) for inner in f.walk())]
+        if not funcs:
+            return
+        for func in funcs:
+            _check_static_inputs(func)
+        lowering = Lowering(variables=existing_variables(op))
+        walker = PatternRewriteWalker(
+            GreedyRewritePatternApplier(conversion_patterns(lowering), dce_enabled=False),
+            apply_recursively=True,
+        )
+        walker.rewrite_module(op)
+        _check_converted(op, lowering)
+        for func in funcs:
+            _refine_result_types(func)
+        _clean_up(op, lowering.created)
+
+
+def _name(func: FuncOp, index: int) -> str:
+    attrs = func.arg_attrs.data[index] if func.arg_attrs is not None else None
+    if isinstance(attrs, DictionaryAttr):
+        name = attrs.data.get("openvino.name")
+        if isinstance(name, StringAttr):
+            return f"input '{name.data}'"
+    return f"argument {index}"
+
+
+def _check_static_inputs(func: FuncOp) -> None:
+    for index, arg_type in enumerate(func.function_type.inputs.data):
+        if not (isinstance(arg_type, TensorType) and arg_type.has_static_shape()):
+            raise PassFailedException(
+                error_at(func, f"{_name(func, index)} of '{func.sym_name.data}' has type "
+                         f"{arg_type}: tosa-state needs static input shapes (reshape the "
+                         "model to static shapes first)")
+            )
+
+
+def _check_converted(module: ModuleOp, lowering: Lowering) -> None:
+    """Fail on the first op left, preferring a real reason over a deferral."""
+    left = [op for op in module.walk() if _is_openvino(op) and op.name != "openvino.yield"]
+    if not left:
+        return
+    failures = [(op, lowering.failures.get(op)) for op in left]
+    op, failure = next(
+        ((o, f) for o, f in failures if f is not None and not isinstance(f, Deferred)),
+        failures[0],
+    )
+    reason = str(failure) if failure is not None else "no conversion pattern for this op"
+    message = conversion_error(op, reason)
+    if len(left) > 1:
+        message += f"\nnote: {len(left) - 1} more 'openvino' op(s) were left unconverted"
+    raise PassFailedException(message)
+
+
+def _refine_result_types(func: FuncOp) -> None:
+    """The function's result types become the (static) types of what it returns."""
+    terminator = func.body.block.last_op
+    if terminator is None:
+        return
+    inputs = func.function_type.inputs.data
+    func.function_type = FunctionType.from_lists(
+        list(inputs), [v.type for v in terminator.operands]
+    )
+
+
+def _clean_up(module: ModuleOp, created: list[Operation]) -> None:
+    """Merge equal side-effect-free ops the conversion created (constants, shapes, reshapes of
+    one value, ...) and erase the dead ones."""
+    ours = set(created)
+    created = [op for op in module.walk() if op in ours]
+    seen: dict[tuple[object, ...], Operation] = {}
+    for op in created:
+        if op.regions or not is_side_effect_free(op):
+            continue
+        key = (
+            op.parent_block(),
+            op.name,
+            tuple(op.operands),
+            tuple(sorted(op.properties.items())),
+            tuple(op.result_types),
+        )
+        first = seen.setdefault(key, op)
+        if first is not op:
+            for old, new in zip(op.results, first.results, strict=True):
+                old.replace_all_uses_with(new)
+    changed = True
+    while changed:
+        changed = False
+        for op in reversed(created):
+            if (
+                op.parent is not None
+                and not isinstance(op, VariableOp)
+                and all(not r.uses for r in op.results)
+                and is_side_effect_free(op)
+            ):
+                op.detach()
+                op.erase()
+                changed = True
+        created = [op for op in created if op.parent is not None]

@@ -1,0 +1,38 @@
+"""The patterns of `convert-openvino-to-tosa`, by OpenVINO op family.
+
+- `elementwise`: arithmetic, comparison, logical, activations, Convert, Select
+- `data_movement`: constants, shapes, reshapes, slicing, concatenation, Gather, Broadcast
+- `matrix`: MatMul and the reductions
+- `rnn_cells`: LSTMCell-4, GRUCell-3
+- `tensor_iterator`: TensorIterator-1, unrolled
+- `state`: ReadValue / Assign to TOSA variables
+
+`common` holds what they share: the pattern base class, the emitter and its helpers.
+"""
+
+from xdsl.pattern_rewriter import RewritePattern
+
+from tosa_state.transforms.openvino_to_tosa.common import Lowering, OpenVINOPattern
+from tosa_state.transforms.openvino_to_tosa.data_movement import DATA_MOVEMENT_PATTERNS
+from tosa_state.transforms.openvino_to_tosa.elementwise import ELEMENTWISE_PATTERNS
+from tosa_state.transforms.openvino_to_tosa.matrix import MATRIX_PATTERNS
+from tosa_state.transforms.openvino_to_tosa.rnn_cells import RNN_CELL_PATTERNS
+from tosa_state.transforms.openvino_to_tosa.state import STATE_PATTERNS
+from tosa_state.transforms.openvino_to_tosa.tensor_iterator import TENSOR_ITERATOR_PATTERNS
+
+ALL_PATTERNS: tuple[type[OpenVINOPattern], ...] = (
+    *DATA_MOVEMENT_PATTERNS,
+    *ELEMENTWISE_PATTERNS,
+    *MATRIX_PATTERNS,
+    *RNN_CELL_PATTERNS,
+    *TENSOR_ITERATOR_PATTERNS,
+    *STATE_PATTERNS,
+)
+
+
+def conversion_patterns(lowering: Lowering) -> list[RewritePattern]:
+    """One instance of every pattern, sharing `lowering`."""
+    return [pattern(lowering) for pattern in ALL_PATTERNS]
+
+
+__all__ = ["ALL_PATTERNS", "Lowering", "conversion_patterns"]

@@ -1,0 +1,556 @@
+"""Shared machinery of `convert-openvino-to-tosa`: the pattern base class, the op emitter with
+its TOSA building helpers, constant folding, and diagnostics naming the OpenVINO layer.
+
+Each conversion pattern computes its results from the *converted* operands: their types are
+static (OpenVINO IR may say `?` where our shapes are known), so result types are inferred here
+rather than copied from the `openvino` op. A pattern
+
+- waits (`Deferred`) until every operand is produced by a TOSA op (or a constant): the walker
+  retries it in its next round, so the order in which ops are visited does not matter;
+- builds its TOSA ops through an `Emitter`, which verifies each op and folds it into a
+  `tosa.const` when all its operands are constants (shape subgraphs become constants: our
+  shapes are static);
+- raises `Unsupported` with a reason when the op cannot be expressed; the op then stays and the
+  pass reports the reason, naming the layer.
+"""
+
+from __future__ import annotations
+
+import functools
+import html
+import math
+import re
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, ClassVar
+
+import numpy as np
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    AnyFloat,
+    FileLineColLoc,
+    IntegerType,
+    ModuleOp,
+    StringAttr,
+    TensorType,
+    f32,
+    i1,
+    i8,
+    i32,
+)
+from xdsl.dialects.func import FuncOp
+from xdsl.interpreter import Interpreter
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
+from xdsl.rewriter import InsertPoint
+from xdsl.utils.exceptions import VerifyException
+
+from tosa_state.diagnostics import TosaStateError, error_at
+from tosa_state.dialects import openvino as ov
+from tosa_state.dialects.tosa import elementwise as tew
+from tosa_state.dialects.tosa import tensor as tt
+from tosa_state.dialects.tosa.variables import VariableOp, VariableReadOp, VariableWriteOp
+from tosa_state.interpreter.dtypes import (
+    UnsupportedElementType,
+    dense_to_numpy,
+    numpy_dtype,
+    numpy_to_dense,
+)
+
+FOLD_LIMIT = 1 << 20
+"""Ops whose operands are all constants are folded when their results have at most this many
+elements (weights included: a transposed weight becomes one constant)."""
+
+LAYER_ATTR = "openvino.layer"
+"""A discardable attribute naming an op's OpenVINO layer, used by diagnostics when present."""
+
+_STATE_OPS = (VariableOp, VariableReadOp, VariableWriteOp)
+
+
+class Unsupported(Exception):
+    """The op cannot be converted; the message says why (the pass names op and layer)."""
+
+
+class Deferred(Unsupported):
+    """An operand comes from an op not converted yet: the walker retries in its next round."""
+
+
+# ---------------------------------------------------------------------------------------------
+# Types and constants
+# ---------------------------------------------------------------------------------------------
+
+
+def shape(value: SSAValue) -> tuple[int, ...]:
+    """The static shape of a ranked tensor value (`Unsupported` if it has a dynamic dim)."""
+    value_type = value.type
+    if not isinstance(value_type, TensorType):
+        raise Unsupported(f"operand of type {value_type} has a dynamic rank")
+    dims = tuple(value_type.get_shape())
+    if DYNAMIC_INDEX in dims:
+        raise Unsupported(f"operand of type {value_type} has a dynamic shape")
+    return dims
+
+
+def element(value: SSAValue) -> Attribute:
+    """The element type of a (ranked or unranked) tensor value."""
+    return ov.element_type(value.type)
+
+
+def is_float(element_type: Attribute) -> bool:
+    return isinstance(element_type, AnyFloat)
+
+
+def dtype_of(element_type: Attribute) -> np.dtype:
+    try:
+        return numpy_dtype(element_type)
+    except UnsupportedElementType as error:
+        raise Unsupported(str(error)) from None
+
+
+def constant(value: SSAValue) -> np.ndarray | None:
+    """The array a `tosa.const` or `openvino.constant` holds, else None."""
+    owner = value.owner
+    if isinstance(owner, tt.ConstOp):
+        return dense_to_numpy(owner.values)
+    if isinstance(owner, ov.ConstantOp):
+        return dense_to_numpy(owner.value)
+    return None
+
+
+def require_constant(value: SSAValue, what: str) -> np.ndarray:
+    """A constant operand (shape arguments, axes, ...); `Unsupported` when it is computed."""
+    array = constant(value)
+    if array is None:
+        raise Unsupported(f"{what} must be a constant (or computed from static shapes only)")
+    return array
+
+
+def constant_ints(value: SSAValue, what: str) -> list[int]:
+    """A constant 0-D or 1-D integer operand as a list."""
+    return [int(v) for v in np.asarray(require_constant(value, what)).reshape(-1)]
+
+
+def normalize_axis(axis: int, rank: int) -> int:
+    """OpenVINO's negative axes count from the end."""
+    if not -rank <= axis < max(rank, 1):
+        raise Unsupported(f"axis {axis} is out of range for rank {rank}")
+    return axis + rank if axis < 0 else axis
+
+
+def broadcast_shape(shapes: Sequence[Sequence[int]]) -> tuple[int, ...]:
+    """numpy broadcasting of static shapes (OpenVINO's `auto_broadcast = numpy`)."""
+    try:
+        return tuple(np.broadcast_shapes(*(tuple(s) for s in shapes)))
+    except ValueError:
+        listed = " and ".join(ov.format_shape(s) for s in shapes)
+        raise Unsupported(f"shapes {listed} cannot be broadcast (numpy rules)") from None
+
+
+def _runtime_value(value: SSAValue) -> Any:
+    owner = value.owner
+    if isinstance(owner, tt.ConstShapeOp):
+        return owner.shape_values
+    return constant(value)
+
+
+def _is_constant(value: SSAValue) -> bool:
+    return isinstance(value.owner, tt.ConstOp | tt.ConstShapeOp | ov.ConstantOp)
+
+
+# ---------------------------------------------------------------------------------------------
+# Diagnostics
+# ---------------------------------------------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=8)
+def _file_lines(path: str, mtime_ns: int) -> tuple[str, ...]:
+    try:
+        with open(path, encoding="utf-8") as stream:
+            return tuple(stream.read().splitlines())
+    except (OSError, UnicodeDecodeError):
+        return ()
+
+
+def _xml_attribute(tag: str, name: str) -> str | None:
+    match = re.search(rf'\s{name}="([^"]*)"', tag)
+    return html.unescape(match.group(1)) if match else None
+
+
+def describe_layer(op: Operation) -> str | None:
+    """`layer id=12 name='h_rv' type='ReadValue' (opset6)` for an op imported from OpenVINO IR.
+
+    Taken from the op's `openvino.layer` attribute when the importer sets one, else from the
+    `<layer>` element the op's location points at; None for ops parsed from MLIR text.
+    """
+    attr = op.attributes.get(LAYER_ATTR)
+    if isinstance(attr, StringAttr):
+        return attr.data
+    loc = op.location
+    if not isinstance(loc, FileLineColLoc) or not loc.filename.data.endswith(".xml"):
+        return None
+    path = Path(loc.filename.data)
+    try:
+        lines = _file_lines(str(path), path.stat().st_mtime_ns)
+    except OSError:
+        return None
+    if not 0 < loc.line.data <= len(lines):
+        return None
+    text = lines[loc.line.data - 1][loc.column.data - 1 :]
+    if not text.startswith("<layer"):
+        return None
+    tag = text.split(">", 1)[0]
+    values = [_xml_attribute(tag, k) for k in ("id", "name", "type", "version")]
+    layer_id, name, type_, version = values
+    return f"layer id={layer_id} name='{name}' type='{type_}' ({version})"
+
+
+def conversion_error(op: Operation, reason: str) -> str:
+    """`file:line:col: error: layer ...: 'openvino.x' op could not be converted to TOSA: ...`."""
+    layer = describe_layer(op)
+    prefix = f"{layer}: " if layer else ""
+    return error_at(op, f"{prefix}'{op.name}' op could not be converted to TOSA: {reason}")
+
+
+# ---------------------------------------------------------------------------------------------
+# The conversion's shared state
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Lowering:
+    """What the patterns of one pass run share: failure reasons, the folding interpreter and
+    the variables declared so far (by name)."""
+
+    failures: dict[Operation, Unsupported] = field(default_factory=dict)
+    variables: dict[str, VariableOp] = field(default_factory=dict)
+    created: list[Operation] = field(default_factory=list)
+    """Every op the conversion inserted (candidates for the final clean-up)."""
+    _interpreter: Interpreter | None = None
+
+    def evaluate(self, op: Operation, args: Sequence[Any]) -> tuple[Any, ...]:
+        """Run `op` on constant arguments with the numpy impls the runtime uses."""
+        if self._interpreter is None:
+            from tosa_state.interpreter.functions import all_functions, make_interpreter
+
+            self._interpreter = make_interpreter(ModuleOp([]), all_functions())
+        try:
+            return tuple(self._interpreter.run_op(op, tuple(args)))
+        except (TosaStateError, ValueError, IndexError) as error:
+            raise Unsupported(f"folding '{op.name}' failed: {error}") from None
+
+
+# ---------------------------------------------------------------------------------------------
+# The emitter: builds the replacement of one op
+# ---------------------------------------------------------------------------------------------
+
+
+class Emitter:
+    """Collects the TOSA ops replacing `anchor` (inserted only when the conversion succeeds),
+    folding ops on constants and verifying the rest, plus ops for the end of the block (state
+    writes) and module-level declarations."""
+
+    def __init__(self, lowering: Lowering, anchor: Operation):
+        self.lowering = lowering
+        self.anchor = anchor
+        self.ops: list[Operation] = []
+        self.at_end: list[Operation] = []
+        self.declarations: list[Operation] = []
+
+    # -- bookkeeping ----------------------------------------------------------------------
+
+    def emit(self, op: Operation) -> list[SSAValue]:
+        """Add `op` (or the constants it folds to); returns its results."""
+        if not isinstance(op, _STATE_OPS):
+            try:
+                op.verify()
+            except VerifyException as error:
+                op.drop_all_references()
+                raise Unsupported(f"'{op.name}' would be invalid: {error}") from None
+        if self._foldable(op):
+            values = self.lowering.evaluate(op, [_runtime_value(v) for v in op.operands])
+            op.drop_all_references()
+            return [
+                self.const(np.asarray(v, dtype_of(r.type.element_type)).reshape(shape(r)))
+                for v, r in zip(values, op.results, strict=True)
+            ]
+        self.ops.append(op)
+        return list(op.results)
+
+    def value(self, op: Operation) -> SSAValue:
+        """`emit` for single-result ops."""
+        (result,) = self.emit(op)
+        return result
+
+    @staticmethod
+    def _foldable(op: Operation) -> bool:
+        if isinstance(op, (*_STATE_OPS, tt.ConstOp, tt.ConstShapeOp)) or op.regions:
+            return False
+        if not op.operands or not all(_is_constant(v) for v in op.operands):
+            return False
+        sizes = [
+            math.prod(r.type.get_shape())
+            for r in op.results
+            if isinstance(r.type, TensorType) and r.type.has_static_shape()
+        ]
+        return len(sizes) == len(op.results) and sum(sizes) <= FOLD_LIMIT
+
+    def discard(self) -> None:
+        for op in reversed(self.ops + self.at_end):
+            op.drop_all_references()
+        self.ops.clear()
+        self.at_end.clear()
+        self.declarations.clear()
+
+    def commit(self, rewriter: PatternRewriter, results: Sequence[SSAValue]) -> None:
+        anchor = self.anchor
+        func = _enclosing_func(anchor)
+        for declaration in self.declarations:
+            rewriter.insert(declaration, InsertPoint.before(func))
+            if isinstance(declaration, VariableOp):
+                self.lowering.variables[declaration.var_name] = declaration
+        self.lowering.created.extend(self.ops)
+        block = anchor.parent_block()
+        if self.at_end:
+            assert block is not None and block.last_op is not None
+            rewriter.insert(self.at_end, InsertPoint.before(block.last_op))
+        if self.ops:
+            rewriter.insert(self.ops, InsertPoint.before(anchor))
+        # Not `rewriter.replace`: it would give every new op the anchor's name hint.
+        for old, new in zip(anchor.results, results, strict=True):
+            rewriter.replace_all_uses_with(old, new)
+        rewriter.erase(anchor)
+
+    # -- constants and shapes -------------------------------------------------------------
+
+    def const(self, array: np.ndarray | Any, element_type: Attribute | None = None) -> SSAValue:
+        """A `tosa.const` holding `array` (converted to `element_type` when given)."""
+        array = np.asarray(array)
+        if element_type is not None:
+            array = array.astype(dtype_of(element_type))
+        try:
+            dense = numpy_to_dense(array)
+        except UnsupportedElementType as error:
+            raise Unsupported(str(error)) from None
+        op = tt.ConstOp(dense)
+        self.ops.append(op)
+        return op.output
+
+    def scalar(self, number: float | int | bool, element_type: Attribute, rank: int) -> SSAValue:
+        """A constant of shape `[1] * rank` (broadcasts against any tensor of that rank)."""
+        return self.const(np.full((1,) * rank, number), element_type)
+
+    def const_shape(self, dims: Sequence[int]) -> SSAValue:
+        op = tt.ConstShapeOp([int(d) for d in dims])
+        self.ops.append(op)
+        return op.output
+
+    # -- data layout ----------------------------------------------------------------------
+
+    def reshape(self, value: SSAValue, new_shape: Sequence[int]) -> SSAValue:
+        new_shape = tuple(int(d) for d in new_shape)
+        if shape(value) == new_shape:
+            return value
+        if isinstance(value.owner, tt.ReshapeOp):  # reshape(reshape(x)) is reshape(x)
+            return self.reshape(value.owner.input1, new_shape)
+        result_type = TensorType(element(value), new_shape)
+        return self.value(tt.ReshapeOp(value, self.const_shape(new_shape), result_type))
+
+    def with_rank(self, value: SSAValue, rank: int) -> SSAValue:
+        """`value` with leading 1s up to `rank` (numpy broadcasting's implicit dims)."""
+        dims = shape(value)
+        return self.reshape(value, (1,) * (rank - len(dims)) + dims)
+
+    def transpose(self, value: SSAValue, perms: Sequence[int]) -> SSAValue:
+        perms = [int(p) for p in perms]
+        if perms == sorted(perms):
+            return value
+        return self.value(tt.TransposeOp(value, perms))
+
+    def slice(self, value: SSAValue, start: Sequence[int], size: Sequence[int]) -> SSAValue:
+        """`tosa.slice`; a window with a zero extent is an empty constant."""
+        dims = shape(value)
+        if tuple(start) == (0,) * len(dims) and tuple(size) == dims:
+            return value
+        result_type = TensorType(element(value), list(size))
+        if 0 in size:
+            return self.const(np.zeros(tuple(size), dtype_of(element(value))))
+        op = tt.SliceOp(value, self.const_shape(start), self.const_shape(size), result_type)
+        return self.value(op)
+
+    def concat(self, values: Sequence[SSAValue], axis: int) -> SSAValue:
+        if len(values) == 1:
+            return values[0]
+        shapes = [shape(v) for v in values]
+        out = list(shapes[0])
+        out[axis] = sum(s[axis] for s in shapes)
+        return self.value(tt.ConcatOp(list(values), axis, TensorType(element(values[0]), out)))
+
+    def tile(self, value: SSAValue, multiples: Sequence[int]) -> SSAValue:
+        if all(m == 1 for m in multiples):
+            return value
+        out = [d * m for d, m in zip(shape(value), multiples, strict=True)]
+        result_type = TensorType(element(value), out)
+        return self.value(tt.TileOp(value, self.const_shape(multiples), result_type))
+
+    def broadcast_to(self, value: SSAValue, out_shape: Sequence[int]) -> SSAValue:
+        """`value` (rank <= len(out_shape), numpy-compatible) materialised at `out_shape`."""
+        value = self.with_rank(value, len(out_shape))
+        dims = shape(value)
+        if 0 in out_shape:
+            return self.const(np.zeros(tuple(out_shape), dtype_of(element(value))))
+        return self.tile(value, [o if d == 1 else 1 for d, o in zip(dims, out_shape, strict=True)])
+
+    def take(self, value: SSAValue, axis: int, indices: Sequence[int]) -> SSAValue:
+        """`value[..., indices, ...]` along `axis` for constant, in-range indices."""
+        dims = shape(value)
+        indices = [int(i) for i in indices]
+        size = len(indices)
+        out = (*dims[:axis], size, *dims[axis + 1 :])
+        if not indices:
+            return self.const(np.zeros(out, dtype_of(element(value))))
+        first = indices[0]
+        if indices == list(range(first, first + size)):
+            return self.slice(value, [first if d == axis else 0 for d in range(len(dims))], out)
+        if indices == list(range(first, first - size, -1)):
+            window = self.take(value, axis, indices[::-1])
+            return self.value(tt.ReverseOp(window, axis))
+        outer = math.prod(dims[:axis])
+        table = np.tile(np.asarray(indices, np.int32), (outer, 1))
+        return self.reshape(self.gather3(value, axis, self.const(table)), out)
+
+    def gather3(self, value: SSAValue, axis: int, table: SSAValue) -> SSAValue:
+        """`tosa.gather` along `axis` of `value` with a [outer, W] i32/i64 index table; the
+        result has shape [outer, W, inner]."""
+        dims = shape(value)
+        outer, inner = math.prod(dims[:axis]), math.prod(dims[axis + 1 :])
+        values = self.reshape(value, (outer, dims[axis], inner))
+        width = shape(table)[1]
+        result_type = TensorType(element(value), [outer, width, inner])
+        return self.value(tt.GatherOp(values, table, result_type))
+
+    # -- element-wise ---------------------------------------------------------------------
+
+    def elementwise(
+        self,
+        cls: type[Operation],
+        *values: SSAValue,
+        result_element: Attribute | None = None,
+        extra: Sequence[SSAValue] = (),
+    ) -> SSAValue:
+        """`cls(*values, *extra)` with numpy broadcasting of `values` (reshaped to one rank)."""
+        out = broadcast_shape([shape(v) for v in values])
+        operands = [self.with_rank(v, len(out)) for v in values]
+        if result_element is None:
+            result_element = element(values[-1])
+        result_type = TensorType(result_element, out)
+        return self.value(cls.create(operands=[*operands, *extra], result_types=[result_type]))
+
+    def add(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self.elementwise(tew.AddOp, a, b)
+
+    def sub(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self.elementwise(tew.SubOp, a, b)
+
+    def mul(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self.elementwise(tew.MulOp, a, b, extra=[self.const(np.zeros(1), i8)])
+
+    def greater(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self.elementwise(tew.GreaterOp, a, b, result_element=i1)
+
+    def select(self, cond: SSAValue, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self.elementwise(tew.SelectOp, cond, a, b)
+
+    def unary(self, cls: type[Operation], value: SSAValue) -> SSAValue:
+        return self.value(cls.create(operands=[value], result_types=[value.type]))
+
+    def clamp(self, value: SSAValue, low: float, high: float) -> SSAValue:
+        return self.value(tew.ClampOp(value, low, high))
+
+    def cast(self, value: SSAValue, element_type: Attribute) -> SSAValue:
+        """`tosa.cast`, through f32 where TOSA has no direct pair (f16 <-> bf16)."""
+        source = element(value)
+        if source == element_type:
+            return value
+        if (
+            (source, element_type) not in tew.CAST_PAIRS
+            and is_float(source)
+            and is_float(element_type)
+            and (source, f32) in tew.CAST_PAIRS
+        ):
+            value = self.cast(value, f32)
+        return self.value(tew.CastOp(value, element_type))
+
+    def truncate(self, value: SSAValue) -> SSAValue:
+        """Floats rounded toward zero: `x < 0 ? ceil(x) : floor(x)`."""
+        negative = self.greater(self.scalar(0, element(value), len(shape(value))), value)
+        return self.select(
+            negative, self.unary(tew.CeilOp, value), self.unary(tew.FloorOp, value)
+        )
+
+
+def _enclosing_func(op: Operation) -> Operation:
+    parent = op.parent_op()
+    while parent is not None and not isinstance(parent, FuncOp):
+        parent = parent.parent_op()
+    if parent is None:
+        raise Unsupported("the op is not inside a func.func")
+    return parent
+
+
+def integer_type(value: SSAValue) -> IntegerType | None:
+    element_type = element(value)
+    return element_type if isinstance(element_type, IntegerType) and element_type != i1 else None
+
+
+def widened_for_division(e: Emitter, value: SSAValue) -> SSAValue:
+    """i8 / i16 operands widened to i32 (`tosa.intdiv` takes i32 / i64)."""
+    int_type = integer_type(value)
+    if int_type is not None and int_type.width.data < 32:
+        return e.cast(value, i32)
+    return value
+
+
+# ---------------------------------------------------------------------------------------------
+# The pattern base class
+# ---------------------------------------------------------------------------------------------
+
+
+def _check_operands_converted(op: Operation) -> None:
+    for operand in op.operands:
+        owner = operand.owner
+        if (
+            isinstance(owner, Operation)
+            and owner.dialect_name() == "openvino"
+            and not isinstance(owner, ov.ConstantOp)
+        ):
+            raise Deferred(f"its operand comes from '{owner.name}', which was not converted")
+
+
+class OpenVINOPattern(RewritePattern, ABC):
+    """Converts the ops of `OPS`: `convert` returns the values replacing the op's results."""
+
+    OPS: ClassVar[tuple[type[Operation], ...]]
+
+    def __init__(self, lowering: Lowering):
+        self.lowering = lowering
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not isinstance(op, self.OPS):
+            return
+        emitter = Emitter(self.lowering, op)
+        try:
+            _check_operands_converted(op)
+            results = self.convert(op, emitter)
+        except (Unsupported, VerifyException, ValueError) as error:
+            emitter.discard()
+            failure = error if isinstance(error, Unsupported) else Unsupported(str(error))
+            self.lowering.failures[op] = failure
+            return
+        self.lowering.failures.pop(op, None)
+        emitter.commit(rewriter, results)
+
+    @abstractmethod
+    def convert(self, op: Any, e: Emitter) -> Sequence[SSAValue]:
+        """The replacement values of `op`'s results; `Unsupported` if it cannot be converted."""

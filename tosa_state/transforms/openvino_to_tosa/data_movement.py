@@ -1,0 +1,359 @@
+"""Shape and data-movement OpenVINO ops: Constant, ShapeOf, Reshape, Squeeze, Unsqueeze,
+Transpose, Concat, Split, VariadicSplit, StridedSlice, Slice, Gather, Broadcast.
+
+Shapes are static, so every shape-like operand (target shapes, axes, slice bounds, orders) must
+fold to a constant; ShapeOf is one, and the emitter folds the arithmetic around it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from xdsl.dialects.builtin import IntegerType, i1, i32
+from xdsl.ir import SSAValue
+
+from tosa_state.dialects import openvino as ov
+from tosa_state.dialects.tosa import tensor as tt
+from tosa_state.transforms.openvino_to_tosa.common import (
+    Emitter,
+    OpenVINOPattern,
+    Unsupported,
+    broadcast_shape,
+    constant,
+    constant_ints,
+    dtype_of,
+    element,
+    normalize_axis,
+    shape,
+)
+
+
+class Constant(OpenVINOPattern):
+    """Constant-1: `tosa.const` with the same value."""
+
+    OPS = (ov.ConstantOp,)
+
+    def convert(self, op: ov.ConstantOp, e: Emitter) -> Sequence[SSAValue]:
+        return [e.value(tt.ConstOp(op.value))]
+
+
+class ShapeOf(OpenVINOPattern):
+    """ShapeOf-1/3: the (static) shape as a constant."""
+
+    OPS = (ov.ShapeOfOp,)
+
+    def convert(self, op: ov.ShapeOfOp, e: Emitter) -> Sequence[SSAValue]:
+        return [e.const(np.array(shape(op.input)), element(op.result))]
+
+
+def _reshape_target(op: ov.ReshapeOp, in_shape: tuple[int, ...]) -> tuple[int, ...]:
+    target = constant_ints(op.shape, "the target shape")
+    if bool(op.special_zero.value.data):
+        target = [in_shape[i] if d == 0 and i < len(in_shape) else d for i, d in enumerate(target)]
+    if target.count(-1) > 1:
+        raise Unsupported(f"target shape {target} has more than one -1")
+    known = int(np.prod([d for d in target if d != -1]))
+    total = int(np.prod(in_shape))
+    if -1 in target:
+        if known == 0 or total % known:
+            raise Unsupported(f"cannot infer the -1 of {target} for {total} elements")
+        target[target.index(-1)] = total // known
+    if int(np.prod(target)) != total:
+        raise Unsupported(f"cannot reshape {ov.format_shape(in_shape)} into {target}")
+    return tuple(target)
+
+
+class Reshape(OpenVINOPattern):
+    """Reshape-1 (`special_zero`, one `-1`): `tosa.reshape` with a `tosa.const_shape`."""
+
+    OPS = (ov.ReshapeOp,)
+
+    def convert(self, op: ov.ReshapeOp, e: Emitter) -> Sequence[SSAValue]:
+        return [e.reshape(op.input, _reshape_target(op, shape(op.input)))]
+
+
+class Squeeze(OpenVINOPattern):
+    """Squeeze-1: drop the size-1 dims in `axes` (all of them without `axes`)."""
+
+    OPS = (ov.SqueezeOp,)
+
+    def convert(self, op: ov.SqueezeOp, e: Emitter) -> Sequence[SSAValue]:
+        dims = shape(op.input)
+        if op.axes is None:
+            axes = {i for i, d in enumerate(dims) if d == 1}
+        else:
+            axes = {normalize_axis(a, len(dims)) for a in constant_ints(op.axes, "axes")}
+        if any(dims[a] != 1 for a in axes):
+            raise Unsupported(f"cannot squeeze non-1 dims {sorted(axes)} of {list(dims)}")
+        return [e.reshape(op.input, [d for i, d in enumerate(dims) if i not in axes])]
+
+
+class Unsqueeze(OpenVINOPattern):
+    """Unsqueeze-1: size-1 dims inserted at `axes` (of the result)."""
+
+    OPS = (ov.UnsqueezeOp,)
+
+    def convert(self, op: ov.UnsqueezeOp, e: Emitter) -> Sequence[SSAValue]:
+        dims = list(shape(op.input))
+        axes_list = constant_ints(op.axes, "axes")
+        rank = len(dims) + len(axes_list)
+        for axis in sorted(normalize_axis(a, rank) for a in axes_list):
+            dims.insert(axis, 1)
+        return [e.reshape(op.input, dims)]
+
+
+class Transpose(OpenVINOPattern):
+    """Transpose-1: `tosa.transpose` (an empty order reverses the dims)."""
+
+    OPS = (ov.TransposeOp,)
+
+    def convert(self, op: ov.TransposeOp, e: Emitter) -> Sequence[SSAValue]:
+        rank = len(shape(op.input))
+        order = constant_ints(op.order, "the order") or list(range(rank - 1, -1, -1))
+        perms = [normalize_axis(p, rank) for p in order]
+        if sorted(perms) != list(range(rank)):
+            raise Unsupported(f"order {order} is not a permutation of {rank} dims")
+        return [e.transpose(op.input, perms)]
+
+
+class Concat(OpenVINOPattern):
+    """Concat-1: `tosa.concat`."""
+
+    OPS = (ov.ConcatOp,)
+
+    def convert(self, op: ov.ConcatOp, e: Emitter) -> Sequence[SSAValue]:
+        inputs = list(op.inputs)
+        axis = normalize_axis(op.axis.value.data, len(shape(inputs[0])))
+        return [e.concat(inputs, axis)]
+
+
+def _split(e: Emitter, value: SSAValue, axis: int, lengths: Sequence[int]) -> list[SSAValue]:
+    dims = shape(value)
+    parts, offset = [], 0
+    for length in lengths:
+        start = [offset if d == axis else 0 for d in range(len(dims))]
+        size = [length if d == axis else n for d, n in enumerate(dims)]
+        parts.append(e.slice(value, start, size))
+        offset += length
+    return parts
+
+
+def _scalar_axis(value: SSAValue, rank: int) -> int:
+    axes = constant_ints(value, "axis")
+    if len(axes) != 1:
+        raise Unsupported(f"axis must hold one value, got {axes}")
+    return normalize_axis(axes[0], rank)
+
+
+class Split(OpenVINOPattern):
+    """Split-1: `num_splits` equal `tosa.slice`s."""
+
+    OPS = (ov.SplitOp,)
+
+    def convert(self, op: ov.SplitOp, e: Emitter) -> Sequence[SSAValue]:
+        dims = shape(op.input)
+        axis = _scalar_axis(op.axis, len(dims))
+        count = op.num_splits.value.data
+        if dims[axis] % count:
+            raise Unsupported(f"dim {dims[axis]} does not split into {count} equal parts")
+        return _split(e, op.input, axis, [dims[axis] // count] * count)
+
+
+class VariadicSplit(OpenVINOPattern):
+    """VariadicSplit-1: `tosa.slice`s of `split_lengths` (one `-1` takes the rest)."""
+
+    OPS = (ov.VariadicSplitOp,)
+
+    def convert(self, op: ov.VariadicSplitOp, e: Emitter) -> Sequence[SSAValue]:
+        dims = shape(op.input)
+        axis = _scalar_axis(op.axis, len(dims))
+        lengths = constant_ints(op.split_lengths, "split_lengths")
+        if lengths.count(-1) == 1:
+            lengths[lengths.index(-1)] = dims[axis] - sum(n for n in lengths if n != -1)
+        if sum(lengths) != dims[axis] or any(n < 0 for n in lengths):
+            raise Unsupported(f"split_lengths {lengths} do not add up to dim {dims[axis]}")
+        return _split(e, op.input, axis, lengths)
+
+
+def strided(e: Emitter, value: SSAValue, ranges: Sequence[range]) -> SSAValue:
+    """`value[r0, r1, ...]` for one Python range per dim: one `tosa.slice` of the bounding
+    window, then gathers (or a reverse) along the dims with another step."""
+    if any(len(r) == 0 for r in ranges):
+        out = tuple(len(r) for r in ranges)
+        return e.const(np.zeros(out, dtype_of(element(value))))
+    starts = [min(r[0], r[-1]) for r in ranges]
+    sizes = [abs(r[-1] - r[0]) + 1 for r in ranges]
+    window = e.slice(value, starts, sizes)
+    for axis, (r, start) in enumerate(zip(ranges, starts, strict=True)):
+        indices = [i - start for i in r]
+        if indices != list(range(sizes[axis])):
+            window = e.take(window, axis, indices)
+    return window
+
+
+def _mask(op: ov.StridedSliceOp, name: str, index: int) -> bool:
+    values = getattr(op, name).get_values()
+    return index < len(values) and bool(values[index])
+
+
+class StridedSlice(OpenVINOPattern):
+    """StridedSlice-1 with all five masks (a mask bit of 1 ignores begin / end, adds a new axis,
+    shrinks an axis, or stands for the dims not listed)."""
+
+    OPS = (ov.StridedSliceOp,)
+
+    def convert(self, op: ov.StridedSliceOp, e: Emitter) -> Sequence[SSAValue]:
+        dims = shape(op.input)
+        begin = constant_ints(op.begin, "begin")
+        end = constant_ints(op.end, "end")
+        stride = constant_ints(op.stride, "stride") if op.stride is not None else [1] * len(begin)
+        ranges: list[range] = []
+        out: list[int] = []
+        entries = len(begin)
+        consuming = sum(
+            1 for i in range(entries)
+            if not _mask(op, "new_axis_mask", i) and not _mask(op, "ellipsis_mask", i)
+        )
+        seen_ellipsis = False
+        for i in range(entries):
+            if _mask(op, "ellipsis_mask", i) and not seen_ellipsis:
+                seen_ellipsis = True
+                for _ in range(len(dims) - consuming):
+                    ranges.append(range(dims[len(ranges)]))
+                    out.append(len(ranges[-1]))
+                continue
+            if _mask(op, "new_axis_mask", i):
+                out.append(1)
+                continue
+            if len(ranges) >= len(dims):
+                raise Unsupported("more sliced dims than the input has")
+            dim = dims[len(ranges)]
+            if _mask(op, "shrink_axis_mask", i):
+                index = begin[i] + dim if begin[i] < 0 else begin[i]
+                if not 0 <= index < dim:
+                    raise Unsupported(f"index {begin[i]} is out of range for dim {dim}")
+                ranges.append(range(index, index + 1))
+                continue
+            if stride[i] == 0:
+                raise Unsupported("a stride is 0")
+            start = None if _mask(op, "begin_mask", i) else begin[i]
+            stop = None if _mask(op, "end_mask", i) else end[i]
+            ranges.append(range(*slice(start, stop, stride[i]).indices(dim)))
+            out.append(len(ranges[-1]))
+        for dim in dims[len(ranges) :]:
+            ranges.append(range(dim))
+            out.append(dim)
+        return [e.reshape(strided(e, op.input, ranges), out)]
+
+
+class Slice(OpenVINOPattern):
+    """Slice-8: numpy slicing `[start:stop:step]` along `axes`."""
+
+    OPS = (ov.SliceOp,)
+
+    def convert(self, op: ov.SliceOp, e: Emitter) -> Sequence[SSAValue]:
+        dims = shape(op.input)
+        start = constant_ints(op.start, "start")
+        stop = constant_ints(op.stop, "stop")
+        step = constant_ints(op.step, "step")
+        axes = constant_ints(op.axes, "axes") if op.axes is not None else range(len(start))
+        ranges = [range(d) for d in dims]
+        for axis, first, last, by in zip(axes, start, stop, step, strict=True):
+            axis = normalize_axis(axis, len(dims))
+            if by == 0:
+                raise Unsupported("a step is 0")
+            ranges[axis] = range(*slice(first, last, by).indices(dims[axis]))
+        return [strided(e, op.input, ranges)]
+
+
+def _index_table(e: Emitter, indices: SSAValue, size: int) -> SSAValue:
+    """Indices as i32 / i64 with negative ones counted from the end."""
+    index_type = element(indices)
+    if not isinstance(index_type, IntegerType) or index_type == i1:
+        raise Unsupported(f"indices of type {index_type}")
+    if index_type.width.data < 32:
+        indices = e.cast(indices, i32)
+    rank = len(shape(indices))
+    zero = e.scalar(0, element(indices), rank)
+    wrapped = e.add(indices, e.scalar(size, element(indices), rank))
+    return e.select(e.greater(zero, indices), wrapped, indices)
+
+
+class Gather(OpenVINOPattern):
+    """Gather-8: `tosa.gather` on the data reshaped to [outer, K, inner]; constant indices
+    become slices where they can."""
+
+    OPS = (ov.GatherOp,)
+
+    def convert(self, op: ov.GatherOp, e: Emitter) -> Sequence[SSAValue]:
+        data, indices = shape(op.input), shape(op.indices)
+        axis = _scalar_axis(op.axis, len(data))
+        batch = op.batch_dims.value.data
+        batch = batch + len(indices) if batch < 0 else batch
+        if not 0 <= batch <= min(axis, len(indices)):
+            raise Unsupported(f"batch_dims {op.batch_dims.value.data} is out of range")
+        out = (*data[:axis], *indices[batch:], *data[axis + 1 :])
+        constant_indices = constant(op.indices)
+        if batch == 0 and constant_indices is not None:
+            flat = [int(i) + data[axis] if i < 0 else int(i) for i in constant_indices.flat]
+            if any(not 0 <= i < data[axis] for i in flat):
+                raise Unsupported(f"an index is out of range for dim {data[axis]}")
+            return [e.reshape(e.take(op.input, axis, flat), out)]
+        table = _index_table(e, op.indices, data[axis])
+        width = int(np.prod(indices[batch:]))
+        outer = int(np.prod(data[:axis]))
+        batches = int(np.prod(indices[:batch]))
+        table = e.reshape(table, (batches, 1, width))
+        table = e.tile(table, (1, outer // batches, 1))
+        table = e.reshape(table, (outer, width))
+        return [e.reshape(e.gather3(op.input, axis, table), out)]
+
+
+class Broadcast(OpenVINOPattern):
+    """Broadcast-3 (numpy, bidirectional, explicit): a reshape to the target rank and a
+    `tosa.tile` (folded when the input is a constant)."""
+
+    OPS = (ov.BroadcastOp,)
+
+    def convert(self, op: ov.BroadcastOp, e: Emitter) -> Sequence[SSAValue]:
+        dims = shape(op.input)
+        target = constant_ints(op.target_shape, "target_shape")
+        mode = op.mode.data
+        if mode == "explicit":
+            assert op.axes_mapping is not None
+            mapping = constant_ints(op.axes_mapping, "axes_mapping")
+            if len(mapping) != len(dims):
+                raise Unsupported(f"axes_mapping {mapping} does not map {len(dims)} dims")
+            expanded = [1] * len(target)
+            for dim, axis in zip(dims, mapping, strict=True):
+                expanded[axis] = dim
+            value, out = e.reshape(op.input, expanded), target
+        elif mode == "bidirectional":
+            value, out = op.input, list(broadcast_shape([dims, target]))
+        else:
+            value, out = op.input, target
+            if broadcast_shape([dims, target]) != tuple(target):
+                raise Unsupported(f"{ov.format_shape(dims)} does not broadcast to {target}")
+        result = e.broadcast_to(value, out)
+        if shape(result) != tuple(out):
+            raise Unsupported(f"{ov.format_shape(dims)} does not broadcast to {out}")
+        return [result]
+
+
+DATA_MOVEMENT_PATTERNS = (
+    Constant,
+    ShapeOf,
+    Reshape,
+    Squeeze,
+    Unsqueeze,
+    Transpose,
+    Concat,
+    Split,
+    VariadicSplit,
+    StridedSlice,
+    Slice,
+    Gather,
+    Broadcast,
+)
+

@@ -1,0 +1,249 @@
+"""Element-wise OpenVINO ops: arithmetic, comparison, logical, activations, Convert, Select.
+
+Operands broadcast with numpy rules: the emitter reshapes them to one rank first, and TOSA
+broadcasts size-1 dims. `auto_broadcast = "none"` needs no reshape (the shapes are equal).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from xdsl.dialects.builtin import IntegerType, bf16, f16, f32, f64, i1
+from xdsl.ir import Attribute, Operation, SSAValue
+
+from tosa_state.dialects import openvino as ov
+from tosa_state.dialects.tosa import elementwise as tew
+from tosa_state.transforms.openvino_to_tosa.common import (
+    Emitter,
+    OpenVINOPattern,
+    Unsupported,
+    dtype_of,
+    element,
+    integer_type,
+    is_float,
+    shape,
+    widened_for_division,
+)
+
+
+def _float_max(element_type: Attribute) -> float:
+    return float(np.finfo(dtype_of(element_type)).max)
+
+
+class SimpleBinary(OpenVINOPattern):
+    """Add, Subtract, Multiply (shift 0), Maximum, Minimum, Greater, LogicalAnd / Or."""
+
+    OPS = (
+        ov.AddOp,
+        ov.SubtractOp,
+        ov.MultiplyOp,
+        ov.MaximumOp,
+        ov.MinimumOp,
+        ov.GreaterOp,
+        ov.LogicalAndOp,
+        ov.LogicalOrOp,
+    )
+    TOSA: dict[type[Operation], type[Operation]] = {
+        ov.AddOp: tew.AddOp,
+        ov.SubtractOp: tew.SubOp,
+        ov.MaximumOp: tew.MaximumOp,
+        ov.MinimumOp: tew.MinimumOp,
+        ov.LogicalAndOp: tew.LogicalAndOp,
+        ov.LogicalOrOp: tew.LogicalOrOp,
+    }
+
+    def convert(self, op: ov.ElementwiseBinaryOp, e: Emitter) -> Sequence[SSAValue]:
+        if isinstance(op, ov.MultiplyOp):
+            return [e.mul(op.lhs, op.rhs)]
+        if isinstance(op, ov.GreaterOp):
+            return [e.greater(*_comparable(e, op.lhs, op.rhs))]
+        return [e.elementwise(self.TOSA[type(op)], op.lhs, op.rhs)]
+
+
+def _comparable(e: Emitter, a: SSAValue, b: SSAValue) -> tuple[SSAValue, SSAValue]:
+    """Booleans compare as i8 (TOSA comparisons take numbers)."""
+    if element(a) == i1:
+        return e.cast(a, IntegerType(8)), e.cast(b, IntegerType(8))
+    return a, b
+
+
+class Less(OpenVINOPattern):
+    """`a < b` is `b > a`."""
+
+    OPS = (ov.LessOp,)
+
+    def convert(self, op: ov.LessOp, e: Emitter) -> Sequence[SSAValue]:
+        lhs, rhs = _comparable(e, op.lhs, op.rhs)
+        return [e.greater(rhs, lhs)]
+
+
+class Equal(OpenVINOPattern):
+    """`tosa.equal`; for booleans `!(a xor b)`."""
+
+    OPS = (ov.EqualOp,)
+
+    def convert(self, op: ov.EqualOp, e: Emitter) -> Sequence[SSAValue]:
+        if element(op.lhs) == i1:
+            differ = e.elementwise(tew.LogicalXorOp, op.lhs, op.rhs)
+            return [e.unary(tew.LogicalNotOp, differ)]
+        return [e.elementwise(tew.EqualOp, op.lhs, op.rhs, result_element=i1)]
+
+
+def _divide(e: Emitter, lhs: SSAValue, rhs: SSAValue, floor: bool) -> SSAValue:
+    """Division: floats as `lhs * (1 / rhs)` (within 1 ulp; exact when `rhs` is a constant power
+    of two; f16 / bf16 computed in f32 and rounded once), integers with `tosa.intdiv` (toward
+    zero), corrected toward -inf when `floor`."""
+    element_type = element(lhs)
+    if element_type in (f16, bf16):
+        quotient = _divide(e, e.cast(lhs, f32), e.cast(rhs, f32), floor)
+        return e.cast(quotient, element_type)
+    if is_float(element_type):
+        return e.mul(lhs, e.unary(tew.ReciprocalOp, rhs))
+    if integer_type(lhs) is None:
+        raise Unsupported(f"division of {element_type} values")
+    a, b = widened_for_division(e, lhs), widened_for_division(e, rhs)
+    quotient = e.elementwise(tew.IntDivOp, a, b)
+    if floor:
+        quotient = _floor_correction(e, a, b, quotient)
+    return e.cast(quotient, element_type)
+
+
+def _floor_correction(e: Emitter, a: SSAValue, b: SSAValue, quotient: SSAValue) -> SSAValue:
+    """`q - 1` where the remainder is non-zero and its sign differs from the divisor's."""
+    rank = len(shape(quotient))
+    zero = e.scalar(0, element(a), rank)
+    remainder = e.sub(a, e.mul(quotient, b))
+    nonzero = e.unary(tew.LogicalNotOp, e.elementwise(tew.EqualOp, remainder, zero,
+                                                      result_element=i1))
+    signs_differ = e.elementwise(tew.LogicalXorOp, e.greater(zero, remainder), e.greater(zero, b))
+    adjust = e.elementwise(tew.LogicalAndOp, nonzero, signs_differ)
+    return e.sub(quotient, e.cast(adjust, element(a)))
+
+
+class Divide(OpenVINOPattern):
+    """Divide-1, honouring `m_pythondiv` (floor division of integers)."""
+
+    OPS = (ov.DivideOp,)
+
+    def convert(self, op: ov.DivideOp, e: Emitter) -> Sequence[SSAValue]:
+        return [_divide(e, op.lhs, op.rhs, floor=bool(op.m_pythondiv.value.data))]
+
+
+class Remainder(OpenVINOPattern):
+    """Mod (sign of the dividend, `a - trunc(a / b) * b`) and FloorMod (sign of the divisor,
+    `a - floor(a / b) * b`)."""
+
+    OPS = (ov.ModOp, ov.FloorModOp)
+
+    def convert(self, op: ov.ModOp | ov.FloorModOp, e: Emitter) -> Sequence[SSAValue]:
+        floor = isinstance(op, ov.FloorModOp)
+        a, b = op.lhs, op.rhs
+        if is_float(element(a)):
+            ratio = _divide(e, a, b, floor=False)
+            whole = e.unary(tew.FloorOp, ratio) if floor else e.truncate(ratio)
+            return [e.sub(a, e.mul(whole, b))]
+        quotient = _divide(e, a, b, floor=floor)
+        return [e.sub(a, e.mul(quotient, b))]
+
+
+class Power(OpenVINOPattern):
+    """`tosa.pow` on floats; integers through f64 (exact for results below 2**53)."""
+
+    OPS = (ov.PowerOp,)
+
+    def convert(self, op: ov.PowerOp, e: Emitter) -> Sequence[SSAValue]:
+        element_type = element(op.lhs)
+        if is_float(element_type):
+            return [e.elementwise(tew.PowOp, op.lhs, op.rhs)]
+        result = e.elementwise(tew.PowOp, e.cast(op.lhs, f64), e.cast(op.rhs, f64))
+        return [e.cast(result, element_type)]
+
+
+class Select(OpenVINOPattern):
+    """Select-1: `tosa.select` with the three operands broadcast to one rank."""
+
+    OPS = (ov.SelectOp,)
+
+    def convert(self, op: ov.SelectOp, e: Emitter) -> Sequence[SSAValue]:
+        return [e.select(op.cond, op.then_value, op.else_value)]
+
+
+class Activation(OpenVINOPattern):
+    """Sigmoid, Tanh, Exp, LogicalNot: one TOSA op each."""
+
+    OPS = (ov.SigmoidOp, ov.TanhOp, ov.ExpOp, ov.LogicalNotOp)
+    TOSA: dict[type[Operation], type[Operation]] = {
+        ov.SigmoidOp: tew.SigmoidOp,
+        ov.TanhOp: tew.TanhOp,
+        ov.ExpOp: tew.ExpOp,
+        ov.LogicalNotOp: tew.LogicalNotOp,
+    }
+
+    def convert(self, op: ov.ElementwiseUnaryOp, e: Emitter) -> Sequence[SSAValue]:
+        return [e.unary(self.TOSA[type(op)], op.input)]
+
+
+def clamp_bounds(element_type: Attribute, low: float, high: float) -> tuple[float, float]:
+    """Bounds for `tosa.clamp` on `element_type`: integer bounds round inward (OpenVINO's
+    Clamp on integers) and saturate to the type's range."""
+    if is_float(element_type):
+        limit = _float_max(element_type)
+        return max(low, -limit), min(high, limit)
+    info = np.iinfo(dtype_of(element_type))
+    return max(np.ceil(low), info.min), min(np.floor(high), info.max)
+
+
+def _clamp(e: Emitter, value: SSAValue, low: float, high: float) -> SSAValue:
+    if element(value) == i1:
+        raise Unsupported("clamping boolean values")
+    lo, hi = clamp_bounds(element(value), low, high)
+    if not is_float(element(value)):
+        lo, hi = int(lo), int(hi)
+    return e.clamp(value, lo, hi)
+
+
+class Relu(OpenVINOPattern):
+    """ReLU-1: `tosa.clamp` to [0, max of the type]."""
+
+    OPS = (ov.ReluOp,)
+
+    def convert(self, op: ov.ReluOp, e: Emitter) -> Sequence[SSAValue]:
+        return [_clamp(e, op.input, 0.0, float("inf"))]
+
+
+class Clamp(OpenVINOPattern):
+    """Clamp-1: `tosa.clamp`."""
+
+    OPS = (ov.ClampOp,)
+
+    def convert(self, op: ov.ClampOp, e: Emitter) -> Sequence[SSAValue]:
+        return [_clamp(e, op.input, op.min.value.data, op.max.value.data)]
+
+
+class Convert(OpenVINOPattern):
+    """Convert-1: `tosa.cast`; floats to integers round toward zero first, as OpenVINO does."""
+
+    OPS = (ov.ConvertOp,)
+
+    def convert(self, op: ov.ConvertOp, e: Emitter) -> Sequence[SSAValue]:
+        target = op.destination_type
+        value = op.input
+        if is_float(element(value)) and isinstance(target, IntegerType) and target != i1:
+            value = e.truncate(value)
+        return [e.cast(value, target)]
+
+
+ELEMENTWISE_PATTERNS = (
+    SimpleBinary,
+    Less,
+    Equal,
+    Divide,
+    Remainder,
+    Power,
+    Select,
+    Activation,
+    Relu,
+    Clamp,
+    Convert,
+)

@@ -1,0 +1,143 @@
+"""MatMul and the reductions (ReduceSum, ReduceMean, ReduceMax).
+
+`matmul` is shared with the recurrent cells: numpy matmul semantics (1-D operands, broadcast
+batch dims, transposes of the last two dims) on TOSA's rank-3 `tosa.matmul`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+from xdsl.dialects.builtin import TensorType, bf16, f16, f32, i32
+from xdsl.ir import Operation, SSAValue
+
+from tosa_state.dialects import openvino as ov
+from tosa_state.dialects.tosa import elementwise as tew
+from tosa_state.dialects.tosa import tensor as tt
+from tosa_state.transforms.openvino_to_tosa.common import (
+    Emitter,
+    OpenVINOPattern,
+    Unsupported,
+    broadcast_shape,
+    constant_ints,
+    element,
+    integer_type,
+    is_float,
+    normalize_axis,
+    shape,
+)
+
+_MATMUL_ACCUMULATOR = {f32: f32, f16: f32, bf16: f32}
+"""Float types `tosa.matmul` takes, and the type it accumulates and returns in."""
+
+
+def _as_batched(
+    e: Emitter, value: SSAValue, batch: Sequence[int], transposed: bool
+) -> SSAValue:
+    """A [..., R, C] operand broadcast to `batch`, as [prod(batch), R, C] (C, R if transposed)."""
+    dims = shape(value)
+    rows, cols = dims[-2:]
+    value = e.broadcast_to(value, (*batch, rows, cols))
+    value = e.reshape(value, (math.prod(batch), rows, cols))
+    return e.transpose(value, (0, 2, 1)) if transposed else value
+
+
+def matmul(
+    e: Emitter, a: SSAValue, b: SSAValue, transpose_a: bool = False, transpose_b: bool = False
+) -> SSAValue:
+    """numpy `matmul(a^T?, b^T?)`: rank-1 operands become [1, K] / [K, 1] (their transpose flag
+    is ignored), batch dims broadcast, and the product is one `tosa.matmul` (floats) or a
+    multiply and `tosa.reduce_sum` (other types)."""
+    a_vector, b_vector = len(shape(a)) == 1, len(shape(b)) == 1
+    if a_vector:
+        a, transpose_a = e.reshape(a, (1, *shape(a))), False
+    if b_vector:
+        b, transpose_b = e.reshape(b, (*shape(b), 1)), False
+    sa, sb = shape(a), shape(b)
+    batch = broadcast_shape([sa[:-2], sb[:-2]])
+    rows = sa[-1] if transpose_a else sa[-2]
+    cols = sb[-2] if transpose_b else sb[-1]
+    a3 = _as_batched(e, a, batch, transpose_a)
+    b3 = _as_batched(e, b, batch, transpose_b)
+    if shape(a3)[2] != shape(b3)[1]:
+        raise Unsupported(f"cannot multiply {ov.format_shape(sa)} by {ov.format_shape(sb)}")
+    product = _product3(e, a3, b3)
+    out = [*batch, rows, cols]
+    if b_vector:
+        out.pop(-1)
+    if a_vector:
+        out.pop(-2 if not b_vector else -1)
+    return e.reshape(product, out)
+
+
+def _product3(e: Emitter, a: SSAValue, b: SSAValue) -> SSAValue:
+    element_type = element(a)
+    n, m, _ = shape(a)
+    cols = shape(b)[2]
+    accumulator = _MATMUL_ACCUMULATOR.get(element_type)
+    if accumulator is not None:
+        zero = e.const(np.zeros(1), element_type)
+        result_type = TensorType(accumulator, [n, m, cols])
+        return e.cast(e.value(tt.MatMulOp(a, b, zero, zero, result_type)), element_type)
+    # [N, M, K, 1] * [N, 1, K, N'] summed over K.
+    k = shape(a)[2]
+    terms = e.mul(e.reshape(a, (n, m, k, 1)), e.reshape(b, (n, 1, k, cols)))
+    return e.reshape(_reduce(e, tt.ReduceSumOp, terms, 2), (n, m, cols))
+
+
+class MatMul(OpenVINOPattern):
+    """MatMul-1 with `transpose_a` / `transpose_b`."""
+
+    OPS = (ov.MatMulOp,)
+
+    def convert(self, op: ov.MatMulOp, e: Emitter) -> Sequence[SSAValue]:
+        ta, tb = bool(op.transpose_a.value.data), bool(op.transpose_b.value.data)
+        return [matmul(e, op.a, op.b, ta, tb)]
+
+
+def _reduce(e: Emitter, cls: type[Operation], value: SSAValue, axis: int) -> SSAValue:
+    """One TOSA reduction along `axis` (kept with size 1); i8 / i16 sums go through i32."""
+    element_type = element(value)
+    narrow = integer_type(value)
+    if cls is tt.ReduceSumOp and narrow is not None and narrow.width.data < 32:
+        return e.cast(_reduce(e, cls, e.cast(value, i32), axis), element_type)
+    dims = list(shape(value))
+    dims[axis] = 1
+    return e.value(cls(value, axis, TensorType(element_type, dims)))
+
+
+class Reduce(OpenVINOPattern):
+    """ReduceSum-1, ReduceMean-1, ReduceMax-1: one TOSA reduction per axis (a mean divides
+    the sum by the count), then a reshape unless `keep_dims`."""
+
+    OPS = (ov.ReduceSumOp, ov.ReduceMeanOp, ov.ReduceMaxOp)
+
+    def convert(self, op: ov.ReduceOp, e: Emitter) -> Sequence[SSAValue]:
+        dims = shape(op.input)
+        axes = sorted({normalize_axis(a, len(dims)) for a in constant_ints(op.axes, "axes")})
+        cls = tt.ReduceMaxOp if isinstance(op, ov.ReduceMaxOp) else tt.ReduceSumOp
+        value = op.input
+        for axis in axes:
+            value = _reduce(e, cls, value, axis)
+        if isinstance(op, ov.ReduceMeanOp) and axes:
+            value = _mean(e, value, math.prod(dims[a] for a in axes))
+        if not bool(op.keep_dims.value.data):
+            value = e.reshape(value, [d for i, d in enumerate(dims) if i not in axes])
+        return [value]
+
+
+def _mean(e: Emitter, total: SSAValue, count: int) -> SSAValue:
+    element_type = element(total)
+    rank = len(shape(total))
+    if is_float(element_type):
+        return e.mul(total, e.scalar(1.0 / count, element_type, rank))
+    if integer_type(total) is None:
+        raise Unsupported(f"mean of {element_type} values")
+    widened = e.cast(total, i32) if integer_type(total).width.data < 32 else total
+    quotient = e.elementwise(tew.IntDivOp, widened, e.scalar(count, element(widened), rank))
+    return e.cast(quotient, element_type)
+
+
+MATRIX_PATTERNS = (MatMul, Reduce)
