@@ -190,3 +190,43 @@ def test_compile_model_does_not_change_the_given_module() -> None:
     before = str(module)
     ts.compile_model(module)
     assert str(module) == before
+
+
+COMPUTED_INIT = """
+tosa.variable @v = dense<0.0> : tensor<2xf32>
+tosa.variable @v__initialized {tosa_state.init_flag_of = "v"} = dense<false> : tensor<i1>
+func.func @main(%x: tensor<2xf32>) -> tensor<2xf32> {
+  %flag = tosa.variable.read @v__initialized : tensor<i1>
+  %v = tosa.variable.read @v : tensor<2xf32>
+  %init = tosa.add %x, %x : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  %c = "tosa.const"() <{values = dense<true> : tensor<1xi1>}> : () -> tensor<1xi1>
+  %s = tosa.const_shape {values = dense<1> : tensor<1xindex>} : () -> !tosa.shape<1>
+  %f = tosa.reshape %flag, %s : (tensor<i1>, !tosa.shape<1>) -> tensor<1xi1>
+  %cur = tosa.select %f, %v, %init : (tensor<1xi1>, tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  %next = tosa.add %cur, %x : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  %t = "tosa.const"() <{values = dense<true> : tensor<i1>}> : () -> tensor<i1>
+  tosa.variable.write @v, %next : tensor<2xf32>
+  tosa.variable.write @v__initialized, %t : tensor<i1>
+  return %cur : tensor<2xf32>
+}
+"""
+
+
+@pytest.mark.parametrize("pipeline", ["", "convert-tosa-variables-to-memref", "tosa-to-mlprogram"])
+def test_initial_value_computed_from_inputs(pipeline: str) -> None:
+    """The init flag of a computed initial value is hidden, and set / reset with its
+    variable, at every level."""
+    request = compile_text(COMPUTED_INIT, pipeline).create_infer_request()
+    (v,) = request.query_state()
+    assert v.name == "v"
+    with pytest.raises(ts.TosaStateError, match="'v' has no value yet: its initial value is "
+                       "computed from the model's inputs at the next inference"):
+        _ = v.state
+    np.testing.assert_array_equal(request.infer([f32(1, 2)])[0], f32(2, 4))  # init = 2x
+    np.testing.assert_array_equal(request.infer([f32(1, 1)])[0], f32(3, 6))  # state
+    v.reset()
+    np.testing.assert_array_equal(request.infer([f32(5, 5)])[0], f32(10, 10))  # init again
+    v.state = f32(7, 7)  # a value set by the user replaces the computed init
+    np.testing.assert_array_equal(request.infer([f32(5, 5)])[0], f32(7, 7))
+    request.reset_state()
+    np.testing.assert_array_equal(request.infer([f32(1, 0)])[0], f32(2, 0))

@@ -58,7 +58,7 @@ func.func @no_init(%x: tensor<2x3xi32>) -> (tensor<2x3xi32>, tensor<?x4xf16>, te
 // variable says whether the state holds a value; the read value is select(flag, state, init)
 // and the flag is written true. The state's `?` dim takes the init's static size.
 // CHECK:      tosa.variable @state = dense<0.000000e+00> : tensor<1x4xf32>
-// CHECK-NEXT: tosa.variable @state__initialized = dense<false> : tensor<i1> {tosa_state.init_flag_of = "state"}
+// CHECK-NEXT: tosa.variable @state__initialized {tosa_state.init_flag_of = "state"} = dense<false> : tensor<i1>
 // CHECK-LABEL: func.func @computed_init(
 // CHECK-SAME: -> tensor<1x4xf32>
 // CHECK-DAG:     %[[TWO:.*]] = "tosa.const"() <{values = dense<2.000000e+00> : tensor<1x1xf32>}> : () -> tensor<1x1xf32>

@@ -120,7 +120,7 @@ class VariableState:
 
     @property
     def state(self) -> np.ndarray:
-        return np.array(self._store.read(self.name), copy=True)
+        return self._store.user_value(self.name)
 
     @state.setter
     def state(self, value: Any) -> None:
@@ -236,7 +236,12 @@ class InferRequest:
         return InferResult(self._compiled.outputs, [np.array(r, copy=True) for r in results])
 
     def query_state(self) -> list[VariableState]:
-        return [VariableState(self._store, spec.name) for spec in self._compiled.variables]
+        """The model's variables (init flags are bookkeeping, not state: hidden)."""
+        return [
+            VariableState(self._store, spec.name)
+            for spec in self._compiled.variables
+            if spec.flag_of is None
+        ]
 
     def reset_state(self) -> None:
         self._store.reset()

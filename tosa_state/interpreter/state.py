@@ -10,13 +10,14 @@ holds nothing until it is written, and reading it is an `InferenceError` naming 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import ModuleOp, StringAttr
 from xdsl.ir import Operation
 
 from tosa_state.diagnostics import InferenceError
+from tosa_state.dialects.tosa.variables import INIT_FLAG_ATTR
 
 
 @dataclass(frozen=True)
@@ -28,6 +29,8 @@ class VariableSpec:
     dtype: np.dtype
     initial: np.ndarray | None
     """Read-only; `None` when the variable has no initial value."""
+    flag_of: str | None = None
+    """For a hidden init flag (`INIT_FLAG_ATTR`): the variable whose flag it is."""
 
     def check(self, value: np.ndarray, what: str) -> None:
         """Raise `InferenceError` unless `value` has exactly this variable's shape and dtype."""
@@ -44,11 +47,18 @@ class VariableStore:
     def __init__(self, specs: Iterable[VariableSpec]):
         self.specs: dict[str, VariableSpec] = {spec.name: spec for spec in specs}
         self.values: dict[str, np.ndarray | None] = {}
+        self.flags: dict[str, VariableSpec] = {
+            spec.flag_of: spec for spec in self.specs.values() if spec.flag_of is not None
+        }
+        """Variable name -> the spec of its init flag (initial values computed from inputs)."""
         self.reset()
 
     def reset(self, name: str | None = None) -> None:
-        """Back to the initial value (every variable, or just `name`)."""
-        for spec in self.specs.values() if name is None else (self.specs[name],):
+        """Back to the initial value (every variable, or just `name` and its init flag)."""
+        specs = self.specs.values() if name is None else (self.specs[name],)
+        if name in self.flags:
+            specs = (*specs, self.flags[name])
+        for spec in specs:
             self.values[spec.name] = None if spec.initial is None else spec.initial.copy()
 
     def read(self, name: str) -> np.ndarray:
@@ -77,10 +87,25 @@ class VariableStore:
             np.copyto(current, value)
 
     def set_checked(self, name: str, value: object) -> None:
-        """`write` for user-provided values: the shape and dtype must match exactly."""
+        """`write` for user-provided values: the shape and dtype must match exactly.
+
+        A value set by the user replaces a computed initial value too: the init flag is set.
+        """
         array = np.asarray(value)
         self.specs[name].check(array, "the new state")
         self.write(name, array)
+        if (flag := self.flags.get(name)) is not None:
+            self.values[flag.name] = np.ones(flag.shape, flag.dtype)
+
+    def user_value(self, name: str) -> np.ndarray:
+        """A copy of the value, for the user; an error while a computed initial value is
+        still pending (it is computed from the inputs at the next inference)."""
+        if (flag := self.flags.get(name)) is not None and not np.all(self.read(flag.name)):
+            raise InferenceError(
+                f"error: variable '{name}' has no value yet: its initial value is computed "
+                "from the model's inputs at the next inference"
+            )
+        return np.array(self.read(name), copy=True)
 
 
 SpecBuilder = Callable[[Operation], VariableSpec | None]
@@ -100,10 +125,12 @@ def declares_state(op_type: type[Operation]) -> Callable[[SpecBuilder], SpecBuil
 
 
 def collect_specs(module: ModuleOp) -> list[VariableSpec]:
-    """The variables a module declares, in declaration order."""
-    specs = (
-        _SPEC_BUILDERS[type(op)](op)
-        for op in module.body.block.ops
-        if type(op) in _SPEC_BUILDERS
-    )
-    return [spec for spec in specs if spec is not None]
+    """The variables a module declares, in declaration order (init flags included)."""
+    specs: list[VariableSpec] = []
+    for op in module.body.block.ops:
+        if (builder := _SPEC_BUILDERS.get(type(op))) is None or (spec := builder(op)) is None:
+            continue
+        if isinstance(flag_of := op.attributes.get(INIT_FLAG_ATTR), StringAttr):
+            spec = replace(spec, flag_of=flag_of.data)
+        specs.append(spec)
+    return specs

@@ -295,7 +295,8 @@ class VariableToMemRefGlobal(RewritePattern):
                 "sym_name": StringAttr(op.var_name),
                 "sym_visibility": StringAttr("private"),
                 "type": memref_type,
-            }
+            },
+            attributes=dict(op.attributes),  # e.g. tosa_state.init_flag_of
         )
         rewriter.replace(op, located(op, new))
 

@@ -107,6 +107,7 @@ class VariableToGlobal(RewritePattern):
         if not isinstance(op.parent_op(), ModuleOp):
             return
         new = GlobalOp(op.var_name, op.tensor_type, op.initial_value, is_mutable=True)
+        new.attributes.update(op.attributes)  # discardable ones travel, e.g. init flags
         rewriter.replace(op, located(op, new))
 
 

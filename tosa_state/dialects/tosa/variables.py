@@ -53,6 +53,12 @@ from xdsl.utils.exceptions import VerifyException
 DYNAMIC = -1
 """A dynamic dimension in `var_shape` (printed `?` in the tensor type)."""
 
+INIT_FLAG_ATTR = "tosa_state.init_flag_of"
+"""Discardable attribute of a boolean variable that records whether the variable it names
+has received its initial value yet (for initial values computed from a model's inputs, as
+OpenVINO's ReadValue allows). The runtime hides such flags and sets/resets them together
+with their variable."""
+
 SUPPORTED_ELEMENT_TYPES: tuple[Attribute, ...] = (
     i1,
     i8,
@@ -147,6 +153,7 @@ class VariableOp(IRDLOperation):
     @classmethod
     def parse(cls, parser: Parser) -> VariableOp:
         name = parser.parse_symbol_name().data
+        attributes = parser.parse_optional_attr_dict()  # where upstream prints it
         initial_value: DenseIntOrFPElementsAttr | None = None
         if parser.parse_optional_punctuation("=") is not None:
             pos = parser.pos
@@ -163,7 +170,6 @@ class VariableOp(IRDLOperation):
                 parser.raise_error("expected ranked type", pos, parser.pos)
             if not isinstance(tensor_type, TensorType):
                 parser.raise_error("expected shaped type", pos, parser.pos)
-        attributes = parser.parse_optional_attr_dict()
         op = cls(name, tensor_type, initial_value)
         op.attributes.update(attributes)
         return op
@@ -171,13 +177,13 @@ class VariableOp(IRDLOperation):
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
         printer.print_symbol_name(self.var_name)
+        printer.print_op_attributes(self.attributes)
         if self.initial_value is not None:
             printer.print_string(" = ")
             printer.print_attribute(self.initial_value)
         else:
             printer.print_string(" : ")
             printer.print_attribute(self.tensor_type)
-        printer.print_op_attributes(self.attributes)
 
     # -- verification ---------------------------------------------------------------
 
@@ -430,6 +436,7 @@ UPSTREAM_SPELLINGS: dict[str, str] = {
 
 __all__ = [
     "DYNAMIC",
+    "INIT_FLAG_ATTR",
     "SUPPORTED_ELEMENT_TYPES",
     "UPSTREAM_SPELLINGS",
     "VARIABLE_OPS",

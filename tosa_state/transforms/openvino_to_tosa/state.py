@@ -29,7 +29,12 @@ from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, SSAValue
 
 from tosa_state.dialects import openvino as ov
-from tosa_state.dialects.tosa.variables import VariableOp, VariableReadOp, VariableWriteOp
+from tosa_state.dialects.tosa.variables import (
+    INIT_FLAG_ATTR,
+    VariableOp,
+    VariableReadOp,
+    VariableWriteOp,
+)
 from tosa_state.interpreter.dtypes import numpy_to_dense
 from tosa_state.transforms.openvino_to_tosa.common import (
     Deferred,
@@ -44,7 +49,6 @@ from tosa_state.transforms.openvino_to_tosa.common import (
 )
 
 INIT_FLAG_SUFFIX = "__initialized"
-INIT_FLAG_ATTR = "tosa_state.init_flag_of"
 _FLAG_TYPE = TensorType(i1, [])
 
 
