@@ -78,7 +78,8 @@ def tosa_lstm_module(weights: LstmWeights) -> str:
         f"() -> {w3}\n"
         f'    %b = "tosa.const"() <{{values = {_dense(weights.b.reshape(1, 1, 4 * h))}}}> : '
         f"() -> {z3}\n"
-        f'    %zp = "tosa.const"() <{{values = dense<0.0> : tensor<1xf32>}}> : () -> tensor<1xf32>\n'
+        f'    %zp = "tosa.const"() <{{values = dense<0.0> : tensor<1xf32>}}> : '
+        f"() -> tensor<1xf32>\n"
         f'    %shift = "tosa.const"() <{{values = dense<0> : tensor<1xi8>}}> : () -> tensor<1xi8>\n'
         f"    %rank3 = tosa.const_shape {{values = dense<[1, 1, {h}]> : tensor<3xindex>}} : "
         f"() -> !tosa.shape<3>\n"

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from lstm_cell import LstmWeights, NumpyLstm, tosa_lstm_module
 from peers.tosa_reference import run_reference
 
 import tosa_state as ts
-from lstm_cell import LstmWeights, NumpyLstm, tosa_lstm_module
 from tosa_state import make_context
 from tosa_state.frontends.mlir import parse_mlir
 from tosa_state.printing import print_module

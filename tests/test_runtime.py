@@ -106,7 +106,7 @@ def test_requests_own_their_state(snapshot: ts.CompiledModel) -> None:
 def test_returned_arrays_never_alias_state_or_inputs(snapshot: ts.CompiledModel) -> None:
     request = snapshot.create_infer_request()
     x = f32(5, 6)
-    old, new = request.infer([x])
+    _, new = request.infer([x])
     new[:] = 100.0
     x[:] = -1.0
     state = request.query_state()[0].state
@@ -158,7 +158,7 @@ def test_bad_inputs_name_the_input(snapshot: ts.CompiledModel, inputs, message: 
 
 
 def test_python_lists_are_converted(snapshot: ts.CompiledModel) -> None:
-    old, new = snapshot.create_infer_request().infer([[5, 6]])
+    _, new = snapshot.create_infer_request().infer([[5, 6]])
     assert new.dtype == np.float32
     np.testing.assert_array_equal(new, f32(5, 6))
 

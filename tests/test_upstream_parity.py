@@ -143,5 +143,5 @@ def test_upstream_tools_parse_our_output(upstream_mlir_tools: None, name: str, g
 def test_upstream_rejects_dotted_spelling(upstream_mlir_tools: None) -> None:
     """Why `--tosa-spelling=upstream` exists: upstream no longer knows the dotted names."""
     dotted = print_module(_parse(MODULES["accumulator"]))
-    with pytest.raises(AssertionError, match="tosa.variable.read"):
+    with pytest.raises(AssertionError, match=r"tosa\.variable\.read"):
         iree_opt(dotted)

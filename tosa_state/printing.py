@@ -11,7 +11,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 from io import StringIO
 
 from xdsl.ir import Operation
@@ -20,7 +20,7 @@ from xdsl.printer import Printer
 from tosa_state.dialects.tosa.variables import VariableOp, VariableReadOp, VariableWriteOp
 
 
-class Spelling(str, Enum):
+class Spelling(StrEnum):
     DOTTED = "dotted"
     UPSTREAM = "upstream"
 

@@ -15,4 +15,6 @@ def _openvino_dialect():
     return OpenVINO
 
 
-UNIVERSE = Universe(all_dialects={"openvino": _openvino_dialect}, all_passes=get_tosa_state_passes())
+UNIVERSE = Universe(
+    all_dialects={"openvino": _openvino_dialect}, all_passes=get_tosa_state_passes()
+)

@@ -93,7 +93,9 @@ def _reset_steps(spec: str) -> set[int]:
     try:
         return {int(k) for k in spec.split(",") if k.strip()}
     except ValueError:
-        raise TosaStateError(f"error: --reset-at expects step numbers like 3,7, got {spec!r}")
+        raise TosaStateError(
+            f"error: --reset-at expects step numbers like 3,7, got {spec!r}"
+        ) from None
 
 
 def run(

@@ -214,18 +214,16 @@ class VariableOp(IRDLOperation):
 
 def _verify_placement(var: VariableOp) -> None:
     """Where a declaration may stand, and the RFC's rules for the legacy in-function form."""
-    parent = var.parent_op()
-    if isinstance(parent, ModuleOp):
-        siblings = parent.body.block.ops
-    elif isinstance(parent, FuncOp) and var.parent_block() is parent.body.blocks.first:
-        siblings = parent.body.block.ops
-    else:
+    parent, block = var.parent_op(), var.parent_block()
+    in_module = isinstance(parent, ModuleOp)
+    in_function_body = isinstance(parent, FuncOp) and block is parent.body.blocks.first
+    if block is None or not (in_module or in_function_body):
         where = f"'{parent.name}'" if parent is not None else "no parent"
         raise VerifyException(
             "must be declared directly in a module (or, in the legacy form, at the top of "
             f"a function body), not inside {where}"
         )
-    for other in siblings:
+    for other in block.ops:
         if other is var:
             break
         if isinstance(other, VariableOp) and other.var_name == var.var_name:
