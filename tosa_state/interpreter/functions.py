@@ -9,6 +9,8 @@ from xdsl.interpreter import Interpreter, InterpreterFunctions
 def all_functions() -> list[InterpreterFunctions]:
     """One instance of each impl class (numpy impls for every op we can execute)."""
     from tosa_state.interpreter.builtin import BuiltinFunctions
+    from tosa_state.interpreter.memref import MemRefFunctions
+    from tosa_state.interpreter.ml_program import MLProgramFunctions
     from tosa_state.interpreter.tosa_elementwise import TosaElementwiseFunctions
     from tosa_state.interpreter.tosa_tensor import TosaTensorFunctions
     from tosa_state.interpreter.tosa_variables import StateFunctions
@@ -18,6 +20,8 @@ def all_functions() -> list[InterpreterFunctions]:
         TosaElementwiseFunctions(),
         TosaTensorFunctions(),
         StateFunctions(),
+        MemRefFunctions(),
+        MLProgramFunctions(),
     ]
 
 

@@ -1,0 +1,570 @@
+"""numpy implementations of the TOSA elementwise operators.
+
+Every impl runs a *kernel*: a small function specialised for its op's element types and
+properties, built once per op (`per_op`) and then called with the operand arrays. A kernel
+makes one to a few numpy calls, returns a fresh array of exactly the result's dtype and
+shape (0-D for rank 0) and never writes to its inputs.
+
+Semantics follow the TOSA 1.0 pseudo-code (see each op's docstring in
+`tosa_state.dialects.tosa.elementwise`). Choices where the specification leaves results
+UNPREDICTABLE or where this implementation is approximate:
+
+- Integer add / sub / mul / abs / intdiv overflow wraps around (two's complement).
+- `tosa.intdiv` by zero raises `InferenceError`.
+- `tosa.cast` from floating-point to integer maps NaN to 0 (and saturates infinities).
+- `tosa.sigmoid` is `1 / (1 + exp(-x))` in f32 (f64 for f64), within 3 ulp of the exact
+  result; the argument of `exp` is clipped to avoid overflow, so for `x < -88.7` (f32) the
+  result is about 2.9e-39 instead of a smaller subnormal or 0.
+- `tosa.erf` uses the Taylor series for `|x| < 1` and Abramowitz & Stegun 7.1.26 above,
+  computed in f64: the relative error is below 1.8e-7 (about 2 ulp of f32), fine for f16 /
+  bf16 / f32 but not f64 precision.
+- numpy may emit `RuntimeWarning`s for IEEE special cases (overflow to inf, `log(0)`, `1/0`,
+  NaN operands of bf16 min/max); results are the IEEE ones. Callers that want silence
+  should run a whole model under one `np.errstate(all="ignore")` (per op it costs ~2 µs).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+import ml_dtypes
+import numpy as np
+from xdsl.dialects.builtin import TensorType
+from xdsl.interpreter import Interpreter, InterpreterFunctions, PythonValues, impl, register_impls
+from xdsl.ir import Operation, SSAValue
+
+from tosa_state.diagnostics import InferenceError, error_at
+from tosa_state.dialects.tosa.elementwise import (
+    AbsOp,
+    AddOp,
+    BitwiseAndOp,
+    BitwiseOrOp,
+    BitwiseXorOp,
+    CastOp,
+    CeilOp,
+    ClampOp,
+    EqualOp,
+    ErfOp,
+    ExpOp,
+    FloorOp,
+    GreaterEqualOp,
+    GreaterOp,
+    IntDivOp,
+    LogicalAndOp,
+    LogicalNotOp,
+    LogicalOrOp,
+    LogicalXorOp,
+    LogOp,
+    MaximumOp,
+    MinimumOp,
+    MulOp,
+    NegateOp,
+    PowOp,
+    ReciprocalOp,
+    RsqrtOp,
+    SelectOp,
+    SigmoidOp,
+    SubOp,
+    TanhOp,
+)
+from tosa_state.interpreter.dtypes import numpy_dtype
+from tosa_state.interpreter.op_cache import per_op
+
+Kernel = Callable[..., np.ndarray]
+"""Operand arrays in, result array out."""
+
+_BF16 = np.dtype(ml_dtypes.bfloat16)
+_F16 = np.dtype(np.float16)
+_F32 = np.dtype(np.float32)
+_F64 = np.dtype(np.float64)
+_HALF = (_F16, _BF16)
+
+
+def _dtype(value: SSAValue) -> np.dtype:
+    value_type = value.type
+    assert isinstance(value_type, TensorType)
+    return numpy_dtype(value_type.element_type)
+
+
+def _is_float(dtype: np.dtype) -> bool:
+    return dtype.kind == "f" or dtype == _BF16
+
+
+def _compute_dtype(dtype: np.dtype) -> np.dtype:
+    """Half-precision math is done in f32 and rounded once."""
+    return _F32 if dtype in _HALF else dtype
+
+
+# ---------------------------------------------------------------------------------------
+# Kernel construction
+# ---------------------------------------------------------------------------------------
+
+_BUILDERS: dict[type[Operation], Callable[[Any], Kernel]] = {}
+
+
+def _builds(*op_types: type[Operation]):
+    """Registers a kernel builder for `op_types`. Builders must not capture the op itself
+    in the kernel (the per-op cache is weak on the op)."""
+
+    def register(builder: Callable[[Any], Kernel]) -> Callable[[Any], Kernel]:
+        for op_type in op_types:
+            _BUILDERS[op_type] = builder
+        return builder
+
+    return register
+
+
+@per_op
+def kernel(op: Operation) -> Kernel:
+    """The kernel of `op`, built on first use."""
+    built = _BUILDERS[type(op)](op)
+    result_type = op.results[0].type
+    if isinstance(result_type, TensorType) and result_type.get_num_dims() == 0:
+        return _on_rank0(built)
+    return built
+
+
+def _on_rank0(built: Kernel) -> Kernel:
+    """Runs `built` on 1-element arrays: numpy ufuncs return scalars for 0-D inputs."""
+
+    def run(*args: np.ndarray) -> np.ndarray:
+        ones = (a.reshape(1) if a.ndim == 0 else a for a in args)
+        return np.asarray(built(*ones)).reshape(())
+
+    return run
+
+
+_UFUNCS: dict[type[Operation], np.ufunc] = {
+    AddOp: np.add,
+    SubOp: np.subtract,
+    PowOp: np.power,
+    LogicalAndOp: np.logical_and,
+    LogicalOrOp: np.logical_or,
+    LogicalXorOp: np.logical_xor,
+    BitwiseAndOp: np.bitwise_and,
+    BitwiseOrOp: np.bitwise_or,
+    BitwiseXorOp: np.bitwise_xor,
+    EqualOp: np.equal,
+    GreaterOp: np.greater,
+    GreaterEqualOp: np.greater_equal,
+    AbsOp: np.abs,
+    ExpOp: np.exp,
+    LogOp: np.log,
+    ReciprocalOp: np.reciprocal,
+    FloorOp: np.floor,
+    CeilOp: np.ceil,
+    LogicalNotOp: np.logical_not,
+    TanhOp: np.tanh,
+}
+"""Ops that are one numpy ufunc on same-dtype operands. numpy (f16) and ml_dtypes (bf16)
+evaluate half-precision ufuncs in f32 and round once; integers wrap around."""
+
+
+@_builds(*_UFUNCS)
+def _ufunc_kernel(op: Operation) -> Kernel:
+    return _UFUNCS[type(op)]
+
+
+@_builds(MaximumOp, MinimumOp)
+def _min_max_kernel(op: MaximumOp | MinimumOp) -> Kernel:
+    ignore = op.ignores_nan and _is_float(_dtype(op.output))
+    if isinstance(op, MaximumOp):
+        return np.fmax if ignore else np.maximum
+    return np.fmin if ignore else np.minimum
+
+
+@_builds(ClampOp)
+def _clamp_kernel(op: ClampOp) -> Kernel:
+    dtype = _dtype(op.output)
+    low = dtype.type(op.min_val.value.data)
+    high = dtype.type(op.max_val.value.data)
+    if op.ignores_nan and _is_float(dtype):
+        lower, upper = np.fmax, np.fmin  # NaN input -> min_val
+    else:
+        lower, upper = np.maximum, np.minimum  # NaN input -> NaN
+
+    def clamp(x: np.ndarray) -> np.ndarray:
+        clamped = lower(x, low)
+        return upper(clamped, high, out=clamped)
+
+    return clamp
+
+
+@_builds(MulOp)
+def _mul_kernel(op: MulOp) -> Kernel:
+    in_dtype, out_dtype = _dtype(op.input1), _dtype(op.output)
+    if _is_float(out_dtype):
+
+        def mul_float(a: np.ndarray, b: np.ndarray, shift: np.ndarray) -> np.ndarray:
+            return np.multiply(a, b)
+
+        return mul_float
+
+    if in_dtype != np.int32:
+
+        def mul_int(a: np.ndarray, b: np.ndarray, shift: np.ndarray) -> np.ndarray:
+            return np.multiply(a, b, dtype=out_dtype)
+
+        return mul_int
+
+    bad_shift = error_at(op, f"'{op.name}' op shift must be in [0, 63], got ")
+
+    def mul_i32(a: np.ndarray, b: np.ndarray, shift: np.ndarray) -> np.ndarray:
+        s = int(shift[0])
+        if s == 0:
+            return np.multiply(a, b, dtype=out_dtype)
+        if not 0 < s <= 63:
+            raise InferenceError(f"{bad_shift}{s}")
+        product = np.multiply(a, b, dtype=np.int64)
+        if s == 1:
+            product += 1
+        else:
+            # (p + 2**(s-1)) >> s == ((p >> 1) + 2**(s-2)) >> (s-1), which cannot overflow
+            # int64 even for p = (-2**31)**2 = 2**62 and s = 63.
+            product >>= 1
+            product += 1 << (s - 2)
+            s -= 1
+        product >>= s
+        return product.astype(out_dtype)
+
+    return mul_i32
+
+
+@_builds(IntDivOp)
+def _intdiv_kernel(op: IntDivOp) -> Kernel:
+    by_zero = error_at(op, f"'{op.name}' op division by zero")
+
+    def intdiv(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        if not b.all():
+            raise InferenceError(by_zero)
+        # a - fmod(a, b) is an exact multiple of b (no overflow: it lies between 0 and a),
+        # so floor division of it truncates toward zero.
+        return np.floor_divide(np.subtract(a, np.fmod(a, b)), b)
+
+    return intdiv
+
+
+@_builds(SelectOp)
+def _select_kernel(op: SelectOp) -> Kernel:
+    return np.where
+
+
+@_builds(NegateOp)
+def _negate_kernel(op: NegateOp) -> Kernel:
+    dtype = _dtype(op.output)
+    if _is_float(dtype):
+
+        def negate_float(x: np.ndarray, input_zp: np.ndarray, output_zp: np.ndarray):
+            return np.negative(x)
+
+        return negate_float
+
+    info = np.iinfo(dtype)
+    low, high = np.int64(info.min), np.int64(info.max)
+
+    def negate_int(x: np.ndarray, input_zp: np.ndarray, output_zp: np.ndarray) -> np.ndarray:
+        # -(x - input_zp) + output_zp in 64 bits, saturated to the element type.
+        offset = np.int64(int(input_zp[0]) + int(output_zp[0]))
+        acc = np.subtract(offset, x, dtype=np.int64)
+        np.maximum(acc, low, out=acc)
+        np.minimum(acc, high, out=acc)
+        return acc.astype(dtype)
+
+    return negate_int
+
+
+_EXP_ARG_MAX = {_F32: np.float32(88.72), _F64: np.float64(709.7)}
+"""Largest arguments of `exp` that do not overflow (to the nearest 0.01)."""
+
+
+@_builds(SigmoidOp)
+def _sigmoid_kernel(op: SigmoidOp) -> Kernel:
+    dtype = _dtype(op.output)
+    compute = _compute_dtype(dtype)
+    arg_max, one = _EXP_ARG_MAX[compute], compute.type(1)
+
+    def sigmoid(x: np.ndarray) -> np.ndarray:
+        t = np.negative(x, dtype=compute)
+        np.minimum(t, arg_max, out=t)
+        np.exp(t, out=t)
+        t += one
+        np.reciprocal(t, out=t)
+        return t.astype(dtype, copy=False)
+
+    return sigmoid
+
+
+@_builds(RsqrtOp)
+def _rsqrt_kernel(op: RsqrtOp) -> Kernel:
+    dtype = _dtype(op.output)
+    compute = _compute_dtype(dtype)
+
+    def rsqrt(x: np.ndarray) -> np.ndarray:
+        t = np.sqrt(x, dtype=compute)
+        np.reciprocal(t, out=t)
+        return t.astype(dtype, copy=False)
+
+    return rsqrt
+
+
+# erf: the Taylor series for |x| < 1 (relative error < 1e-9), Abramowitz & Stegun 7.1.26
+# elsewhere (absolute error < 1.5e-7, relative < 1.8e-7 as |erf(x)| > 0.84 there).
+_ERF_SERIES = tuple(
+    (-1) ** n / (math.factorial(n) * (2 * n + 1)) * 2 / math.sqrt(math.pi) for n in range(14)
+)
+_AS_P = 0.3275911
+_AS_A = (0.254829592, -0.284496736, 1.421413741, -1.453152027, 1.061405429)
+
+
+def erf_f64(x: np.ndarray) -> np.ndarray:
+    """erf of an f64 array, to within 1.5e-7 (see the module docstring)."""
+    ax = np.abs(x)
+    x2 = np.square(x)
+    series = np.full_like(x, _ERF_SERIES[-1])
+    for c in reversed(_ERF_SERIES[:-1]):
+        series *= x2
+        series += c
+    series *= x
+    u = 1.0 / (1.0 + _AS_P * ax)
+    poly = np.full_like(x, _AS_A[-1])
+    for a in reversed(_AS_A[:-1]):
+        poly *= u
+        poly += a
+    poly *= u
+    tail = 1.0 - poly * np.exp(-x2)
+    return np.where(ax < 1.0, series, np.copysign(tail, x))
+
+
+@_builds(ErfOp)
+def _erf_kernel(op: ErfOp) -> Kernel:
+    dtype = _dtype(op.output)
+
+    def erf(x: np.ndarray) -> np.ndarray:
+        return erf_f64(x.astype(_F64)).astype(dtype, copy=False)
+
+    return erf
+
+
+# ---------------------------------------------------------------------------------------
+# tosa.cast
+# ---------------------------------------------------------------------------------------
+
+
+@_builds(CastOp)
+def _cast_kernel(op: CastOp) -> Kernel:
+    src, dst = _dtype(op.input), _dtype(op.output)
+    if _is_float(src) and dst.kind == "i":
+        return _float_to_int(dst)
+    if dst == _BF16 and src in (np.dtype(np.int32), np.dtype(np.int64), _F64):
+        return _to_bf16_rounded_once
+    # bool -> anything is 0 / 1, anything -> bool is `!= 0`, integers wrap or sign-extend,
+    # other conversions to floating-point round to nearest even.
+
+    def cast(x: np.ndarray) -> np.ndarray:
+        return x.astype(dst)
+
+    return cast
+
+
+def _float_to_int(dst: np.dtype) -> Kernel:
+    """Round half to even, saturate, NaN -> 0."""
+    info = np.iinfo(dst)
+    low = np.float64(info.min)  # -2**(bits-1) is exact in f64
+    wide = dst.itemsize == 8
+    # The largest f64 not above info.max: 2**63 - 1 is not an f64, 2**63 - 1024 is.
+    high = np.nextafter(np.float64(2.0**63), 0.0) if wide else np.float64(info.max)
+
+    def cast(x: np.ndarray) -> np.ndarray:
+        t = x.astype(_F64)
+        np.rint(t, out=t)
+        np.copyto(t, 0.0, where=np.isnan(t))
+        result = np.clip(t, low, high).astype(dst)
+        if wide:
+            np.copyto(result, info.max, where=t > high)
+        return result
+
+    return cast
+
+
+def _to_bf16_rounded_once(x: np.ndarray) -> np.ndarray:
+    """Round to nearest even bf16 without double rounding through f32.
+
+    ml_dtypes converts i32 / i64 / f64 to bf16 via f32, rounding twice. Rounding to f32
+    *to odd* first (truncate, then set the last bit if inexact) makes the second rounding
+    exact, as f32 has more than two extra bits of precision.
+    """
+    wide = x.astype(_F64)
+    narrow = wide.astype(_F32)
+    back = narrow.astype(_F64)
+    toward_zero = np.where(np.abs(back) > np.abs(wide), np.nextafter(narrow, _F32.type(0)), narrow)
+    inexact = (toward_zero.astype(_F64) != wide) & ~np.isnan(wide)
+    bits = toward_zero.view(np.uint32) | inexact.astype(np.uint32)
+    return bits.view(_F32).astype(_BF16)
+
+
+# ---------------------------------------------------------------------------------------
+# Interpreter functions
+# ---------------------------------------------------------------------------------------
+
+
+@register_impls
+class TosaElementwiseFunctions(InterpreterFunctions):
+    """numpy implementations of the TOSA elementwise operators (see the module docstring)."""
+
+    @impl(ClampOp)
+    def run_clamp(self, interpreter: Interpreter, op: ClampOp, args: PythonValues) -> PythonValues:
+        return (kernel(op)(*args),)
+
+    @impl(SigmoidOp)
+    def run_sigmoid(
+        self, interpreter: Interpreter, op: SigmoidOp, args: PythonValues
+    ) -> PythonValues:
+        return (kernel(op)(*args),)
+
+    @impl(TanhOp)
+    def run_tanh(self, interpreter: Interpreter, op: TanhOp, args: PythonValues) -> PythonValues:
+        return (kernel(op)(*args),)
+
+    @impl(ErfOp)
+    def run_erf(self, interpreter: Interpreter, op: ErfOp, args: PythonValues) -> PythonValues:
+        return (kernel(op)(*args),)
+
+    @impl(AddOp)
+    def run_add(self, interpreter: Interpreter, op: AddOp, args: PythonValues) -> PythonValues:
+        return (kernel(op)(*args),)
+
+    @impl(SubOp)
+    def run_sub(self, interpreter: Interpreter, op: SubOp, args: PythonValues) -> PythonValues:
+        return (kernel(op)(*args),)
+
+    @impl(MulOp)
+    def run_mul(self, interpreter: Interpreter, op: MulOp, args: PythonValues) -> PythonValues:
+        return (kernel(op)(*args),)
+
+    @impl(PowOp)
+    def run_pow(self, interpreter: Interpreter, op: PowOp, args: PythonValues) -> PythonValues:
+        return (kernel(op)(*args),)
+
+    @impl(MaximumOp)
+    def run_maximum(
+        self, interpreter: Interpreter, op: MaximumOp, args: PythonValues
+    ) -> PythonValues:
+        return (kernel(op)(*args),)
+
+    @impl(MinimumOp)
+    def run_minimum(
+        self, interpreter: Interpreter, op: MinimumOp, args: PythonValues
+    ) -> PythonValues:
+        return (kernel(op)(*args),)
+
+    @impl(IntDivOp)
+    def run_intdiv(
+        self, interpreter: Interpreter, op: IntDivOp, args: PythonValues
+    ) -> PythonValues:
+        return (kernel(op)(*args),)
+
+    @impl(LogicalAndOp)
+    def run_logical_and(
+        self, interpreter: Interpreter, op: LogicalAndOp, args: PythonValues
+    ) -> PythonValues:
+        return (kernel(op)(*args),)
+
+    @impl(LogicalOrOp)
+    def run_logical_or(
+        self, interpreter: Interpreter, op: LogicalOrOp, args: PythonValues
+    ) -> PythonValues:
+        return (kernel(op)(*args),)
+
+    @impl(LogicalXorOp)
+    def run_logical_xor(
+        self, interpreter: Interpreter, op: LogicalXorOp, args: PythonValues
+    ) -> PythonValues:
+        return (kernel(op)(*args),)
+
+    @impl(BitwiseAndOp)
+    def run_bitwise_and(
+        self, interpreter: Interpreter, op: BitwiseAndOp, args: PythonValues
+    ) -> PythonValues:
+        return (kernel(op)(*args),)
+
+    @impl(BitwiseOrOp)
+    def run_bitwise_or(
+        self, interpreter: Interpreter, op: BitwiseOrOp, args: PythonValues
+    ) -> PythonValues:
+        return (kernel(op)(*args),)
+
+    @impl(BitwiseXorOp)
+    def run_bitwise_xor(
+        self, interpreter: Interpreter, op: BitwiseXorOp, args: PythonValues
+    ) -> PythonValues:
+        return (kernel(op)(*args),)
+
+    @impl(AbsOp)
+    def run_abs(self, interpreter: Interpreter, op: AbsOp, args: PythonValues) -> PythonValues:
+        return (kernel(op)(*args),)
+
+    @impl(ExpOp)
+    def run_exp(self, interpreter: Interpreter, op: ExpOp, args: PythonValues) -> PythonValues:
+        return (kernel(op)(*args),)
+
+    @impl(LogOp)
+    def run_log(self, interpreter: Interpreter, op: LogOp, args: PythonValues) -> PythonValues:
+        return (kernel(op)(*args),)
+
+    @impl(NegateOp)
+    def run_negate(
+        self, interpreter: Interpreter, op: NegateOp, args: PythonValues
+    ) -> PythonValues:
+        return (kernel(op)(*args),)
+
+    @impl(ReciprocalOp)
+    def run_reciprocal(
+        self, interpreter: Interpreter, op: ReciprocalOp, args: PythonValues
+    ) -> PythonValues:
+        return (kernel(op)(*args),)
+
+    @impl(RsqrtOp)
+    def run_rsqrt(self, interpreter: Interpreter, op: RsqrtOp, args: PythonValues) -> PythonValues:
+        return (kernel(op)(*args),)
+
+    @impl(LogicalNotOp)
+    def run_logical_not(
+        self, interpreter: Interpreter, op: LogicalNotOp, args: PythonValues
+    ) -> PythonValues:
+        return (kernel(op)(*args),)
+
+    @impl(FloorOp)
+    def run_floor(self, interpreter: Interpreter, op: FloorOp, args: PythonValues) -> PythonValues:
+        return (kernel(op)(*args),)
+
+    @impl(CeilOp)
+    def run_ceil(self, interpreter: Interpreter, op: CeilOp, args: PythonValues) -> PythonValues:
+        return (kernel(op)(*args),)
+
+    @impl(SelectOp)
+    def run_select(
+        self, interpreter: Interpreter, op: SelectOp, args: PythonValues
+    ) -> PythonValues:
+        return (kernel(op)(*args),)
+
+    @impl(EqualOp)
+    def run_equal(self, interpreter: Interpreter, op: EqualOp, args: PythonValues) -> PythonValues:
+        return (kernel(op)(*args),)
+
+    @impl(GreaterOp)
+    def run_greater(
+        self, interpreter: Interpreter, op: GreaterOp, args: PythonValues
+    ) -> PythonValues:
+        return (kernel(op)(*args),)
+
+    @impl(GreaterEqualOp)
+    def run_greater_equal(
+        self, interpreter: Interpreter, op: GreaterEqualOp, args: PythonValues
+    ) -> PythonValues:
+        return (kernel(op)(*args),)
+
+    @impl(CastOp)
+    def run_cast(self, interpreter: Interpreter, op: CastOp, args: PythonValues) -> PythonValues:
+        return (kernel(op)(*args),)
