@@ -372,7 +372,7 @@ def test_specs_of_memref_and_ml_program_globals() -> None:
         ml_program.global private mutable @c(dense<true> : tensor<2xi1>) : tensor<2xi1>
         ml_program.global private mutable @d : tensor<3xbf16>
         ml_program.global private @e(dense<0> : tensor<i8>) : tensor<i8>
-        """  # noqa: E501
+        """
     )
     import tosa_state.interpreter.functions as functions
 
@@ -435,7 +435,7 @@ def test_hand_written_memref_module_runs() -> None:
           memref.dealloc %c : memref<2xf32>
           return %old : tensor<2xf32>
         }
-        """  # noqa: E501
+        """
     )
     request = ts.compile_model(module, pipeline="").create_infer_request()
     np.testing.assert_array_equal(request.infer([np.zeros(2, np.float32)])[0], [1, 2])

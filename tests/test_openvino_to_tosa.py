@@ -66,7 +66,7 @@ ACCUMULATOR = func(
   %v = openvino.read_value "v"(%init) {version = 6 : i64, variable_type = f32, variable_shape = #openvino.partial_shape<[2, 3]>} : (tensor<2x3xf32>) -> tensor<2x3xf32>
   %s = openvino.add %v, %x : (tensor<2x3xf32>, tensor<?x3xf32>) -> tensor<?x3xf32>
   openvino.assign "v", %s {version = 6 : i64} : tensor<?x3xf32>
-  func.return %s : tensor<?x3xf32>""",  # noqa: E501
+  func.return %s : tensor<?x3xf32>""",
 )
 
 
@@ -102,7 +102,7 @@ def test_reads_come_before_all_writes() -> None:
   %b = openvino.read_value "b"(%a1) {version = 6 : i64, variable_type = f32, variable_shape = #openvino.partial_shape<[2]>} : (tensor<2xf32>) -> tensor<2xf32>
   %b1 = openvino.multiply %b, %a : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
   openvino.assign "b", %b1 {version = 6 : i64} : tensor<2xf32>
-  func.return %b1 : tensor<2xf32>""",  # noqa: E501
+  func.return %b1 : tensor<2xf32>""",
     )
     main = next(op for op in convert(text).body.block.ops if op.name == "func.func")
     ops = list(main.body.block.ops)
@@ -122,7 +122,7 @@ def test_computed_init_is_used_on_the_first_call_only() -> None:
   %s = openvino.read_value "s"(%init) {version = 6 : i64, variable_type = f32, variable_shape = #openvino.partial_shape<[?]>} : (tensor<2xf32>) -> tensor<?xf32>
   %s1 = openvino.add %s, %x : (tensor<?xf32>, tensor<2xf32>) -> tensor<?xf32>
   openvino.assign "s", %s1 {version = 6 : i64} : tensor<?xf32>
-  func.return %s1 : tensor<?xf32>""",  # noqa: E501
+  func.return %s1 : tensor<?xf32>""",
     )
     request = ts.compile_model(parse_mlir(make_context(), text)).create_infer_request()
     x = np.array([1.0, -2.0], np.float32)
@@ -243,7 +243,7 @@ def test_strided_slice_masks_and_slice() -> None:
   %step = openvino.constant dense<[1, -1]> : tensor<2xi64>
   %axes = openvino.constant dense<[0, 1]> : tensor<2xi64>
   %2 = openvino.slice %x, %start, %stop, %step, %axes : (tensor<2x3x4xf32>, tensor<2xi64>, tensor<2xi64>, tensor<2xi64>, tensor<2xi64>) -> tensor<1x3x4xf32>
-  func.return %0, %1, %2 : tensor<2x3x1xf32>, tensor<2x4xf32>, tensor<1x3x4xf32>""",  # noqa: E501
+  func.return %0, %1, %2 : tensor<2x3x1xf32>, tensor<2x4xf32>, tensor<1x3x4xf32>""",
     )
     first, second, third = run(text, x)
     np.testing.assert_array_equal(first, x[:2, ..., np.newaxis, 2])
@@ -262,7 +262,7 @@ def test_gather_with_computed_negative_indices(batch_dims: int) -> None:
         f"""
   %axis = openvino.constant dense<1> : tensor<i64>
   %0 = openvino.gather %d, %i, %axis {{batch_dims = {batch_dims} : i64}} : (tensor<2x5x3xf32>, tensor<2x3xi64>, tensor<i64>) -> tensor<{out}xf32>
-  func.return %0 : tensor<{out}xf32>""",  # noqa: E501
+  func.return %0 : tensor<{out}xf32>""",
     )
     (got,) = run(text, data, indices)
     wrapped = np.where(indices < 0, indices + 5, indices)
@@ -286,7 +286,7 @@ def test_broadcast_modes() -> None:
   %1 = openvino.broadcast %x, %s32, %axes {mode = "explicit"} : (tensor<3xf32>, tensor<2xi64>, tensor<1xi64>) -> tensor<3x2xf32>
   %s31 = openvino.constant dense<[3, 1]> : tensor<2xi64>
   %2 = openvino.broadcast %x, %s31 {mode = "bidirectional"} : (tensor<3xf32>, tensor<2xi64>) -> tensor<3x3xf32>
-  func.return %0, %1, %2 : tensor<2x3xf32>, tensor<3x2xf32>, tensor<3x3xf32>""",  # noqa: E501
+  func.return %0, %1, %2 : tensor<2x3xf32>, tensor<3x2xf32>, tensor<3x3xf32>""",
     )
     numpy_mode, explicit, bidirectional = run(text, x)
     np.testing.assert_array_equal(numpy_mode, np.broadcast_to(x, (2, 3)))
@@ -305,7 +305,7 @@ def test_matmul_vectors_batches_and_integers() -> None:
   %0 = openvino.matmul %v, %v : (tensor<3xf32>, tensor<3xf32>) -> tensor<f32>
   %1 = openvino.matmul %v, %m : (tensor<3xf32>, tensor<2x3x4xf32>) -> tensor<2x4xf32>
   %2 = openvino.matmul %k, %k {transpose_b = true} : (tensor<2x3xi32>, tensor<2x3xi32>) -> tensor<2x2xi32>
-  func.return %0, %1, %2 : tensor<f32>, tensor<2x4xf32>, tensor<2x2xi32>""",  # noqa: E501
+  func.return %0, %1, %2 : tensor<f32>, tensor<2x4xf32>, tensor<2x2xi32>""",
     )
     dot, batched, integers = run(text, v, m, k)
     np.testing.assert_allclose(dot, v @ v)
@@ -326,7 +326,7 @@ def test_reductions_and_splits() -> None:
   %axis = openvino.constant dense<2> : tensor<i64>
   %lengths = openvino.constant dense<[0, -1]> : tensor<2xi64>
   %2:2 = openvino.variadic_split %x, %axis, %lengths : (tensor<2x3x4xi32>, tensor<i64>, tensor<2xi64>) -> (tensor<2x3x0xi32>, tensor<2x3x4xi32>)
-  func.return %0, %1, %2#0, %2#1 : tensor<3xi32>, tensor<2x1x1xi32>, tensor<2x3x0xi32>, tensor<2x3x4xi32>""",  # noqa: E501
+  func.return %0, %1, %2#0, %2#1 : tensor<3xi32>, tensor<2x1x1xi32>, tensor<2x3x0xi32>, tensor<2x3x4xi32>""",
     )
     mean, maximum, empty, whole = run(text, x)
     np.testing.assert_array_equal(mean, x.sum(axis=(0, 2)) // 8)
@@ -347,7 +347,7 @@ def _tensor_iterator(slicing: str, part: int) -> str:
     %s = openvino.add %xi, %hi : ({t}, {t}) -> {t}
     openvino.yield %s, %s : {t}, {t}
   }}
-  func.return %0#0, %0#1 : tensor<1x6xf32>, {t}""",  # noqa: E501
+  func.return %0#0, %0#1 : tensor<1x6xf32>, {t}""",
     )
 
 

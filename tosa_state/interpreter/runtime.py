@@ -156,7 +156,9 @@ class CompiledModel:
 
     @property
     def variables(self) -> tuple[VariableSpec, ...]:
-        return self._specs
+        """The model's variables, as `query_state()` lists them (init flags, which are
+        bookkeeping rather than state, are left out)."""
+        return tuple(spec for spec in self._specs if spec.flag_of is None)
 
     def create_infer_request(self) -> InferRequest:
         return InferRequest(self)
@@ -225,7 +227,7 @@ class InferRequest:
 
     def __init__(self, compiled: CompiledModel):
         self._compiled = compiled
-        self._store = VariableStore(compiled.variables)
+        self._store = VariableStore(compiled._specs)
         self._interpreter = make_interpreter(compiled.module, compiled._functions)
         attach_store(self._interpreter, self._store)
         self._plan = compiled._plan
@@ -236,12 +238,7 @@ class InferRequest:
         return InferResult(self._compiled.outputs, [np.array(r, copy=True) for r in results])
 
     def query_state(self) -> list[VariableState]:
-        """The model's variables (init flags are bookkeeping, not state: hidden)."""
-        return [
-            VariableState(self._store, spec.name)
-            for spec in self._compiled.variables
-            if spec.flag_of is None
-        ]
+        return [VariableState(self._store, spec.name) for spec in self._compiled.variables]
 
     def reset_state(self) -> None:
         self._store.reset()
