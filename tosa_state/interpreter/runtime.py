@@ -234,7 +234,8 @@ class InferRequest:
 
     def infer(self, inputs: InputsLike = None) -> InferResult:
         args = self._compiled.bind_inputs(inputs)
-        results = self._plan(self._interpreter, args)
+        with np.errstate(all="ignore"):  # IEEE results (inf, nan) are the spec's answers
+            results = self._plan(self._interpreter, args)
         return InferResult(self._compiled.outputs, [np.array(r, copy=True) for r in results])
 
     def query_state(self) -> list[VariableState]:
