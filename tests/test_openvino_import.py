@@ -37,9 +37,9 @@ from xdsl.printer import Printer
 
 from tosa_state.diagnostics import ModelImportError
 from tosa_state.dialects import openvino as ovd
+from tosa_state.dtypes import dense_to_numpy
 from tosa_state.frontends.openvino_ir import (
     ELEMENT_TYPES,
-    dense_to_numpy,
     import_openvino_ir,
     openvino_element_name,
 )

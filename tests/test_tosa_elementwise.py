@@ -47,7 +47,7 @@ from tosa_state.dialects.tosa.elementwise import (
     broadcast_shape,
 )
 from tosa_state.dialects.tosa.elementwise import NanMode as NanModeEnum
-from tosa_state.interpreter.dtypes import dense_to_numpy, element_type, numpy_dtype
+from tosa_state.dtypes import dense_to_numpy, element_type, numpy_dtype
 from tosa_state.interpreter.tosa_elementwise import TosaElementwiseFunctions, erf_f64, kernel
 
 # The goldens compute with numpy casts that overflow on purpose (e.g. 1e300 -> f32).

@@ -35,8 +35,8 @@ from tosa_state.dialects.tosa.tensor import (
     TransposeOp,
     YieldOp,
 )
+from tosa_state.dtypes import element_type, numpy_dtype
 from tosa_state.frontends.mlir import parse_mlir
-from tosa_state.interpreter.dtypes import element_type, numpy_dtype
 from tosa_state.interpreter.plan import ModulePlan
 from tosa_state.interpreter.tosa_tensor import TosaTensorFunctions
 from tosa_state.printing import print_module

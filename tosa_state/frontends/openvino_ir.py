@@ -34,8 +34,6 @@ from xdsl.dialects.builtin import (
     ArrayAttr,
     BFloat16Type,
     Builtin,
-    BytesAttr,
-    DenseIntOrFPElementsAttr,
     DictionaryAttr,
     FileLineColLoc,
     IntAttr,
@@ -59,6 +57,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from tosa_state.diagnostics import ModelImportError
 from tosa_state.dialects import openvino as ov
+from tosa_state.dtypes import numpy_to_dense
 
 # ---------------------------------------------------------------------------------------------
 # Element types
@@ -129,39 +128,6 @@ _MLIR_TO_OPENVINO = {str(e.mlir): e.name for e in ELEMENT_TYPES.values()}
 def openvino_element_name(type_: Attribute) -> str:
     """The OpenVINO spelling (`f32`, `u8`, `boolean`) of an MLIR element type."""
     return _MLIR_TO_OPENVINO.get(str(type_), str(type_))
-
-
-def numpy_dtype(type_: Attribute) -> np.dtype:
-    """The numpy dtype of an MLIR element type (`np.bool_` for i1)."""
-    if type_ == i1:
-        return np.dtype(np.bool_)
-    name = _MLIR_TO_OPENVINO.get(str(type_))
-    if name is None:
-        raise ValueError(f"no numpy dtype for element type {type_}")
-    return ELEMENT_TYPES[name].dtype
-
-
-def dense_to_numpy(value: DenseIntOrFPElementsAttr) -> np.ndarray:
-    """The array held by a dense elements attribute (bit-exact; bools as `np.bool_`)."""
-    element = value.get_element_type()
-    raw = value.data.data
-    shape = tuple(value.get_shape())
-    if element == i1:
-        array = np.frombuffer(raw, dtype=np.uint8) != 0
-    else:
-        array = np.frombuffer(raw, dtype=numpy_dtype(element))
-    if array.size == 1 and math.prod(shape) != 1:
-        array = np.broadcast_to(array, shape)
-    return array.reshape(shape).copy()
-
-
-def numpy_to_dense(array: np.ndarray, element: Attribute) -> DenseIntOrFPElementsAttr:
-    """A dense elements attribute holding `array` (converted to `element`'s dtype)."""
-    if element == i1:
-        raw = np.where(np.asarray(array) != 0, 0xFF, 0).astype(np.uint8).tobytes()
-    else:
-        raw = np.ascontiguousarray(array, dtype=numpy_dtype(element)).tobytes()
-    return DenseIntOrFPElementsAttr(TensorType(element, list(array.shape)), BytesAttr(raw))
 
 
 # ---------------------------------------------------------------------------------------------

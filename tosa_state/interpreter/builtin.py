@@ -6,7 +6,7 @@ from xdsl.dialects.arith import ConstantOp
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr
 from xdsl.interpreter import Interpreter, InterpreterFunctions, PythonValues, impl, register_impls
 
-from tosa_state.interpreter.dtypes import dense_to_numpy
+from tosa_state.dtypes import dense_to_numpy
 
 
 @register_impls

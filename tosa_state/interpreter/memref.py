@@ -34,7 +34,7 @@ from xdsl.dialects.memref import AllocOp, CopyOp, DeallocOp, GetGlobalOp, Global
 from xdsl.interpreter import Interpreter, InterpreterFunctions, PythonValues, impl, register_impls
 
 from tosa_state.diagnostics import error_at
-from tosa_state.interpreter.dtypes import numpy_dtype
+from tosa_state.dtypes import numpy_dtype
 from tosa_state.interpreter.op_cache import per_op
 from tosa_state.interpreter.plan import PlanError
 from tosa_state.interpreter.state import VariableSpec, declares_state

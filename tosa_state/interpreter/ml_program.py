@@ -21,7 +21,7 @@ from tosa_state.dialects.ml_program import (
     GlobalStoreOp,
     lookup_global,
 )
-from tosa_state.interpreter.dtypes import dense_to_numpy
+from tosa_state.dtypes import dense_to_numpy
 from tosa_state.interpreter.op_cache import per_op
 from tosa_state.interpreter.plan import PlanError
 from tosa_state.interpreter.state import VariableSpec, declares_state

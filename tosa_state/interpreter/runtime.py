@@ -18,7 +18,7 @@ from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute
 
 from tosa_state.diagnostics import InferenceError, error_at
-from tosa_state.interpreter.dtypes import numpy_dtype
+from tosa_state.dtypes import numpy_dtype
 from tosa_state.interpreter.functions import all_functions, make_interpreter
 from tosa_state.interpreter.plan import ModulePlan, PlanError
 from tosa_state.interpreter.state import VariableSpec, VariableStore, collect_specs

@@ -69,7 +69,7 @@ from tosa_state.dialects.tosa.elementwise import (
     SubOp,
     TanhOp,
 )
-from tosa_state.interpreter.dtypes import numpy_dtype
+from tosa_state.dtypes import numpy_dtype
 from tosa_state.interpreter.op_cache import per_op
 
 Kernel = Callable[..., np.ndarray]

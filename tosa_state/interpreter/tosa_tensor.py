@@ -54,7 +54,7 @@ from tosa_state.dialects.tosa.tensor import (
     YieldOp,
     constant_shape,
 )
-from tosa_state.interpreter.dtypes import dense_to_numpy, numpy_dtype
+from tosa_state.dtypes import dense_to_numpy, numpy_dtype
 from tosa_state.interpreter.op_cache import per_op
 
 _F32 = np.dtype(np.float32)

@@ -8,7 +8,7 @@ from xdsl.ir import Operation
 
 from tosa_state.diagnostics import error_at
 from tosa_state.dialects.tosa.variables import VariableOp, VariableReadOp, VariableWriteOp
-from tosa_state.interpreter.dtypes import dense_to_numpy, numpy_dtype
+from tosa_state.dtypes import dense_to_numpy, numpy_dtype
 from tosa_state.interpreter.plan import PlanError
 from tosa_state.interpreter.state import VariableSpec, VariableStore, declares_state
 

@@ -52,7 +52,7 @@ from tosa_state.dialects import openvino as ov
 from tosa_state.dialects.tosa import elementwise as tew
 from tosa_state.dialects.tosa import tensor as tt
 from tosa_state.dialects.tosa.variables import VariableOp, VariableReadOp, VariableWriteOp
-from tosa_state.interpreter.dtypes import (
+from tosa_state.dtypes import (
     UnsupportedElementType,
     dense_to_numpy,
     numpy_dtype,

@@ -35,7 +35,7 @@ from tosa_state.dialects.tosa.variables import (
     VariableReadOp,
     VariableWriteOp,
 )
-from tosa_state.interpreter.dtypes import numpy_to_dense
+from tosa_state.dtypes import numpy_to_dense
 from tosa_state.transforms.openvino_to_tosa.common import (
     Deferred,
     Emitter,

@@ -7,6 +7,8 @@ decoding is one `frombuffer` (done once, at compile time, never per call).
 
 from __future__ import annotations
 
+import math
+
 import ml_dtypes
 import numpy as np
 from xdsl.dialects.builtin import (
@@ -71,21 +73,29 @@ def element_type(dtype: np.dtype | type) -> Attribute:
 
 
 def dense_to_numpy(attr: DenseIntOrFPElementsAttr) -> np.ndarray:
-    """A read-only array holding the elements of `attr` (splats are already expanded)."""
+    """A read-only array holding the elements of `attr` (a one-element splat is expanded)."""
     dtype = numpy_dtype(attr.get_element_type())
     raw = attr.data.data
     if dtype == np.bool_:
         array = np.frombuffer(raw, dtype=np.int8) != 0
     else:
         array = np.frombuffer(raw, dtype=dtype.newbyteorder("<")).astype(dtype, copy=False)
-    array = array.reshape(attr.get_shape())
+    shape = tuple(attr.get_shape())
+    if array.size == 1 and math.prod(shape) != 1:
+        array = np.broadcast_to(array, shape).copy()
+    array = array.reshape(shape)
     array.flags.writeable = False
     return array
 
 
-def numpy_to_dense(array: np.ndarray) -> DenseIntOrFPElementsAttr:
-    """A dense attribute of type `tensor<shape x element>` holding `array`."""
+def numpy_to_dense(
+    array: np.ndarray, element: Attribute | None = None
+) -> DenseIntOrFPElementsAttr:
+    """A dense attribute of type `tensor<shape x element>` holding `array` (converted to
+    `element`'s dtype when given; nonzero is `true` for `i1`)."""
     array = np.asarray(array)
+    if element is not None:
+        array = array.astype(numpy_dtype(element), copy=False)
     tensor_type = TensorType(element_type(array.dtype), array.shape)
     if array.dtype == np.bool_:
         raw = np.where(array, -1, 0).astype(np.int8).tobytes()
