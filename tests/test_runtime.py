@@ -230,3 +230,10 @@ def test_initial_value_computed_from_inputs(pipeline: str) -> None:
     np.testing.assert_array_equal(request.infer([f32(5, 5)])[0], f32(7, 7))
     request.reset_state()
     np.testing.assert_array_equal(request.infer([f32(1, 0)])[0], f32(2, 0))
+
+
+def test_ten_thousand_steps_do_not_grow_memory() -> None:
+    """State is replaced, not accumulated: 10 000 more calls leave no allocations behind."""
+    from lstm_cell import memory_growth
+
+    assert memory_growth(hidden=8, steps=10_000) < 16 * 1024
