@@ -163,3 +163,19 @@ def test_run_uninitialised_read_names_variable_and_step(tmp_path: Path) -> None:
     result = tool("tosa-state-run", str(path), "--inputs", str(tmp_path / "in.npz"))
     assert_clean_failure(result, "variable 'acc' is read before it is ever written")
     assert "at step 0" in result.stderr
+
+
+def test_xdsl_opt_plugin_adds_our_passes_and_openvino_dialect(tmp_path: Path) -> None:
+    """The `xdsl.universe` entry point registers what does not clash with xDSL's own
+    dialects (not our merged `tosa`), so plain `xdsl-opt` keeps working and gains ours."""
+    path = tmp_path / "m.mlir"
+    path.write_text(
+        "func.func @f() {\n"
+        '  %0 = "openvino.constant"() <{value = dense<1.0> : tensor<2xf32>}> : () -> tensor<2xf32>\n'
+        "  return\n}\n"
+    )
+    result = tool("xdsl-opt", str(path), "-p", "tosa-hoist-variables")
+    assert result.returncode == 0, result.stderr
+    assert "openvino.constant dense<1.000000e+00> : tensor<2xf32>" in result.stdout
+    for name in ("convert-tosa-variables-to-memref", "tosa-to-mlprogram"):
+        assert tool("xdsl-opt", str(path), "-p", name).returncode == 0
