@@ -1715,6 +1715,7 @@ class _RecurrentCellOp(IRDLOperation):
             )
         _check_same_element_type(self, self.operands, "operands")
         gates = self.GATES * hidden
+        _expect_shape(self, x, "X", (DYNAMIC_INDEX, DYNAMIC_INDEX))
         input_size = _dim(x, 1)
         _expect_shape(self, w, "W", (gates, input_size))
         _expect_shape(self, r, "R", (gates, hidden))

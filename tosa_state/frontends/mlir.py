@@ -9,26 +9,98 @@ diagnostics read `file:line:col: error: ...` like `mlir-opt`'s. Upstream MLIR's 
 from __future__ import annotations
 
 import bisect
+import re
+import struct
+from collections.abc import Sequence
 from pathlib import Path
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr, UnknownLoc
-from xdsl.ir import Operation
-from xdsl.parser import Parser
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.parser import Parser, UnresolvedOperand
+from xdsl.parser.generic_parser import ParserState
 from xdsl.utils.exceptions import ParseError, VerifyException
+from xdsl.utils.lexer import Input, Span
+from xdsl.utils.mlir_lexer import MLIRLexer, MLIRToken, MLIRTokenKind
 
 from tosa_state.diagnostics import ModelImportError
 from tosa_state.dialects.tosa import UPSTREAM_SPELLINGS
 
 
+class _LinearLexer(MLIRLexer):
+    """xDSL's MLIR lexer with a string-literal pattern that cannot backtrack.
+
+    xDSL 0.74 matches string literals with `"(?:[^"\\...]+|\\...)*"`, a nested quantifier:
+    an unterminated string (a file cut inside `dense<"0x...">`) makes the regex engine try
+    every split of the rest of the line, which takes forever after ~40 characters. The
+    possessive quantifiers below accept exactly the same strings (the two alternatives start
+    with different characters and neither consumes the closing quote) in linear time.
+    """
+
+    _unescaped_characters_regex = re.compile(
+        r'"(?:[^"\\\n\v\f]++|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*+"'
+    )
+
+
+_XDSL_MESSAGES = {
+    # What xDSL says when a region is not closed (e.g. the input ends inside a function).
+    " in block definition": "expected '}' to end the region, or a block label (^bb0:)",
+}
+"""xDSL parse error messages that say too little, and what to say instead."""
+
+
 class LocatedParser(Parser):
-    """An xDSL parser that records `file:line:col` on every op it parses."""
+    """An xDSL parser that records `file:line:col` on every op it parses, and reports every
+    problem with the text as a `ParseError` at the right place (see `parse_mlir`)."""
 
     def __init__(self, ctx: Context, text: str, name: str, line_offset: int = 0):
-        super().__init__(ctx, text, name)
+        super().__init__(ctx, "", name)  # `text` is lexed by `parse_module`, with our lexer
+        self._text = text
         self._name = StringAttr(name)
         self._line_offset = line_offset
         self._line_starts = [0, *(i + 1 for i, c in enumerate(text) if c == "\n")]
+        self._first_uses: dict[str, Span] = {}
+        """Where each value used before its definition is first used."""
+        self.last_token: Span | None = None
+        """The last token consumed: where constructor errors are reported."""
+
+    def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
+        self._resume_from(ParserState(_LinearLexer(Input(self._text, self._name.data))))
+        if self._current_token.kind == MLIRTokenKind.EOF:
+            return ModuleOp([])  # nothing but whitespace and comments, as mlir-opt allows
+        try:
+            return super().parse_module(allow_implicit_module)
+        except ParseError as error:
+            # xDSL reports values never defined at the end of the input; point at the use.
+            undefined = [n for n in self.forward_ssa_references if n in self._first_uses]
+            if error.msg.startswith("values used but not defined") and undefined:
+                name = min(undefined, key=lambda n: self._first_uses[n].start)
+                raise ParseError(
+                    self._first_uses[name], f"use of undeclared SSA value %{name}"
+                ) from None
+            raise
+
+    def _consume_token(self, expected_kind: MLIRTokenKind | None = None) -> MLIRToken:
+        # xDSL asserts the kind of some tokens (e.g. the `)` of `dense<(1, 2)>`): a parse
+        # error for the user instead.
+        token = self._current_token
+        if expected_kind is not None and token.kind != expected_kind:
+            want = expected_kind.value if isinstance(expected_kind.value, str) else None
+            self.raise_error(
+                f"unexpected '{token.text}'" + (f", expected '{want}'" if want else ""),
+                token.span,
+            )
+        self.last_token = token.span
+        return super()._consume_token(expected_kind)
+
+    def resolve_operand(self, operand: UnresolvedOperand, type: Attribute) -> SSAValue:
+        if operand.operand_name not in self.ssa_values:
+            self._first_uses.setdefault(operand.operand_name, operand.span)
+        return super().resolve_operand(operand, type)
+
+    def _register_ssa_definition(self, name: str, values: Sequence[SSAValue], span: Span) -> None:
+        self._first_uses.pop(name, None)
+        super()._register_ssa_definition(name, values, span)
 
     def _location(self, offset: int) -> FileLineColLoc:
         line = bisect.bisect_right(self._line_starts, offset) - 1
@@ -43,12 +115,27 @@ class LocatedParser(Parser):
         return op
 
     def _get_op_by_name(self, name: str) -> type[Operation]:
-        return super()._get_op_by_name(UPSTREAM_SPELLINGS.get(name, name))
+        try:
+            return super()._get_op_by_name(UPSTREAM_SPELLINGS.get(name, name))
+        except ParseError as error:
+            # xDSL points after the name (at the next token, maybe on the next line).
+            end = self._current_token.span.start
+            start = self.lexer.input.content.rfind(name, 0, end)
+            if start < 0:
+                raise
+            raise ParseError(Span(start, start + len(name), self.lexer.input), error.msg) \
+                from None
 
     def error_message(self, error: ParseError) -> str:
         """`file:line:col: error: message` for a parse error."""
-        loc = self._location(error.span.start)
-        return f"{loc.filename.data}:{loc.line.data}:{loc.column.data}: error: {error.msg}"
+        message = _XDSL_MESSAGES.get(error.msg, error.msg)
+        if "{first_char}" in message:  # an xDSL lexer message that forgot its f-string
+            message = message.replace("{first_char}", f"'{self._text[error.span.start]}'")
+        return self._diagnostic(error.span.start, message)
+
+    def _diagnostic(self, offset: int, message: str) -> str:
+        loc = self._location(offset)
+        return f"{loc.filename.data}:{loc.line.data}:{loc.column.data}: error: {message}"
 
 
 def parse_mlir(ctx: Context, text: str, name: str = "<stdin>", line_offset: int = 0) -> ModuleOp:
@@ -61,12 +148,20 @@ def parse_mlir(ctx: Context, text: str, name: str = "<stdin>", line_offset: int 
         return parser.parse_module()
     except ParseError as error:
         raise ModelImportError(parser.error_message(error)) from None
-    except VerifyException as error:
-        # Raised by attribute/op constructors while parsing (e.g. a malformed attribute).
-        loc = parser._location(parser.pos)
-        raise ModelImportError(
-            f"{loc.filename.data}:{loc.line.data}:{loc.column.data}: error: {error}"
-        ) from None
+    except (VerifyException, ValueError, OverflowError, struct.error, MemoryError) as error:
+        # xDSL builds attributes, types and blocks while it parses: a constructor rejecting
+        # what the text asks for (an integer out of range, `^12` as a block name, an integer
+        # type of 10^19 bits, ...) is an error in the input, at the last token read.
+        if isinstance(error, MemoryError):
+            message = "the value is too large to represent"
+        elif isinstance(error, struct.error | OverflowError):
+            message = f"integer out of range ({error})"
+        elif all(isinstance(a, str) for a in error.args) and error.args:
+            message = " ".join(error.args)
+        else:
+            message = str(error)
+        offset = parser.last_token.start if parser.last_token is not None else parser.pos
+        raise ModelImportError(parser._diagnostic(offset, message)) from None
 
 
 def read_mlir_file(ctx: Context, path: str | Path) -> ModuleOp:

@@ -869,10 +869,17 @@ class _Weights:
     def __init__(self, path: Path) -> None:
         self.path = path
         self._data: bytes | None = None
+        self.problem = ""
+        """Why `get()` returned None."""
 
     def get(self) -> bytes | None:
-        if self._data is None and self.path.is_file():
-            self._data = self.path.read_bytes()
+        if self._data is None:
+            try:
+                self._data = self.path.read_bytes()
+            except FileNotFoundError:
+                self.problem = f"the weights file '{self.path}' does not exist"
+            except OSError as error:
+                self.problem = f"cannot read the weights file '{self.path}': {error.strerror}"
         return self._data
 
 
@@ -909,6 +916,10 @@ class _Importer:
             res_attrs=_name_attrs(_output_name(r, graph, legacy) for r in results),
         )
         function.attributes["openvino.model_name"] = StringAttr(root.attrib.get("name", ""))
+        # Diagnostics about the model as a whole (e.g. dynamic inputs) point at <net>.
+        function.location = FileLineColLoc(
+            StringAttr(self.diag.path), IntAttr(root.line), IntAttr(root.column)
+        )
         module = ModuleOp([function])
         try:
             module.verify()
@@ -976,13 +987,17 @@ class _Importer:
                 )
 
     def _convert_layer(self, layer: Layer, operands: list[SSAValue]) -> Operation:
-        if layer.type == "Const":
-            op: Operation = self._convert_const(layer, operands)
-        else:
-            spec = self._spec(layer)
-            self._check_port_counts(layer, spec)
-            builder = _OpBuilder(layer, operands, self._result_types(layer, operands), self)
-            op = spec.build(builder)
+        try:
+            if layer.type == "Const":
+                op: Operation = self._convert_const(layer, operands)
+            else:
+                spec = self._spec(layer)
+                self._check_port_counts(layer, spec)
+                builder = _OpBuilder(layer, operands, self._result_types(layer, operands), self)
+                op = spec.build(builder)
+        except VerifyException as error:
+            # An attribute that cannot be built, e.g. hidden_size="99999999999999999999".
+            raise self.diag.layer(layer, str(error)) from None
         op.location = FileLineColLoc(
             StringAttr(self.diag.path), IntAttr(layer.node.line), IntAttr(layer.node.column)
         )
@@ -1107,7 +1122,7 @@ class _Importer:
             )
         weights = self.weights.get()
         if weights is None:
-            b.fail(f"the weights file '{self.weights.path}' does not exist")
+            b.fail(self.weights.problem)
         if offset + size > len(weights):
             b.fail(
                 f"data at offset={offset} size={size} runs past the end of "

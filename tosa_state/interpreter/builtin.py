@@ -18,4 +18,4 @@ class BuiltinFunctions(InterpreterFunctions):
         value = op.value
         if isinstance(value, DenseIntOrFPElementsAttr):
             return (dense_to_numpy(value),)
-        raise NotImplementedError(f"arith.constant of {value} is not supported")
+        raise NotImplementedError(f"only dense tensor constants are supported, not {value}")

@@ -69,7 +69,7 @@ class FunctionPlan:
         self,
         func: FuncOp,
         interpreter: Interpreter,
-        plan_of: Callable[[str], FunctionPlan],
+        plan_of: Callable[[str, Operation], FunctionPlan],
     ):
         self.func = func
         self.name = func.sym_name.data
@@ -96,6 +96,11 @@ class FunctionPlan:
     # -- generation -----------------------------------------------------------------
 
     def _compile(self, interpreter: Interpreter) -> Callable[..., tuple[Any, ...]]:
+        if not self.func.body.blocks:
+            raise PlanError(
+                error_at(self.func, f"function '{self.name}' is only declared (it has no body) "
+                         "and cannot be executed")
+            )
         if len(self.func.body.blocks) != 1:
             raise PlanError(
                 error_at(self.func, f"function '{self.name}' has several blocks; only "
@@ -121,17 +126,24 @@ class FunctionPlan:
                 self._emit(lines, op, f"return ({returned})")
                 break
             if isinstance(op, CallOp):
-                callee = bind(self._plan_of(op.callee.root_reference.data))
+                callee = bind(self._plan_of(op.callee.root_reference.data, op))
                 args = "".join(f"{names[v]}, " for v in op.operands)
                 self._emit(lines, op, f"{self._targets(op, names)}{callee}(interp, ({args}))")
                 continue
-            if type(op) not in impls:
-                raise PlanError(error_at(op, f"'{op.name}' op cannot be executed: no "
-                                         "interpreter implementation"))
+            for inner in op.walk():  # the op, and what its regions hold
+                if type(inner) not in impls and not isinstance(inner, ReturnOp | CallOp):
+                    raise PlanError(error_at(inner, f"'{inner.name}' op cannot be executed: "
+                                             "no interpreter implementation"))
             functions, impl = impls[type(op)]
             if self._foldable(op, constants):
                 args = tuple(constants[v] for v in op.operands)
-                result = impl(functions, interpreter, op, args)
+                try:
+                    result = impl(functions, interpreter, op, args)
+                except TosaStateError:
+                    raise
+                except Exception as error:
+                    raise PlanError(error_at(op, f"'{op.name}' op cannot be executed: {error}")) \
+                        from error
                 assert isinstance(result, OpImplResult)
                 for res, value in zip(op.results, result.values, strict=True):
                     constants[res] = _freeze(value)
@@ -217,11 +229,25 @@ class ModulePlan:
             op.sym_name.data: op for op in module.body.block.ops if isinstance(op, FuncOp)
         }
         self._plans: dict[str, FunctionPlan] = {}
+        self._planning: list[str] = []
+        """The functions being planned (callers first): a call back into one is recursion."""
 
-    def plan(self, name: str) -> FunctionPlan:
+    def plan(self, name: str, call: Operation | None = None) -> FunctionPlan:
+        """The plan of function `name` (planned on first use; `call` is the op calling it)."""
         if (plan := self._plans.get(name)) is None:
             if name not in self._funcs:
-                raise PlanError(f"error: no function named '{name}' in the module")
-            plan = self._plans[name] = FunctionPlan(self._funcs[name], self._interpreter, self.plan)
+                raise PlanError(error_at(call, f"no function named '{name}' in the module"))
+            if name in self._planning:
+                raise PlanError(
+                    error_at(call, f"function '{name}' is called recursively "
+                             f"({' -> '.join([*self._planning, name])}); recursion cannot be "
+                             "executed")
+                )
+            self._planning.append(name)
+            try:
+                plan = FunctionPlan(self._funcs[name], self._interpreter, self.plan)
+            finally:
+                self._planning.pop()
+            self._plans[name] = plan
         return plan
 

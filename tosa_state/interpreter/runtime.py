@@ -8,7 +8,8 @@ state. Arrays handed to the user are always copies: they never alias the state.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+import operator
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,7 +19,7 @@ from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute
 
 from tosa_state.diagnostics import InferenceError, error_at
-from tosa_state.dtypes import numpy_dtype
+from tosa_state.dtypes import UnsupportedElementType, numpy_dtype
 from tosa_state.interpreter.functions import all_functions, make_interpreter
 from tosa_state.interpreter.plan import ModulePlan, PlanError
 from tosa_state.interpreter.state import VariableSpec, VariableStore, collect_specs
@@ -61,7 +62,12 @@ def _ports(func: FuncOp, types: Sequence[Attribute], attrs: ArrayAttr | None, pr
                     name = value.data
                     break
         shape = tuple(d if d >= 0 else -1 for d in tensor_type.get_shape())
-        ports.append(Port(i, name, shape, numpy_dtype(tensor_type.get_element_type())))
+        try:
+            dtype = numpy_dtype(tensor_type.get_element_type())
+        except UnsupportedElementType as error:
+            raise PlanError(error_at(func, f"{prefix} {i} of '{func.sym_name.data}' has type "
+                                     f"'{tensor_type}': {error}")) from None
+        ports.append(Port(i, name, shape, dtype))
     return tuple(ports)
 
 
@@ -84,6 +90,29 @@ def select_entry(module: ModuleOp, entry: str | None) -> FuncOp:
                     "(--entry / entry=...)")
 
 
+class PortLookupError(InferenceError, KeyError, IndexError):
+    """No input or output with that name or index (also a `KeyError` / `IndexError`, as
+    Python's lookups raise)."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""
+
+
+def _port(ports: tuple[Port, ...], key: int | str, what: str) -> Port:
+    """The port `key` (an index or a name) of `ports`."""
+    if not isinstance(key, str | bool) and hasattr(key, "__index__"):
+        key = operator.index(key)  # numpy integers too
+    if isinstance(key, int) and 0 <= key < len(ports):
+        return ports[key]
+    if isinstance(key, str):
+        for port in ports:
+            if port.name == key:
+                return port
+    names = ", ".join(p.name for p in ports) or "none"
+    which = f"named {key!r}" if isinstance(key, str) else f"{key!r}"
+    raise PortLookupError(f"error: no {what} {which} ({what}s: {names})")
+
+
 class InferResult(Sequence[np.ndarray]):
     """The outputs of one inference, by position (`res[0]`), name or `Port`."""
 
@@ -93,13 +122,13 @@ class InferResult(Sequence[np.ndarray]):
         self._by_name = {port.name: value for port, value in zip(ports, values, strict=True)}
 
     def __getitem__(self, key: Any) -> Any:
-        if isinstance(key, str):
-            if key not in self._by_name:
-                raise KeyError(f"no output named '{key}' (outputs: {', '.join(self._by_name)})")
-            return self._by_name[key]
+        if isinstance(key, slice):
+            return self._values[key]
         if isinstance(key, Port):
-            return self._values[key.index]
-        return self._values[key]
+            key = key.index
+        if isinstance(key, int) and not isinstance(key, bool) and -len(self._values) <= key < 0:
+            return self._values[key]
+        return self._values[_port(self._ports, key, "output").index]
 
     def __len__(self) -> int:
         return len(self._values)
@@ -152,7 +181,6 @@ class CompiledModel:
         function_type = func.function_type
         self.inputs = _ports(func, function_type.inputs.data, func.arg_attrs, "arg")
         self.outputs = _ports(func, function_type.outputs.data, func.res_attrs, "result")
-        self._input_index = {port.name: port.index for port in self.inputs}
 
     @property
     def variables(self) -> tuple[VariableSpec, ...]:
@@ -164,17 +192,24 @@ class CompiledModel:
         return InferRequest(self)
 
     def input(self, key: int | str) -> Port:
-        return self.inputs[key if isinstance(key, int) else self._input_index[key]]
+        return _port(self.inputs, key, "input")
 
     def output(self, key: int | str) -> Port:
-        if isinstance(key, int):
-            return self.outputs[key]
-        return next(p for p in self.outputs if p.name == key)
+        return _port(self.outputs, key, "output")
 
     def bind_inputs(self, inputs: InputsLike) -> list[Any]:
         """Inputs in argument order, checked against the ports (count, shape, dtype)."""
         if inputs is None:
             inputs = []
+        if isinstance(inputs, np.ndarray | str | bytes) or not isinstance(inputs, Iterable):
+            # One array (or scalar) alone, as OpenVINO accepts for a model with one input.
+            if len(self.inputs) != 1:
+                expected = ", ".join(p.name for p in self.inputs) or "none"
+                raise InferenceError(
+                    f"error: one array given, but the model has {len(self.inputs)} inputs "
+                    f"({expected}); pass a list or a dict"
+                )
+            inputs = [inputs]
         if isinstance(inputs, Mapping):
             values: list[Any] = [None] * len(self.inputs)
             for key, value in inputs.items():
@@ -192,12 +227,7 @@ class CompiledModel:
         return [_checked(port, value) for port, value in zip(self.inputs, values, strict=True)]
 
     def _port_for(self, key: str | int) -> Port:
-        if isinstance(key, int) and 0 <= key < len(self.inputs):
-            return self.inputs[key]
-        if isinstance(key, str) and key in self._input_index:
-            return self.inputs[self._input_index[key]]
-        names = ", ".join(p.name for p in self.inputs) or "none"
-        raise InferenceError(f"error: no input named {key!r} (inputs: {names})")
+        return _port(self.inputs, key, "input")
 
 
 def _checked(port: Port, value: Any) -> np.ndarray:

@@ -16,8 +16,10 @@ import numpy as np
 from xdsl.dialects.builtin import ModuleOp, StringAttr
 from xdsl.ir import Operation
 
-from tosa_state.diagnostics import InferenceError
+from tosa_state.diagnostics import InferenceError, error_at
 from tosa_state.dialects.tosa.variables import INIT_FLAG_ATTR
+from tosa_state.dtypes import UnsupportedElementType
+from tosa_state.interpreter.plan import PlanError
 
 
 @dataclass(frozen=True)
@@ -128,7 +130,13 @@ def collect_specs(module: ModuleOp) -> list[VariableSpec]:
     """The variables a module declares, in declaration order (init flags included)."""
     specs: list[VariableSpec] = []
     for op in module.body.block.ops:
-        if (builder := _SPEC_BUILDERS.get(type(op))) is None or (spec := builder(op)) is None:
+        if (builder := _SPEC_BUILDERS.get(type(op))) is None:
+            continue
+        try:
+            spec = builder(op)
+        except UnsupportedElementType as error:
+            raise PlanError(error_at(op, f"'{op.name}' op {error}")) from None
+        if spec is None:
             continue
         if isinstance(flag_of := op.attributes.get(INIT_FLAG_ATTR), StringAttr):
             spec = replace(spec, flag_of=flag_of.data)

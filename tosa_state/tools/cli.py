@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
+from typing import NoReturn
 
 from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException
 
@@ -46,15 +48,36 @@ def _fail(message: str) -> int:
     return 1
 
 
+class ArgumentParser(argparse.ArgumentParser):
+    """argparse, but a bad command line exits with code 1 like every other user error."""
+
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(sys.stderr)
+        self.exit(1, f"{self.prog}: error: {message}\n")
+
+
 def write_atomically(path: str, data: str | bytes) -> None:
-    """Write `data` to `path` all at once: a failed write leaves no partial file."""
+    """Write `data` to `path` all at once: a failed write leaves no partial file.
+
+    A path that cannot be written (no such directory, a directory, no permission) is a
+    `TosaStateError` naming it.
+    """
     target = Path(path)
     mode = "wb" if isinstance(data, bytes) else "w"
-    fd, tmp = tempfile.mkstemp(dir=target.parent or ".", prefix=f".{target.name}.")
+    try:
+        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.")
+    except OSError as error:
+        raise _write_error(path, error) from None
     try:
         with os.fdopen(fd, mode) as stream:
             stream.write(data)
         os.replace(tmp, target)
-    except BaseException:
+    except BaseException as error:
         Path(tmp).unlink(missing_ok=True)
+        if isinstance(error, OSError):
+            raise _write_error(path, error) from None
         raise
+
+
+def _write_error(path: str, error: OSError) -> TosaStateError:
+    return TosaStateError(f"{path}: error: cannot write output: {error.strerror or error}")

@@ -14,7 +14,7 @@ from tosa_state.diagnostics import TosaStateError
 from tosa_state.frontends import read_model_file
 from tosa_state.frontends.mlir import parse_mlir
 from tosa_state.printing import Spelling, print_module
-from tosa_state.tools.cli import run_tool, write_atomically
+from tosa_state.tools.cli import ArgumentParser, run_tool, write_atomically
 from tosa_state.transforms.pipeline import apply_pipeline, parse_pipeline
 from tosa_state.verification import verify_module
 
@@ -22,7 +22,7 @@ SPLIT_MARKER = "// -----"
 
 
 def _arg_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = ArgumentParser(
         prog="tosa-state-opt",
         description="Parse, verify, transform and print stateful TOSA / OpenVINO models.",
     )

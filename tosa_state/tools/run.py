@@ -9,24 +9,28 @@ from __future__ import annotations
 
 import argparse
 import io
+import sys
 import zipfile
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+from xdsl.dialects.builtin import ModuleOp
 
 from tosa_state.api import DEFAULT_PIPELINE, compile_model
+from tosa_state.context import make_context
 from tosa_state.diagnostics import InferenceError, TosaStateError
-from tosa_state.interpreter.runtime import CompiledModel, InferRequest
-from tosa_state.tools.cli import run_tool, write_atomically
+from tosa_state.frontends.mlir import parse_mlir
+from tosa_state.interpreter.runtime import CompiledModel, InferRequest, Port
+from tosa_state.tools.cli import ArgumentParser, run_tool, write_atomically
 
 
 def _arg_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = ArgumentParser(
         prog="tosa-state-run",
         description="Run a stateful model (.mlir or OpenVINO .xml) for several calls.",
     )
-    parser.add_argument("input", help="an .mlir file or an OpenVINO IR .xml")
+    parser.add_argument("input", help="an .mlir file, an OpenVINO IR .xml, or - for stdin")
     parser.add_argument("--entry", help="the function to run (default: main, or the only one)")
     parser.add_argument(
         "--pipeline", default=None,
@@ -46,7 +50,11 @@ def _load_inputs(path: str | None) -> dict[str, np.ndarray]:
     if path is None:
         return {}
     try:
-        with np.load(path, allow_pickle=False) as data:
+        loaded = np.load(path, allow_pickle=False)
+        if not isinstance(loaded, np.lib.npyio.NpzFile):
+            raise ValueError("not an .npz archive (a single .npy array?); write one with "
+                             "numpy.savez(path, name=array, ...)")
+        with loaded as data:
             return {key: data[key] for key in data.files}
     except (OSError, ValueError, zipfile.BadZipFile, EOFError) as error:
         raise TosaStateError(f"{path}: error: cannot read inputs: {error}") from None
@@ -59,13 +67,16 @@ def _step_inputs(compiled: CompiledModel, data: dict[str, np.ndarray]) -> list[n
     for port in compiled.inputs:
         key = next((k for k in (port.name, f"arg{port.index}") if k in data), None)
         if key is None:
-            want = [d if d >= 0 else "?" for d in port.shape]
             raise InferenceError(
                 f"error: no array for input '{port.name}' (arg{port.index}) in the inputs; "
-                f"expected one of shape [steps, {', '.join(map(str, want))}] and dtype "
-                f"{port.dtype}"
+                f"expected one of shape {_stepped_shape(port)} and dtype {port.dtype}"
             )
         used.add(key)
+        if data[key].ndim == 0:
+            raise InferenceError(
+                f"error: input '{key}' is a scalar; it needs a leading step axis: shape "
+                f"{_stepped_shape(port)}"
+            )
         arrays.append(data[key])
     unknown = sorted(set(data) - used)
     if unknown:
@@ -74,28 +85,34 @@ def _step_inputs(compiled: CompiledModel, data: dict[str, np.ndarray]) -> list[n
     return arrays
 
 
+def _stepped_shape(port: Port) -> str:
+    return f"[{', '.join(['steps', *(str(d) if d >= 0 else '?' for d in port.shape)])}]"
+
+
 def _step_count(compiled: CompiledModel, arrays: list[np.ndarray], steps: int | None) -> int:
-    lengths = {port.name: (a.shape[0] if a.ndim else 0) for port, a in
-               zip(compiled.inputs, arrays, strict=True)}
+    lengths = {port.name: a.shape[0] for port, a in zip(compiled.inputs, arrays, strict=True)}
     if len(set(lengths.values())) > 1:
         raise InferenceError(f"error: inputs have different numbers of steps: {lengths}")
     available = next(iter(lengths.values()), None)
     if steps is None:
         return 1 if available is None else available
     if steps < 0:
-        raise InferenceError("error: --steps must be positive")
+        raise InferenceError(f"error: --steps must not be negative, got {steps}")
     if available is not None and steps > available:
         raise InferenceError(f"error: --steps {steps} but the inputs hold {available} steps")
     return steps
 
 
 def _reset_steps(spec: str) -> set[int]:
+    bad = TosaStateError(f"error: --reset-at expects step numbers (0, 1, ...) like 3,7, got "
+                         f"{spec!r}")
     try:
-        return {int(k) for k in spec.split(",") if k.strip()}
+        steps = {int(k) for k in spec.split(",") if k.strip()}
     except ValueError:
-        raise TosaStateError(
-            f"error: --reset-at expects step numbers like 3,7, got {spec!r}"
-        ) from None
+        raise bad from None
+    if any(k < 0 for k in steps):
+        raise bad
+    return steps
 
 
 def run(
@@ -152,12 +169,20 @@ def _summary(compiled: CompiledModel, outputs: list[list[np.ndarray]],
 
 def main(argv: list[str] | None = None) -> int:
     args = _arg_parser().parse_args(argv)
-    if not Path(args.input).exists():
-        raise TosaStateError(f"{args.input}: error: no such file")
     resets = _reset_steps(args.reset_at)
-    compiled = compile_model(args.input, pipeline=args.pipeline, entry=args.entry)
+    model: str | ModuleOp = args.input
+    if args.input == "-":
+        model = parse_mlir(make_context(), sys.stdin.read(), "<stdin>")
+    elif not Path(args.input).exists():
+        raise TosaStateError(f"{args.input}: error: no such file")
+    compiled = compile_model(model, pipeline=args.pipeline, entry=args.entry)
     arrays = _step_inputs(compiled, _load_inputs(args.inputs))
     steps = _step_count(compiled, arrays, args.steps)
+    if late := sorted(k for k in resets if k >= steps):
+        raise TosaStateError(
+            f"error: --reset-at {','.join(map(str, late))}: the run has only {steps} step(s), "
+            "numbered from 0"
+        )
     outputs, request = run(compiled, arrays, steps, resets)
     states = _final_state(request)
     if args.output:

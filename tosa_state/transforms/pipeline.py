@@ -22,6 +22,8 @@ def parse_pipeline(spec: str) -> PassPipeline:
     try:
         return PassPipeline.parse_spec(available, spec)
     except ValueError as error:
+        if "Unrecognized pass" not in str(error):  # e.g. an option the pass does not have
+            raise PipelineError(f"error: bad pipeline '{spec}': {error}") from None
         known = ", ".join(sorted(available))
         raise PipelineError(f"error: {error}; available passes: {known}") from None
     except ArgSpecParseError as error:
