@@ -44,6 +44,8 @@ class Port:
         return self.name
 
     def accepts(self, shape: tuple[int, ...]) -> bool:
+        if shape == self.shape:  # the common case: a static shape, matched exactly
+            return True
         return len(shape) == len(self.shape) and all(
             want < 0 or want == got for want, got in zip(self.shape, shape, strict=True)
         )
@@ -201,7 +203,9 @@ class CompiledModel:
         """Inputs in argument order, checked against the ports (count, shape, dtype)."""
         if inputs is None:
             inputs = []
-        if isinstance(inputs, np.ndarray | str | bytes) or not isinstance(inputs, Iterable):
+        elif type(inputs) in (list, tuple):
+            pass  # the common case, without the costlier ABC checks below
+        elif isinstance(inputs, np.ndarray | str | bytes) or not isinstance(inputs, Iterable):
             # One array (or scalar) alone, as OpenVINO accepts for a model with one input.
             if len(self.inputs) != 1:
                 expected = ", ".join(p.name for p in self.inputs) or "none"
