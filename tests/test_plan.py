@@ -1,0 +1,92 @@
+"""The plan executor: what is done once at compile time, and what each call still runs.
+
+(Agreement of plan and stock interpreter on every op is in `test_tosa_*.py`.)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from lstm_cell import LstmWeights, NumpyLstm, tosa_lstm_module
+from xdsl.dialects.builtin import ModuleOp
+
+import tosa_state as ts
+import tosa_state.interpreter.tosa_tensor as tosa_tensor
+from tosa_state.frontends.mlir import parse_mlir
+from tosa_state.interpreter.functions import all_functions, make_interpreter
+from tosa_state.interpreter.plan import FunctionPlan, ModulePlan
+
+
+def lstm(hidden: int) -> ModuleOp:
+    return parse_mlir(ts.make_context(), tosa_lstm_module(LstmWeights.random(hidden)), "lstm.mlir")
+
+
+def plan_of(module: ModuleOp) -> FunctionPlan:
+    return ModulePlan(module, make_interpreter(module, all_functions())).plan("main")
+
+
+def test_constant_work_is_folded_and_the_rest_runs_per_call():
+    plan = plan_of(lstm(4))
+    per_call = [op.name for op in plan.ops_per_call]
+    assert "tosa.const" not in per_call
+    assert "tosa.const_shape" not in per_call
+    # what depends on the input or the state runs, in program order
+    assert per_call[:2] == ["tosa.variable.read", "tosa.variable.read"]
+    assert per_call.count("tosa.reshape") == 5  # x, h, c in; h, c out
+    assert per_call.count("tosa.matmul") == 1
+    assert per_call[-1] == "func.return"
+
+
+def test_reshapes_of_constants_are_folded():
+    text = """
+    func.func @main(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+      %c = "tosa.const"() <{values = dense<[1.0, 2.0, 3.0, 4.0, 5.0, 6.0]> : tensor<6xf32>}>
+          : () -> tensor<6xf32>
+      %s = tosa.const_shape {values = dense<[2, 3]> : tensor<2xindex>} : () -> !tosa.shape<2>
+      %r = tosa.reshape %c, %s : (tensor<6xf32>, !tosa.shape<2>) -> tensor<2x3xf32>
+      %y = tosa.add %x, %r : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+      return %y : tensor<2x3xf32>
+    }
+    """
+    plan = plan_of(parse_mlir(ts.make_context(), text, "fold.mlir"))
+    assert [op.name for op in plan.ops_per_call] == ["tosa.add", "func.return"]
+    folded = plan.constants[-1]
+    np.testing.assert_array_equal(folded, np.arange(1, 7, dtype=np.float32).reshape(2, 3))
+    assert not folded.flags.writeable
+
+
+def test_constants_are_decoded_once_not_per_call(monkeypatch: pytest.MonkeyPatch):
+    decoded: list[object] = []
+    original = tosa_tensor.dense_to_numpy
+
+    def counting(attr):
+        decoded.append(attr)
+        return original(attr)
+
+    monkeypatch.setattr(tosa_tensor, "dense_to_numpy", counting)
+    request = ts.compile_model(lstm(4)).create_infer_request()
+    after_compile = len(decoded)
+    assert after_compile > 0  # the weights were decoded, through the patched function
+    x = np.ones((1, 4), np.float32)
+    for _ in range(5):
+        request.infer([x])
+    assert len(decoded) == after_compile
+
+
+def test_large_constants_are_read_only_arrays_of_their_own():
+    """Weights of at least 4 MiB are copied out of the attribute's bytes (numpy's own,
+    huge-page backed memory); they stay read-only and the results stay exact."""
+    hidden = 512  # w: 1 x 1024 x 2048 f32 = 8 MiB
+    module = lstm(hidden)
+    weights = [c for c in plan_of(module).constants if getattr(c, "nbytes", 0) >= 4 << 20]
+    assert len(weights) == 1
+    assert weights[0].base is None and weights[0].flags.owndata
+    assert not weights[0].flags.writeable
+
+    request = ts.compile_model(module).create_infer_request()
+    reference = NumpyLstm(LstmWeights.random(hidden))
+    rng = np.random.default_rng(1)
+    for _ in range(3):
+        x = rng.standard_normal((1, hidden)).astype(np.float32)
+        np.testing.assert_allclose(request.infer([x])[0], reference.step(x), rtol=1e-5,
+                                   atol=1e-6)
