@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.dialects.func import CallOp, FuncOp, ReturnOp
-from xdsl.interpreter import Interpreter, OpImplResult
+from xdsl.interpreter import Interpreter, InterpreterFunctions, OpImplResult
 from xdsl.ir import Operation, SSAValue
 from xdsl.traits import is_side_effect_free
 
@@ -54,6 +54,16 @@ def _unwrapped(impl: Callable[..., Any]) -> tuple[Callable[..., Any], bool]:
         if callable(inner) and getattr(inner, "__name__", "").startswith("run"):
             return inner, True
     return impl, False
+
+
+def _plan_kernel(functions: InterpreterFunctions, op: Operation) -> Callable[..., Any] | None:
+    """The function the impl of `op` applies to its operands, when its class says (through
+    an optional `plan_kernel(op)`) that the impl is exactly `(kernel(*args),)`: the plan
+    then calls it directly, two Python calls and a tuple fewer per op."""
+    plan_kernel = getattr(functions, "plan_kernel", None)
+    if plan_kernel is None or op.regions or len(op.results) != 1:
+        return None
+    return plan_kernel(op)
 
 
 _HUGE_PAGE_BYTES = 4 << 20
@@ -86,6 +96,8 @@ class FunctionPlan:
         self._filename = f"<plan {self.name} #{next(_plan_ids)}>"
         self._line_ops: dict[int, Operation] = {}
         self._constants: list[Any] = []
+        self.source = ""
+        """The generated Python function (tracebacks show its lines)."""
         self._run = self._compile(interpreter)
 
     @property
@@ -170,10 +182,13 @@ class FunctionPlan:
                     self._constants.append(constants[res])
                     names[res] = bind(constants[res])
                 continue
+            operands = "".join(f"{names[v]}, " for v in op.operands)
+            if (direct := _plan_kernel(functions, op)) is not None:
+                self._targets(op, names)
+                self._emit(lines, op, f"{names[op.results[0]]} = {bind(direct)}({operands})")
+                continue
             fn, plain = _unwrapped(impl)
-            call = f"{bind(fn)}({bind(functions)}, interp, {bind(op)}, " + (
-                f"({''.join(f'{names[v]}, ' for v in op.operands)}))"
-            )
+            call = f"{bind(fn)}({bind(functions)}, interp, {bind(op)}, ({operands}))"
             if not plain:
                 call += ".values"
             if op.regions:
@@ -185,7 +200,7 @@ class FunctionPlan:
         else:
             raise PlanError(error_at(self.func, f"function '{self.name}' has no return"))
 
-        source = "\n".join(lines) + "\n"
+        source = self.source = "\n".join(lines) + "\n"
         linecache.cache[self._filename] = (len(source), None, source.splitlines(True), "")
         exec(compile(source, self._filename, "exec"), namespace)
         return namespace["run"]

@@ -413,6 +413,12 @@ def _to_bf16_rounded_once(x: np.ndarray) -> np.ndarray:
 class TosaElementwiseFunctions(InterpreterFunctions):
     """numpy implementations of the TOSA elementwise operators (see the module docstring)."""
 
+    @staticmethod
+    def plan_kernel(op: Operation) -> Kernel | None:
+        """What the impl of `op` applies to its operands: every impl here is
+        `(kernel(op)(*args),)`, so a plan may call the kernel itself (see `plan.py`)."""
+        return kernel(op) if type(op) in _BUILDERS else None
+
     @impl(ClampOp)
     def run_clamp(self, interpreter: Interpreter, op: ClampOp, args: PythonValues) -> PythonValues:
         return (kernel(op)(*args),)
