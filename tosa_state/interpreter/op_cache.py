@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import wraps
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from xdsl.ir import Operation
 
@@ -20,9 +20,10 @@ OpT = TypeVar("OpT", bound=Operation)
 T = TypeVar("T")
 
 
-def per_op(decode: Callable[[OpT], T]) -> Callable[[OpT], T]:
-    """`decode(op)` computed once per op; later calls return the cached value."""
-    key = f"_per_op_{decode.__module__}.{decode.__qualname__}"
+def per_op(decode: Callable[[OpT], T], *, key: str | None = None) -> Callable[[OpT], T]:
+    """`decode(op)` computed once per op; later calls return the cached value (kept in the
+    op under `key`, by default one derived from `decode`'s name)."""
+    key = key or f"_per_op_{decode.__module__}.{decode.__qualname__}"
 
     @wraps(decode)
     def cached(op: OpT) -> T:
@@ -34,3 +35,47 @@ def per_op(decode: Callable[[OpT], T]) -> Callable[[OpT], T]:
             return value
 
     return cached
+
+
+Kernel = Callable[..., Any]
+"""A function of an op's operand values returning its one result (a fresh array or a
+view; never writing to its operands)."""
+
+
+class Kernels:
+    """Kernels by op, built once per op.
+
+    `@kernels.builds(AddOp, SubOp)` registers a builder `op -> Kernel` that specialises
+    the kernel for the op's types and properties; `kernels.of(op)` is the kernel of `op`
+    (built on first use, then kept with the op like a `per_op` value). Builders must not
+    keep the op alive in the kernel beyond what they need (messages: format them first).
+
+    An impl that is nothing but `return (kernels.of(op)(*args),)` lets its
+    `InterpreterFunctions` class offer `plan_kernel = staticmethod(kernels.plan_kernel)`:
+    a plan then calls the kernel itself (see `interpreter/plan.py`).
+    """
+
+    def __init__(self, name: str, finish: Callable[[Operation, Kernel], Kernel] | None = None):
+        """`finish(op, kernel)`, when given, adapts every built kernel (once per op)."""
+        self._builders: dict[type[Operation], Callable[[Any], Kernel]] = {}
+        self._finish = finish
+        self.of: Callable[[Operation], Kernel] = per_op(self._build, key=f"_kernel_{name}")
+
+    def builds(self, *op_types: type[Operation]) -> Callable[[Callable[[Any], Kernel]],
+                                                           Callable[[Any], Kernel]]:
+        """Registers the decorated builder for `op_types`."""
+
+        def register(builder: Callable[[Any], Kernel]) -> Callable[[Any], Kernel]:
+            for op_type in op_types:
+                self._builders[op_type] = builder
+            return builder
+
+        return register
+
+    def plan_kernel(self, op: Operation) -> Kernel | None:
+        """The kernel of `op`, or None when no builder is registered for its type."""
+        return self.of(op) if type(op) in self._builders else None
+
+    def _build(self, op: Operation) -> Kernel:
+        built = self._builders[type(op)](op)
+        return built if self._finish is None else self._finish(op, built)

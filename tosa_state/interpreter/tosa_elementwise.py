@@ -1,7 +1,7 @@
 """numpy implementations of the TOSA elementwise operators.
 
 Every impl runs a *kernel*: a small function specialised for its op's element types and
-properties, built once per op (`per_op`) and then called with the operand arrays. A kernel
+properties, built once per op (`Kernels`) and then called with the operand arrays. A kernel
 makes one to a few numpy calls, returns a fresh array of exactly the result's dtype and
 shape (0-D for rank 0) and never writes to its inputs.
 
@@ -26,8 +26,6 @@ UNPREDICTABLE or where this implementation is approximate:
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
-from typing import Any
 
 import ml_dtypes
 import numpy as np
@@ -70,10 +68,7 @@ from tosa_state.dialects.tosa.elementwise import (
     TanhOp,
 )
 from tosa_state.dtypes import numpy_dtype
-from tosa_state.interpreter.op_cache import per_op
-
-Kernel = Callable[..., np.ndarray]
-"""Operand arrays in, result array out."""
+from tosa_state.interpreter.op_cache import Kernel, Kernels
 
 _BF16 = np.dtype(ml_dtypes.bfloat16)
 _F16 = np.dtype(np.float16)
@@ -101,29 +96,19 @@ def _compute_dtype(dtype: np.dtype) -> np.dtype:
 # Kernel construction
 # ---------------------------------------------------------------------------------------
 
-_BUILDERS: dict[type[Operation], Callable[[Any], Kernel]] = {}
 
-
-def _builds(*op_types: type[Operation]):
-    """Registers a kernel builder for `op_types`. Builders must not capture the op itself
-    in the kernel (the per-op cache is weak on the op)."""
-
-    def register(builder: Callable[[Any], Kernel]) -> Callable[[Any], Kernel]:
-        for op_type in op_types:
-            _BUILDERS[op_type] = builder
-        return builder
-
-    return register
-
-
-@per_op
-def kernel(op: Operation) -> Kernel:
-    """The kernel of `op`, built on first use."""
-    built = _BUILDERS[type(op)](op)
+def _rank0_aware(op: Operation, built: Kernel) -> Kernel:
+    """`built`, adapted to 0-D operands when `op`'s result is 0-D."""
     result_type = op.results[0].type
     if isinstance(result_type, TensorType) and result_type.get_num_dims() == 0:
         return _on_rank0(built)
     return built
+
+
+_KERNELS = Kernels("tosa_elementwise", finish=_rank0_aware)
+_builds = _KERNELS.builds
+kernel = _KERNELS.of
+"""The kernel of `op`, built on first use."""
 
 
 def _on_rank0(built: Kernel) -> Kernel:
@@ -413,11 +398,7 @@ def _to_bf16_rounded_once(x: np.ndarray) -> np.ndarray:
 class TosaElementwiseFunctions(InterpreterFunctions):
     """numpy implementations of the TOSA elementwise operators (see the module docstring)."""
 
-    @staticmethod
-    def plan_kernel(op: Operation) -> Kernel | None:
-        """What the impl of `op` applies to its operands: every impl here is
-        `(kernel(op)(*args),)`, so a plan may call the kernel itself (see `plan.py`)."""
-        return kernel(op) if type(op) in _BUILDERS else None
+    plan_kernel = staticmethod(_KERNELS.plan_kernel)  # every impl here is a kernel call
 
     @impl(ClampOp)
     def run_clamp(self, interpreter: Interpreter, op: ClampOp, args: PythonValues) -> PythonValues:

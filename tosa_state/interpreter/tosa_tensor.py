@@ -55,7 +55,7 @@ from tosa_state.dialects.tosa.tensor import (
     constant_shape,
 )
 from tosa_state.dtypes import dense_to_numpy, numpy_dtype
-from tosa_state.interpreter.op_cache import per_op
+from tosa_state.interpreter.op_cache import Kernel, Kernels, per_op
 
 _F32 = np.dtype(np.float32)
 _BF16 = numpy_dtype(bf16)
@@ -179,21 +179,6 @@ def _reducer(op: ReductionOperation) -> Callable[[np.ndarray], np.ndarray]:
     return partial(ufunc.reduce, axis=axis, keepdims=True)
 
 
-@per_op
-def _static_shape(op: Operation) -> tuple[int, ...] | None:
-    return _static_result_shape(op)
-
-
-@per_op
-def _axis(op: ReverseOp | ConcatOp) -> int:
-    return op.axis.value.data
-
-
-@per_op
-def _perms(op: TransposeOp) -> tuple[int, ...]:
-    return tuple(op.perms.get_values())
-
-
 def _static_input_shape(op: SliceOp | PadOp) -> tuple[int, ...] | None:
     input_type = op.input1.type
     assert isinstance(input_type, TensorType)
@@ -218,12 +203,6 @@ def _static_padding(op: PadOp) -> tuple[tuple[int, ...], tuple[slice, ...]] | No
     if shape is None or padding is None:
         return None
     return _padded(op, shape, padding)
-
-
-@per_op
-def _slices_cache(op: SliceOp) -> dict[tuple[Any, ...], tuple[slice, ...]]:
-    """Windows by (input shape, start, size), for slices that are not static."""
-    return {}
 
 
 @per_op
@@ -276,6 +255,107 @@ def _argmax_ignoring_nan(x: np.ndarray, axis: int) -> np.ndarray:
 
 
 # ---------------------------------------------------------------------------------------
+# Kernels (built once per op; the impls of these ops are nothing but a kernel call)
+# ---------------------------------------------------------------------------------------
+
+_KERNELS = Kernels("tosa_tensor")
+
+
+@_KERNELS.builds(IdentityOp)
+def _identity_kernel(op: IdentityOp) -> Kernel:
+    return _identity
+
+
+def _identity(x: np.ndarray) -> np.ndarray:
+    return x
+
+
+@_KERNELS.builds(MatMulOp)
+def _matmul_kernel(op: MatMulOp) -> Kernel:
+    kind = _matmul_kind(op)
+    compute, output = kind.compute, kind.output
+    if kind.zero_points:
+
+        def matmul_zero_points(
+            a: np.ndarray, b: np.ndarray, a_zp: np.ndarray, b_zp: np.ndarray
+        ) -> np.ndarray:
+            a = a.astype(compute) - a_zp.astype(compute)
+            b = b.astype(compute) - b_zp.astype(compute)
+            return np.matmul(a, b)
+
+        return matmul_zero_points
+
+    def matmul(a: np.ndarray, b: np.ndarray, a_zp: np.ndarray, b_zp: np.ndarray) -> np.ndarray:
+        if a.dtype != compute:
+            a = a.astype(compute)
+            b = b.astype(compute)
+        result = np.matmul(a, b)
+        return result if result.dtype == output else result.astype(output)
+
+    return matmul
+
+
+@_KERNELS.builds(ReduceAllOp, ReduceAnyOp, ReduceMaxOp, ReduceMinOp, ReduceProductOp,
+                 ReduceSumOp)
+def _reduce_kernel(op: ReductionOperation) -> Kernel:
+    return _reducer(op)
+
+
+@_KERNELS.builds(ReshapeOp)
+def _reshape_kernel(op: ReshapeOp) -> Kernel:
+    static = _static_result_shape(op)
+    if static is None:
+        return np.reshape
+
+    def reshape(x: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+        return x.reshape(static)
+
+    return reshape
+
+
+@_KERNELS.builds(SliceOp)
+def _slice_kernel(op: SliceOp) -> Kernel:
+    window = _static_window(op)
+    if window is not None:
+
+        def static_slice(x: np.ndarray, start: tuple[int, ...], size: tuple[int, ...]):
+            return x[window]
+
+        return static_slice
+    windows: dict[tuple[Any, ...], tuple[slice, ...]] = {}
+    """Windows by (input shape, start, size), each checked once."""
+    located = partial(_window, op)
+
+    def dynamic_slice(x: np.ndarray, start: tuple[int, ...], size: tuple[int, ...]):
+        key = (x.shape, start, size)
+        if (found := windows.get(key)) is None:
+            found = windows[key] = located(x.shape, start, size)
+        return x[found]
+
+    return dynamic_slice
+
+
+@_KERNELS.builds(ReverseOp)
+def _reverse_kernel(op: ReverseOp) -> Kernel:
+    return partial(np.flip, axis=op.axis.value.data)
+
+
+@_KERNELS.builds(TransposeOp)
+def _transpose_kernel(op: TransposeOp) -> Kernel:
+    return partial(np.transpose, axes=tuple(op.perms.get_values()))
+
+
+@_KERNELS.builds(ConcatOp)
+def _concat_kernel(op: ConcatOp) -> Kernel:
+    axis = op.axis.value.data
+
+    def concat(*xs: np.ndarray) -> np.ndarray:
+        return np.concatenate(xs, axis=axis)
+
+    return concat
+
+
+# ---------------------------------------------------------------------------------------
 # Impls
 # ---------------------------------------------------------------------------------------
 
@@ -284,6 +364,8 @@ def _argmax_ignoring_nan(x: np.ndarray, axis: int) -> np.ndarray:
 class TosaTensorFunctions(InterpreterFunctions):
     """Numpy impls of the TOSA tensor, reduction, data-layout, gather, data-node, shape
     and control-flow operators."""
+
+    plan_kernel = staticmethod(_KERNELS.plan_kernel)  # the ops whose impl is a kernel call
 
     # -- data nodes and shapes ----------------------------------------------------------
 
@@ -297,26 +379,13 @@ class TosaTensorFunctions(InterpreterFunctions):
 
     @impl(IdentityOp)
     def run_identity(self, interpreter: Interpreter, op: IdentityOp, args: PythonValues):
-        return (args[0],)
+        return (_KERNELS.of(op)(*args),)
 
     # -- tensor operators ---------------------------------------------------------------
 
     @impl(MatMulOp)
     def run_matmul(self, interpreter: Interpreter, op: MatMulOp, args: PythonValues):
-        a, b, a_zp, b_zp = args
-        kind = _matmul_kind(op)
-        if kind.zero_points:
-            compute = kind.compute
-            a = a.astype(compute) - a_zp.astype(compute)
-            b = b.astype(compute) - b_zp.astype(compute)
-            return (np.matmul(a, b),)
-        if a.dtype != kind.compute:
-            a = a.astype(kind.compute)
-            b = b.astype(kind.compute)
-        result = np.matmul(a, b)
-        if result.dtype != kind.output:
-            result = result.astype(kind.output)
-        return (result,)
+        return (_KERNELS.of(op)(*args),)
 
     @impl(ArgMaxOp)
     def run_argmax(self, interpreter: Interpreter, op: ArgMaxOp, args: PythonValues):
@@ -332,47 +401,37 @@ class TosaTensorFunctions(InterpreterFunctions):
 
     @impl(ReduceAllOp)
     def run_reduce_all(self, interpreter: Interpreter, op: ReduceAllOp, args: PythonValues):
-        return (_reducer(op)(args[0]),)
+        return (_KERNELS.of(op)(*args),)
 
     @impl(ReduceAnyOp)
     def run_reduce_any(self, interpreter: Interpreter, op: ReduceAnyOp, args: PythonValues):
-        return (_reducer(op)(args[0]),)
+        return (_KERNELS.of(op)(*args),)
 
     @impl(ReduceMaxOp)
     def run_reduce_max(self, interpreter: Interpreter, op: ReduceMaxOp, args: PythonValues):
-        return (_reducer(op)(args[0]),)
+        return (_KERNELS.of(op)(*args),)
 
     @impl(ReduceMinOp)
     def run_reduce_min(self, interpreter: Interpreter, op: ReduceMinOp, args: PythonValues):
-        return (_reducer(op)(args[0]),)
+        return (_KERNELS.of(op)(*args),)
 
     @impl(ReduceProductOp)
     def run_reduce_product(self, interpreter: Interpreter, op: ReduceProductOp, args: PythonValues):
-        return (_reducer(op)(args[0]),)
+        return (_KERNELS.of(op)(*args),)
 
     @impl(ReduceSumOp)
     def run_reduce_sum(self, interpreter: Interpreter, op: ReduceSumOp, args: PythonValues):
-        return (_reducer(op)(args[0]),)
+        return (_KERNELS.of(op)(*args),)
 
     # -- data layout --------------------------------------------------------------------
 
     @impl(ReshapeOp)
     def run_reshape(self, interpreter: Interpreter, op: ReshapeOp, args: PythonValues):
-        x, shape = args
-        static = _static_shape(op)
-        return (x.reshape(shape if static is None else static),)
+        return (_KERNELS.of(op)(*args),)
 
     @impl(SliceOp)
     def run_slice(self, interpreter: Interpreter, op: SliceOp, args: PythonValues):
-        x, start, size = args
-        window = _static_window(op)
-        if window is None:
-            cache = _slices_cache(op)
-            key = (x.shape, start, size)
-            window = cache.get(key)
-            if window is None:
-                window = cache[key] = _window(op, x.shape, start, size)
-        return (x[window],)
+        return (_KERNELS.of(op)(*args),)
 
     @impl(TileOp)
     def run_tile(self, interpreter: Interpreter, op: TileOp, args: PythonValues):
@@ -396,15 +455,15 @@ class TosaTensorFunctions(InterpreterFunctions):
 
     @impl(ReverseOp)
     def run_reverse(self, interpreter: Interpreter, op: ReverseOp, args: PythonValues):
-        return (np.flip(args[0], _axis(op)),)
+        return (_KERNELS.of(op)(*args),)
 
     @impl(TransposeOp)
     def run_transpose(self, interpreter: Interpreter, op: TransposeOp, args: PythonValues):
-        return (np.transpose(args[0], _perms(op)),)
+        return (_KERNELS.of(op)(*args),)
 
     @impl(ConcatOp)
     def run_concat(self, interpreter: Interpreter, op: ConcatOp, args: PythonValues):
-        return (np.concatenate(args, axis=_axis(op)),)
+        return (_KERNELS.of(op)(*args),)
 
     # -- scatter / gather ---------------------------------------------------------------
 
