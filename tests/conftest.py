@@ -46,3 +46,13 @@ def tosa_reference_tools() -> None:
 def openvino_runtime() -> None:
     if importlib.util.find_spec("openvino") is None:
         pytest.skip(f"peer package not installed: openvino ({INSTALL_HINT})")
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """The largest differences from OpenVINO the differential tests saw, per model."""
+    from peers.openvino_runtime import MAX_ERRORS
+
+    if MAX_ERRORS:
+        terminalreporter.section("largest |tosa-state - OpenVINO| per model")
+        for key, value in sorted(MAX_ERRORS.items()):
+            terminalreporter.write_line(f"{key}: {value:.3g}")

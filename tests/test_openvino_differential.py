@@ -35,15 +35,13 @@ opset8 = pytest.importorskip("openvino.opset8")
 passes = pytest.importorskip("openvino.passes")
 offline = pytest.importorskip("openvino._offline_transformations")
 
-from peers.openvino_runtime import OpenVINOSession  # noqa: E402
+from peers.openvino_runtime import MAX_ERRORS, OpenVINOSession  # noqa: E402
 
 import tosa_state  # noqa: E402
 
 pytestmark = pytest.mark.peers
 
 BF16 = np.dtype(ml_dtypes.bfloat16)
-MAX_ERRORS: dict[str, float] = {}
-"""Largest absolute difference seen per test (printed by `test_report_max_errors`)."""
 
 
 # ---------------------------------------------------------------------------------------------
@@ -645,9 +643,3 @@ def test_lowering_pipelines(
              "several_variables": several_variables_model}[name]()
     scenario = Scenario(skip_states=frozenset({"s_i64"}), keep_states=frozenset({"s_bf16"}))
     run_differential(_save(model, tmp_path), scenario, f"{name}[{pipeline}]", pipeline)
-
-
-def test_report_max_errors() -> None:
-    """Prints the largest difference per model (run with `-s`; runs last in this file)."""
-    for key, value in sorted(MAX_ERRORS.items()):
-        print(f"max |tosa-state - OpenVINO| {key}: {value:.3g}")

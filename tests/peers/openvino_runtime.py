@@ -34,6 +34,10 @@ import openvino as ov
 CONFIG = {"INFERENCE_PRECISION_HINT": "f32"}
 _NARROW_OR_WIDE_INTS = ("u8", "i8", "i64", "u64")
 
+MAX_ERRORS: dict[str, float] = {}
+"""Largest absolute difference from OpenVINO seen per compared model (reported at the end
+of the session by `conftest.pytest_terminal_summary`)."""
+
 
 @dataclass(frozen=True)
 class DeclaredVariable:
