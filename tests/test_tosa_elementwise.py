@@ -258,6 +258,12 @@ func.func @f(%a: tensor<2x4xf32>, %b: tensor<1x4xf32>, %i: tensor<2x4xi32>, %q: 
   %31 = tosa.greater_equal %a, %b : (tensor<2x4xf32>, tensor<1x4xf32>) -> tensor<2x4xi1>
   %32 = tosa.cast %a : (tensor<2x4xf32>) -> tensor<2x4xbf16>
   %33 = tosa.mul %q, %q, %s : (tensor<3xi8>, tensor<3xi8>, tensor<1xi8>) -> tensor<3xi32>
+  %34 = tosa.sin %a : (tensor<2x4xf32>) -> tensor<2x4xf32>
+  %35 = tosa.cos %h : (tensor<f16>) -> tensor<f16>
+  %36 = tosa.bitwise_not %q : (tensor<3xi8>) -> tensor<3xi8>
+  %37 = tosa.clz %i : (tensor<2x4xi32>) -> tensor<2x4xi32>
+  %38 = tosa.logical_left_shift %i, %i : (tensor<2x4xi32>, tensor<2x4xi32>) -> tensor<2x4xi32>
+  %39 = tosa.logical_right_shift %q, %q : (tensor<3xi8>, tensor<3xi8>) -> tensor<3xi8>
   return
 }
 """
@@ -536,6 +542,45 @@ def test_bitwise(op: str, dtype: np.dtype) -> None:
     np.testing.assert_array_equal(run(op, a, b), expected)
 
 
+@pytest.mark.parametrize("dtype", INTS, ids=str)
+def test_bitwise_not(dtype: np.dtype) -> None:
+    info = np.iinfo(dtype)
+    x = np.array([0, -1, 1, 0x55, info.min, info.max], dtype=dtype)
+    np.testing.assert_array_equal(run("bitwise_not", x), wrap([~int(v) for v in x], dtype))
+
+
+@pytest.mark.parametrize("dtype", INTS, ids=str)
+def test_clz_counts_leading_zero_bits(dtype: np.dtype) -> None:
+    info = np.iinfo(dtype)
+    bits = info.bits
+    x = np.array([0, 1, 2, 3, info.max, -1, info.min, 0x40], dtype=dtype)
+    expected = [bits - (int(v) & ((1 << bits) - 1)).bit_length() for v in x]
+    np.testing.assert_array_equal(run("clz", x), np.array(expected, dtype=dtype))
+
+
+@pytest.mark.parametrize("dtype", INTS, ids=str)
+def test_logical_shifts_drop_bits_and_shift_in_zeros(dtype: np.dtype) -> None:
+    info = np.iinfo(dtype)
+    bits, mask = info.bits, (1 << info.bits) - 1
+    value = np.array([1, -1, info.min, info.max, 0x35, -100, 7, -7], dtype=dtype)
+    amount = np.array([0, 1, 3, 7, bits - 1, bits - 2, bits // 2, 5], dtype=dtype)
+    left = [(int(v) << int(s)) & mask for v, s in zip(value, amount, strict=True)]
+    right = [(int(v) & mask) >> int(s) for v, s in zip(value, amount, strict=True)]
+    np.testing.assert_array_equal(run("logical_left_shift", value, amount), wrap(left, dtype))
+    np.testing.assert_array_equal(run("logical_right_shift", value, amount), wrap(right, dtype))
+
+
+@pytest.mark.parametrize("op", ["logical_left_shift", "logical_right_shift"])
+@pytest.mark.parametrize(("dtype", "amount"), [(I32, -1), (I32, 32), (I8, 8), (I64, 64)], ids=str)
+def test_shift_amount_out_of_range_is_an_error(op: str, dtype: np.dtype, amount: int) -> None:
+    """The spec REQUIREs 0 <= shift < width (the reference model stops otherwise)."""
+    value, shift = np.array([1, 2], dtype), np.array([1, amount], dtype)
+    width = np.iinfo(dtype).bits
+    message = rf"'tosa\.{op}' op shift amount out of range \[0, {width - 1}\]"
+    with pytest.raises(InferenceError, match=message):
+        run(op, value, shift)
+
+
 # ---------------------------------------------------------------------------------------
 # Floating-point arithmetic, min/max and NaN modes, clamp
 # ---------------------------------------------------------------------------------------
@@ -663,6 +708,8 @@ UNARY: dict[str, tuple[Callable[[float], float], float, float, int]] = {
     "rsqrt": (_rsqrt, 1e-3, 1e3, 1),
     "floor": (math.floor, -50, 50, 0),
     "ceil": (math.ceil, -50, 50, 0),
+    "sin": (math.sin, -10, 10, 2),
+    "cos": (math.cos, -10, 10, 2),
 }
 
 
@@ -1116,7 +1163,11 @@ func.func @f(%x: tensor<2x4xf32>, %y: tensor<1x4xf32>, %i: tensor<2x4xi32>, %j: 
     tensor<2x4xi32>, tensor<2x4xi32>, tensor<2x4xi32>, tensor<2x4xi32>, tensor<2x4xi32>,
     tensor<2x4xi32>, tensor<2x4xi8>, tensor<2x4xi8>, tensor<2x4xi32>, tensor<2x4xi1>,
     tensor<2x4xi1>, tensor<2x4xi1>, tensor<2x4xi1>, tensor<2x4xf32>, tensor<2x4xi8>,
-    tensor<2x4xi32>, tensor<2x4xbf16>, tensor<2x4xf16>, tensor<2x4xi1>, tensor<2x4xi32>) {
+    tensor<2x4xi32>, tensor<2x4xbf16>, tensor<2x4xf16>, tensor<2x4xi1>, tensor<2x4xi32>,
+    tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xi32>, tensor<2x4xi8>, tensor<2x4xi32>,
+    tensor<2x4xi32>, tensor<2x4xi32>, tensor<2x4xi8>) {
+  %sh = "tosa.const"() <{values = dense<[[0, 1, 17, 31]]> : tensor<1x4xi32>}> : () -> tensor<1x4xi32>
+  %q3 = "tosa.const"() <{values = dense<[[0, 3, 7, 5]]> : tensor<1x4xi8>}> : () -> tensor<1x4xi8>
   %s0 = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
   %s3 = "tosa.const"() <{values = dense<3> : tensor<1xi8>}> : () -> tensor<1xi8>
   %zf = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
@@ -1158,7 +1209,15 @@ func.func @f(%x: tensor<2x4xf32>, %y: tensor<1x4xf32>, %i: tensor<2x4xi32>, %j: 
   %32 = tosa.cast %x : (tensor<2x4xf32>) -> tensor<2x4xf16>
   %33 = tosa.cast %i : (tensor<2x4xi32>) -> tensor<2x4xi1>
   %34 = tosa.cast %p : (tensor<2x4xi1>) -> tensor<2x4xi32>
-  return %0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34 : tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xi32>, tensor<2x4xi32>, tensor<2x4xi32>, tensor<2x4xi32>, tensor<2x4xi32>, tensor<2x4xi32>, tensor<2x4xi8>, tensor<2x4xi8>, tensor<2x4xi32>, tensor<2x4xi1>, tensor<2x4xi1>, tensor<2x4xi1>, tensor<2x4xi1>, tensor<2x4xf32>, tensor<2x4xi8>, tensor<2x4xi32>, tensor<2x4xbf16>, tensor<2x4xf16>, tensor<2x4xi1>, tensor<2x4xi32>
+  %35 = tosa.sin %x : (tensor<2x4xf32>) -> tensor<2x4xf32>
+  %36 = tosa.cos %x : (tensor<2x4xf32>) -> tensor<2x4xf32>
+  %37 = tosa.bitwise_not %i : (tensor<2x4xi32>) -> tensor<2x4xi32>
+  %38 = tosa.bitwise_not %q : (tensor<2x4xi8>) -> tensor<2x4xi8>
+  %39 = tosa.clz %i : (tensor<2x4xi32>) -> tensor<2x4xi32>
+  %40 = tosa.logical_left_shift %i, %sh : (tensor<2x4xi32>, tensor<1x4xi32>) -> tensor<2x4xi32>
+  %41 = tosa.logical_right_shift %i, %sh : (tensor<2x4xi32>, tensor<1x4xi32>) -> tensor<2x4xi32>
+  %42 = tosa.logical_left_shift %q, %q3 : (tensor<2x4xi8>, tensor<1x4xi8>) -> tensor<2x4xi8>
+  return %0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42 : tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xi32>, tensor<2x4xi32>, tensor<2x4xi32>, tensor<2x4xi32>, tensor<2x4xi32>, tensor<2x4xi32>, tensor<2x4xi8>, tensor<2x4xi8>, tensor<2x4xi32>, tensor<2x4xi1>, tensor<2x4xi1>, tensor<2x4xi1>, tensor<2x4xi1>, tensor<2x4xf32>, tensor<2x4xi8>, tensor<2x4xi32>, tensor<2x4xbf16>, tensor<2x4xf16>, tensor<2x4xi1>, tensor<2x4xi32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xi32>, tensor<2x4xi8>, tensor<2x4xi32>, tensor<2x4xi32>, tensor<2x4xi32>, tensor<2x4xi8>
 }
 """
 

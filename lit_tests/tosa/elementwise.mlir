@@ -51,6 +51,8 @@ func.func @activation(%x: tensor<1x4xf32>, %q: tensor<3xi8>, %b: tensor<2xbf16>,
 // CHECK-NEXT:    %{{.*}} = tosa.bitwise_or %{{.*}}, %{{.*}} : (tensor<3xi8>, tensor<3xi8>) -> tensor<3xi8>
 // CHECK-NEXT:    %{{.*}} = tosa.bitwise_xor %{{.*}}, %{{.*}} : (tensor<2x4xi32>, tensor<2x4xi32>) -> tensor<2x4xi32>
 // CHECK-NEXT:    %{{.*}} = tosa.add %{{.*}}, %{{.*}} : (tensor<?x4xf32>, tensor<1x4xf32>) -> tensor<?x4xf32>
+// CHECK-NEXT:    %{{.*}} = tosa.logical_left_shift %{{.*}}, %{{.*}} : (tensor<2x4xi32>, tensor<2x4xi32>) -> tensor<2x4xi32>
+// CHECK-NEXT:    %{{.*}} = tosa.logical_right_shift %{{.*}}, %{{.*}} : (tensor<3xi8>, tensor<3xi8>) -> tensor<3xi8>
 // CHECK-NEXT:    func.return
 func.func @binary(%a: tensor<2x4xf32>, %b: tensor<1x4xf32>, %i: tensor<2x4xi32>, %q: tensor<3xi8>,
                   %p: tensor<2x4xi1>, %s: tensor<1xi8>, %d: tensor<?x4xf32>) {
@@ -72,6 +74,8 @@ func.func @binary(%a: tensor<2x4xf32>, %b: tensor<1x4xf32>, %i: tensor<2x4xi32>,
   %15 = tosa.bitwise_or %q, %q : (tensor<3xi8>, tensor<3xi8>) -> tensor<3xi8>
   %16 = tosa.bitwise_xor %i, %i : (tensor<2x4xi32>, tensor<2x4xi32>) -> tensor<2x4xi32>
   %17 = tosa.add %d, %b : (tensor<?x4xf32>, tensor<1x4xf32>) -> tensor<?x4xf32>
+  %18 = tosa.logical_left_shift %i, %i : (tensor<2x4xi32>, tensor<2x4xi32>) -> tensor<2x4xi32>
+  %19 = tosa.logical_right_shift %q, %q : (tensor<3xi8>, tensor<3xi8>) -> tensor<3xi8>
   return
 }
 
@@ -87,6 +91,10 @@ func.func @binary(%a: tensor<2x4xf32>, %b: tensor<1x4xf32>, %i: tensor<2x4xi32>,
 // CHECK-NEXT:    %{{.*}} = tosa.logical_not %{{.*}} : (tensor<2x4xi1>) -> tensor<2x4xi1>
 // CHECK-NEXT:    %{{.*}} = tosa.floor %{{.*}} : (tensor<2x4xf32>) -> tensor<2x4xf32>
 // CHECK-NEXT:    %{{.*}} = tosa.ceil %{{.*}} : (tensor<2x4xf16>) -> tensor<2x4xf16>
+// CHECK-NEXT:    %{{.*}} = tosa.sin %{{.*}} : (tensor<2x4xf32>) -> tensor<2x4xf32>
+// CHECK-NEXT:    %{{.*}} = tosa.cos %{{.*}} : (tensor<2x4xf16>) -> tensor<2x4xf16>
+// CHECK-NEXT:    %{{.*}} = tosa.bitwise_not %{{.*}} : (tensor<3xi8>) -> tensor<3xi8>
+// CHECK-NEXT:    %{{.*}} = tosa.clz %{{.*}} : (tensor<2x4xi32>) -> tensor<2x4xi32>
 // CHECK-NEXT:    func.return
 func.func @unary(%a: tensor<2x4xf32>, %i: tensor<2x4xi32>, %q: tensor<3xi8>, %p: tensor<2x4xi1>,
                  %h: tensor<2x4xf16>, %zf: tensor<1xf32>, %zq: tensor<1xi8>) {
@@ -101,6 +109,10 @@ func.func @unary(%a: tensor<2x4xf32>, %i: tensor<2x4xi32>, %q: tensor<3xi8>, %p:
   %8 = tosa.logical_not %p : (tensor<2x4xi1>) -> tensor<2x4xi1>
   %9 = tosa.floor %a : (tensor<2x4xf32>) -> tensor<2x4xf32>
   %10 = tosa.ceil %h : (tensor<2x4xf16>) -> tensor<2x4xf16>
+  %11 = tosa.sin %a : (tensor<2x4xf32>) -> tensor<2x4xf32>
+  %12 = tosa.cos %h : (tensor<2x4xf16>) -> tensor<2x4xf16>
+  %13 = tosa.bitwise_not %q : (tensor<3xi8>) -> tensor<3xi8>
+  %14 = tosa.clz %i : (tensor<2x4xi32>) -> tensor<2x4xi32>
   return
 }
 

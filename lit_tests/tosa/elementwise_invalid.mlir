@@ -57,6 +57,24 @@ func.func @intdiv_float(%a: tensor<4xf32>) {
   return
 }
 // -----
+func.func @shift_float(%a: tensor<4xf32>) {
+  // CHECK: elementwise_invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'tosa.logical_left_shift' op operand #0 must be tensor of 8/16/32/64-bit signless integer values, but got 'tensor<4xf32>'
+  %0 = tosa.logical_left_shift %a, %a : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return
+}
+// -----
+func.func @clz_float(%a: tensor<4xf32>) {
+  // CHECK: elementwise_invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'tosa.clz' op operand #0 must be tensor of 8/16/32/64-bit signless integer values, but got 'tensor<4xf32>'
+  %0 = tosa.clz %a : (tensor<4xf32>) -> tensor<4xf32>
+  return
+}
+// -----
+func.func @sin_integer(%i: tensor<4xi32>) {
+  // CHECK: elementwise_invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'tosa.sin' op operand #0 must be tensor of floating-point values, but got 'tensor<4xi32>'
+  %0 = tosa.sin %i : (tensor<4xi32>) -> tensor<4xi32>
+  return
+}
+// -----
 func.func @bitwise_float(%a: tensor<4xf32>) {
   // CHECK: elementwise_invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'tosa.bitwise_and' op operand #0 must be tensor of 8/16/32/64-bit signless integer values, but got 'tensor<4xf32>'
   %0 = tosa.bitwise_and %a, %a : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>

@@ -38,11 +38,14 @@ from tosa_state.dialects.tosa.elementwise import (
     AbsOp,
     AddOp,
     BitwiseAndOp,
+    BitwiseNotOp,
     BitwiseOrOp,
     BitwiseXorOp,
     CastOp,
     CeilOp,
     ClampOp,
+    ClzOp,
+    CosOp,
     EqualOp,
     ErfOp,
     ExpOp,
@@ -51,8 +54,10 @@ from tosa_state.dialects.tosa.elementwise import (
     GreaterOp,
     IntDivOp,
     LogicalAndOp,
+    LogicalLeftShiftOp,
     LogicalNotOp,
     LogicalOrOp,
+    LogicalRightShiftOp,
     LogicalXorOp,
     LogOp,
     MaximumOp,
@@ -64,6 +69,7 @@ from tosa_state.dialects.tosa.elementwise import (
     RsqrtOp,
     SelectOp,
     SigmoidOp,
+    SinOp,
     SubOp,
     TanhOp,
 )
@@ -131,6 +137,9 @@ _UFUNCS: dict[type[Operation], np.ufunc] = {
     BitwiseAndOp: np.bitwise_and,
     BitwiseOrOp: np.bitwise_or,
     BitwiseXorOp: np.bitwise_xor,
+    BitwiseNotOp: np.invert,
+    SinOp: np.sin,
+    CosOp: np.cos,
     EqualOp: np.equal,
     GreaterOp: np.greater,
     GreaterEqualOp: np.greater_equal,
@@ -234,6 +243,47 @@ def _intdiv_kernel(op: IntDivOp) -> Kernel:
 @_builds(SelectOp)
 def _select_kernel(op: SelectOp) -> Kernel:
     return np.where
+
+
+@_builds(ClzOp)
+def _clz_kernel(op: ClzOp) -> Kernel:
+    dtype = _dtype(op.output)
+    bits = dtype.itemsize * 8
+    unsigned = np.dtype(f"u{dtype.itemsize}")
+
+    def clz(x: np.ndarray) -> np.ndarray:
+        # bit length by binary search over the (unsigned) value, then width - length
+        rest = x.view(unsigned).astype(np.uint64)
+        length = np.zeros(x.shape, np.int64)
+        for step in (32, 16, 8, 4, 2, 1):
+            high = rest >> np.uint64(step)
+            wide = high != 0
+            length += wide * step
+            rest = np.where(wide, high, rest)
+        length += rest != 0
+        return (bits - length).astype(dtype)
+
+    return clz
+
+
+@_builds(LogicalLeftShiftOp, LogicalRightShiftOp)
+def _logical_shift_kernel(op: LogicalLeftShiftOp | LogicalRightShiftOp) -> Kernel:
+    dtype = _dtype(op.output)
+    unsigned = np.dtype(f"u{dtype.itemsize}")
+    max_shift = dtype.itemsize * 8 - 1  # the spec REQUIREs a shift within the width
+    out_of_range = error_at(op, f"'{op.name}' op shift amount out of range [0, {max_shift}]")
+    left = isinstance(op, LogicalLeftShiftOp)
+
+    def logical_shift(value: np.ndarray, amount: np.ndarray) -> np.ndarray:
+        if amount.size and (amount.min() < 0 or amount.max() > max_shift):
+            raise InferenceError(out_of_range)
+        # in 64 bits, then truncated to the element width (bits shifted out are dropped)
+        wide = value.view(unsigned).astype(np.uint64)
+        shift = amount.astype(np.uint64)
+        shifted = np.left_shift(wide, shift) if left else np.right_shift(wide, shift)
+        return shifted.astype(unsigned).view(dtype)
+
+    return logical_shift
 
 
 @_builds(NegateOp)
@@ -486,6 +536,36 @@ class TosaElementwiseFunctions(InterpreterFunctions):
     def run_bitwise_xor(
         self, interpreter: Interpreter, op: BitwiseXorOp, args: PythonValues
     ) -> PythonValues:
+        return (kernel(op)(*args),)
+
+    @impl(BitwiseNotOp)
+    def run_bitwise_not(
+        self, interpreter: Interpreter, op: BitwiseNotOp, args: PythonValues
+    ) -> PythonValues:
+        return (kernel(op)(*args),)
+
+    @impl(LogicalLeftShiftOp)
+    def run_logical_left_shift(
+        self, interpreter: Interpreter, op: LogicalLeftShiftOp, args: PythonValues
+    ) -> PythonValues:
+        return (kernel(op)(*args),)
+
+    @impl(LogicalRightShiftOp)
+    def run_logical_right_shift(
+        self, interpreter: Interpreter, op: LogicalRightShiftOp, args: PythonValues
+    ) -> PythonValues:
+        return (kernel(op)(*args),)
+
+    @impl(ClzOp)
+    def run_clz(self, interpreter: Interpreter, op: ClzOp, args: PythonValues) -> PythonValues:
+        return (kernel(op)(*args),)
+
+    @impl(SinOp)
+    def run_sin(self, interpreter: Interpreter, op: SinOp, args: PythonValues) -> PythonValues:
+        return (kernel(op)(*args),)
+
+    @impl(CosOp)
+    def run_cos(self, interpreter: Interpreter, op: CosOp, args: PythonValues) -> PythonValues:
         return (kernel(op)(*args),)
 
     @impl(AbsOp)

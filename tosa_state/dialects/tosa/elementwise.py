@@ -580,6 +580,49 @@ class CeilOp(_FloatUnaryOp):
 
 
 @irdl_op_definition
+class SinOp(_FloatUnaryOp):
+    """`output = sin(input1)`.
+
+    https://mlir.llvm.org/docs/Dialects/TOSA/#tosasin-mlirtosasinop
+    """
+
+    name = "tosa.sin"
+
+
+@irdl_op_definition
+class CosOp(_FloatUnaryOp):
+    """`output = cos(input1)`.
+
+    https://mlir.llvm.org/docs/Dialects/TOSA/#tosacos-mlirtosacosop
+    """
+
+    name = "tosa.cos"
+
+
+@irdl_op_definition
+class BitwiseNotOp(_ElementwiseUnaryOp):
+    """`output = ~input1` on integers.
+
+    https://mlir.llvm.org/docs/Dialects/TOSA/#tosabitwise_not-mlirtosabitwisenotop
+    """
+
+    name = "tosa.bitwise_not"
+    ELEMENT_TYPES: ClassVar[ElementTypes] = INTEGER
+
+
+@irdl_op_definition
+class ClzOp(_ElementwiseUnaryOp):
+    """`output` = the number of leading zero bits of `input1` (its width for 0, 0 for
+    negative values).
+
+    https://mlir.llvm.org/docs/Dialects/TOSA/#tosaclz-mlirtosaclzop
+    """
+
+    name = "tosa.clz"
+    ELEMENT_TYPES: ClassVar[ElementTypes] = INTEGER
+
+
+@irdl_op_definition
 class LogicalNotOp(_ElementwiseUnaryOp):
     """`output = !input1` on `i1` tensors.
 
@@ -916,6 +959,30 @@ class BitwiseXorOp(_BinaryOp):
 
 
 @irdl_op_definition
+class LogicalLeftShiftOp(_BinaryOp):
+    """`output = input1 << input2`, the bits shifted out dropped; each shift amount must
+    be in [0, width - 1].
+
+    https://mlir.llvm.org/docs/Dialects/TOSA/#tosalogical_left_shift-mlirtosalogicalleftshiftop
+    """
+
+    name = "tosa.logical_left_shift"
+    ELEMENT_TYPES: ClassVar[ElementTypes] = INTEGER
+
+
+@irdl_op_definition
+class LogicalRightShiftOp(_BinaryOp):
+    """`output = input1 >> input2` with zeros shifted in (`input1` read as unsigned); each
+    shift amount must be in [0, width - 1].
+
+    https://mlir.llvm.org/docs/Dialects/TOSA/#tosalogical_right_shift-mlirtosalogicalrightshiftop
+    """
+
+    name = "tosa.logical_right_shift"
+    ELEMENT_TYPES: ClassVar[ElementTypes] = INTEGER
+
+
+@irdl_op_definition
 class EqualOp(_ComparisonOp):
     """`output = input1 == input2` (`i1` result; NaN is unequal to everything).
 
@@ -1054,8 +1121,14 @@ ELEMENTWISE_OPS: list[type[IRDLOperation]] = [
     BitwiseAndOp,
     BitwiseOrOp,
     BitwiseXorOp,
+    LogicalLeftShiftOp,
+    LogicalRightShiftOp,
     # elementwise unary
     AbsOp,
+    BitwiseNotOp,
+    ClzOp,
+    CosOp,
+    SinOp,
     ExpOp,
     LogOp,
     NegateOp,
