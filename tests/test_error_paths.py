@@ -200,7 +200,13 @@ def test_split_input_file_errors_carry_whole_file_lines(tmp_path: Path) -> None:
     out = tmp_path / "out.mlir"
     code, _, err = cli(opt.main, "-", "--split-input-file", "-o", str(out), stdin=SPLIT)
     assert_clean_failure(code, err, "<stdin>:9:21: error: use of undeclared SSA value %y")
+    assert "<stdin>:14:3: error: 'tosa.add' op result type" in err  # every chunk is checked
     assert not out.exists()
+    # As mlir-opt: the chunks that work are still printed (on stdout, never to a file).
+    code, out_text, err = cli(opt.main, "-", "--split-input-file", stdin=SPLIT)
+    assert code == 1
+    assert "tosa.variable.read @acc" in out_text
+    assert err.count(": error: ") == 2, err
     code, out_text, err = cli(opt.main, "-", "--split-input-file", "--verify-diagnostics",
                               stdin=SPLIT)
     assert code == 0, err

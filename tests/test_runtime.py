@@ -237,3 +237,19 @@ def test_ten_thousand_steps_do_not_grow_memory() -> None:
     from lstm_cell import memory_growth
 
     assert memory_growth(hidden=8, steps=10_000) < 16 * 1024
+
+
+def test_hexadecimal_float_literals_are_bit_patterns() -> None:
+    """`0x7FC00001` in a float `dense<...>` is the NaN with that payload, as in MLIR (and
+    as our printer writes non-finite values), not the integer 2143289345."""
+    text = """
+    func.func @main() -> (tensor<3xf32>, tensor<2xf16>) {
+      %0 = "tosa.const"() <{values = dense<[0x7FC00001, 0xFF800000, 2.5]> : tensor<3xf32>}>
+          : () -> tensor<3xf32>
+      %1 = "tosa.const"() <{values = dense<0x7C00> : tensor<2xf16>}> : () -> tensor<2xf16>
+      return %0, %1 : tensor<3xf32>, tensor<2xf16>
+    }
+    """
+    singles, halves = compile_text(text).create_infer_request().infer()
+    assert singles.view(np.uint32).tolist() == [0x7FC00001, 0xFF800000, 0x40200000]
+    assert halves.view(np.uint16).tolist() == [0x7C00, 0x7C00]

@@ -1,8 +1,9 @@
 // RUN: tosa-state-opt %s | filecheck %s
 // RUN: tosa-state-opt %s | tosa-state-opt | filecheck %s
+// RUN: tosa-state-opt %s --print-op-generic | tosa-state-opt | filecheck %s
 
-// openvino.constant in custom form. (xDSL's generic printer writes NaN/Inf as hex float literals
-// that its parser reads back as integers, so these are only checked in custom form.)
+// openvino.constant in custom form, and back from the generic form (where NaN and Inf print as
+// hexadecimal float literals: bit patterns, see tosa/dense-hex-floats.mlir).
 
 // Non-finite floats print as hex so that they parse back bit-exactly.
 // CHECK-LABEL: func.func @special_constants(

@@ -3,7 +3,8 @@
 Ops parsed here carry a `FileLineColLoc` of where they start, so verifier and pass
 diagnostics read `file:line:col: error: ...` like `mlir-opt`'s. Upstream MLIR's names
 `tosa.variable_read` / `tosa.variable_write` parse to our `tosa.variable.read` /
-`tosa.variable.write`.
+`tosa.variable.write`. A hexadecimal literal in a float `dense<...>` is the element's bit
+pattern, as in MLIR (xDSL 0.74 reads it as an integer value).
 """
 
 from __future__ import annotations
@@ -15,9 +16,20 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr, UnknownLoc
+from xdsl.dialects.builtin import (
+    AnyDenseElement,
+    AnyFloat,
+    BytesAttr,
+    DenseIntOrFPElementsAttr,
+    FileLineColLoc,
+    IntAttr,
+    ModuleOp,
+    RankedStructure,
+    StringAttr,
+    UnknownLoc,
+)
 from xdsl.ir import Attribute, Operation, SSAValue
-from xdsl.parser import Parser, UnresolvedOperand
+from xdsl.parser import AttrParser, Parser, UnresolvedOperand
 from xdsl.parser.generic_parser import ParserState
 from xdsl.utils.exceptions import ParseError, VerifyException
 from xdsl.utils.lexer import Input, Span
@@ -63,6 +75,8 @@ class LocatedParser(Parser):
         """Where each value used before its definition is first used."""
         self.last_token: Span | None = None
         """The last token consumed: where constructor errors are reported."""
+        self._literal_elements: list[Parser._TensorLiteralElement] = []
+        """The elements of the dense literal being parsed, in order."""
 
     def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
         self._resume_from(ParserState(_LinearLexer(Input(self._text, self._name.data))))
@@ -126,6 +140,38 @@ class LocatedParser(Parser):
             raise ParseError(Span(start, start + len(name), self.lexer.input), error.msg) \
                 from None
 
+    # -- hexadecimal float literals -----------------------------------------------------
+    # MLIR reads `0x7FC00000` in a float `dense<...>` as the element's bit pattern (that
+    # is how NaN and infinities print); xDSL 0.74 reads it as the integer 2143289344.
+
+    def _parse_tensor_literal_element(self) -> Parser._TensorLiteralElement:
+        element = super()._parse_tensor_literal_element()
+        if isinstance(element.value, int) and "0x" in element.span.text[:3].lower():
+            element = _HexLiteral(element.is_negative, element.value, element.span)
+        self._literal_elements.append(element)
+        return element
+
+    def parse_dense_int_or_fp_elements_attr(
+        self, type: RankedStructure[AnyDenseElement] | None
+    ) -> DenseIntOrFPElementsAttr:
+        self._literal_elements = []
+        attr = super().parse_dense_int_or_fp_elements_attr(type)
+        elements, self._literal_elements = self._literal_elements, []
+        element_type = attr.get_element_type()
+        if not isinstance(element_type, AnyFloat) or not any(
+            isinstance(e, _HexLiteral) for e in elements
+        ):
+            return attr
+        width = element_type.compile_time_size
+        raw = bytearray(attr.data.data)
+        count = len(raw) // width
+        for index, element in enumerate(elements):
+            if isinstance(element, _HexLiteral):
+                pattern = int(element.value).to_bytes(width, "little")
+                for target in range(count) if len(elements) == 1 else (index,):  # splat: all
+                    raw[target * width : (target + 1) * width] = pattern
+        return DenseIntOrFPElementsAttr(attr.type, BytesAttr(bytes(raw)))
+
     def error_message(self, error: ParseError) -> str:
         """`file:line:col: error: message` for a parse error."""
         message = _XDSL_MESSAGES.get(error.msg, error.msg)
@@ -136,6 +182,24 @@ class LocatedParser(Parser):
     def _diagnostic(self, offset: int, message: str) -> str:
         loc = self._location(offset)
         return f"{loc.filename.data}:{loc.line.data}:{loc.column.data}: error: {message}"
+
+
+class _HexLiteral(Parser._TensorLiteralElement):
+    """A hexadecimal integer in a tensor literal: for a float element type, the bit
+    pattern of the element (written by `LocatedParser.parse_dense_int_or_fp_elements_attr`
+    once the attribute is built; 0.0 stands in until then)."""
+
+    def to_type(self, parser: AttrParser, type: Attribute) -> object:
+        if not isinstance(type, AnyFloat):
+            return super().to_type(parser, type)  # type: ignore[arg-type]
+        if self.is_negative:  # reported after the minus, as upstream does
+            parser.raise_error(
+                "hexadecimal float literal should not have a leading minus",
+                Span(self.span.start + 1, self.span.end, self.span.input),
+            )
+        if self.value >= 1 << (8 * type.compile_time_size):  # type: ignore[operator]
+            parser.raise_error("hexadecimal float constant out of range for type", self.span)
+        return 0.0
 
 
 def parse_mlir(ctx: Context, text: str, name: str = "<stdin>", line_offset: int = 0) -> ModuleOp:

@@ -93,6 +93,7 @@ def main(argv: list[str] | None = None) -> int:
         )
 
     outputs: list[str] = []
+    errors: list[str] = []
     if Path(args.input).suffix.lower() == ".xml":
         outputs.append(process(read_model_file(ctx, args.input)))
     else:
@@ -101,10 +102,15 @@ def main(argv: list[str] | None = None) -> int:
             try:
                 outputs.append(process(parse_mlir(ctx, chunk, name, offset)))
             except TosaStateError as error:
-                if not args.verify_diagnostics:
-                    raise
-                outputs.append(f"{error}\n")
+                if args.verify_diagnostics:
+                    outputs.append(f"{error}\n")
+                else:
+                    errors.append(str(error))  # as mlir-opt: report, go on with the next
     result = f"{SPLIT_MARKER}\n".join(outputs)
+    if errors:
+        if not args.output:  # the chunks that worked, as mlir-opt prints them; no file
+            sys.stdout.write(result)
+        raise TosaStateError("\n".join(errors))
     if args.output:
         write_atomically(args.output, result)
     else:
