@@ -531,3 +531,15 @@ def test_unknown_ports_raise_a_lookup_error_that_is_ours(model: Path) -> None:
         assert isinstance(caught.value, KeyError | IndexError)
     assert result[-1] is result[0] is result[np.int64(0)] is result["result0"]
     assert compiled.input(np.int32(0)) is compiled.input("arg0")
+
+
+def test_openvino_softmax1_negative_axis_names_the_layer(tmp_path: Path) -> None:
+    ov = pytest.importorskip("openvino")
+    opset1 = pytest.importorskip("openvino.opset1")
+    x = opset1.parameter([2, 3], np.float32, name="x")
+    model = ov.Model([opset1.result(opset1.softmax(x, 1, name="probabilities"))], [x], "m")
+    xml = tmp_path / "m.xml"
+    ov.save_model(model, xml)
+    _edit(xml, 'axis="1"', 'axis="-1"')
+    opt_xml_fails(xml, "name='probabilities' type='SoftMax' (opset1): axis -1 is negative "
+                  "(Softmax-1 takes a non-negative axis)")

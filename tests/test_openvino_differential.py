@@ -30,6 +30,7 @@ import pytest
 
 ov = pytest.importorskip("openvino", reason="OpenVINO is the oracle of these tests")
 ops = pytest.importorskip("openvino.opset13")
+opset1 = pytest.importorskip("openvino.opset1")
 opset3 = pytest.importorskip("openvino.opset3")
 opset8 = pytest.importorskip("openvino.opset8")
 passes = pytest.importorskip("openvino.passes")
@@ -507,6 +508,23 @@ def op_coverage_model() -> object:
         ops.reshape(v, ops.concat([ops.gather(ops.shape_of(v), ops.constant(np.array([1], i64)),
                                               ops.constant(i64(0))),
                                    ops.constant(np.array([-1], i64))], 0), False),
+        ops.abs(x),
+        ops.abs(k),
+        ops.negative(v),
+        ops.negative(k),
+        ops.log(ops.add(ops.abs(v), ops.constant(np.float32(0.01)))),
+        ops.floor(ops.multiply(v, ops.constant(np.float32(3.0)))),
+        ops.ceiling(ops.multiply(v, ops.constant(np.float32(3.0)))),
+        ops.floor(k),
+        ops.sqrt(ops.abs(v)),
+        ops.sin(v),
+        ops.cos(v),
+        ops.erf(v),
+        opset1.softmax(v, 1),
+        ops.softmax(v, 0),
+        opset8.softmax(ops.multiply(v, ops.constant(np.float32(4.0))), -2),
+        ops.squared_difference(v, x),
+        ops.squared_difference(k, ops.constant(np.int32(2))),
     ]
     results = [ops.result(node) for node in nodes]
     return ov.Model(results, [ops.assign(ops.tanh(v), "s")], [x, k, flags], "ops")

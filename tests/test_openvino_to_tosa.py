@@ -379,6 +379,47 @@ def test_tensor_iterator_partial_reverse_is_rejected() -> None:
             np.zeros((1, 1), np.float32))
 
 
+def test_unary_functions_softmax_and_squared_difference() -> None:
+    text = func(
+        "%x: tensor<2x3xf32>, %k: tensor<3xi32>",
+        "tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<3xi32>, tensor<3xi32>, "
+        "tensor<2x3xf32>, tensor<2x3xf32>, tensor<3xi32>",
+        """
+  %0 = openvino.sqrt %x : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %1 = openvino.softmax %x {axis = -1 : i64} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %2 = openvino.softmax %x {axis = 0 : i64} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %3 = openvino.negative %k : (tensor<3xi32>) -> tensor<3xi32>
+  %4 = openvino.floor %k : (tensor<3xi32>) -> tensor<3xi32>
+  %5 = openvino.negative %x : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %6 = openvino.squared_difference %x, %x : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  %7 = openvino.abs %k : (tensor<3xi32>) -> tensor<3xi32>
+  func.return %0, %1, %2, %3, %4, %5, %6, %7 : tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<3xi32>, tensor<3xi32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<3xi32>""",
+    )
+    x = np.array([[0.0, 1.0, 4.0], [100.0, 2.25, 0.5]], np.float32)
+    k = i32(-(2**31), 5, -7)
+    sqrt, last, first, negative, floor, negative_x, squared, absolute = run(text, x, k)
+    np.testing.assert_allclose(sqrt, np.sqrt(x), rtol=1e-7)
+    exps = np.exp(x - x.max(axis=1, keepdims=True))
+    np.testing.assert_allclose(last, exps / exps.sum(axis=1, keepdims=True), rtol=1e-6)
+    exps = np.exp(x - x.max(axis=0, keepdims=True))
+    np.testing.assert_allclose(first, exps / exps.sum(axis=0, keepdims=True), rtol=1e-6)
+    np.testing.assert_array_equal(negative, i32(-(2**31), -5, 7))  # wraps, as OpenVINO
+    np.testing.assert_array_equal(floor, k)
+    assert np.signbit(negative_x[0, 0]) and negative_x[0, 1] == -1.0  # -0.0, not 0.0
+    np.testing.assert_array_equal(squared, np.zeros_like(x))
+    np.testing.assert_array_equal(absolute, i32(-(2**31), 5, 7))
+
+
+@pytest.mark.parametrize("op", ["sqrt", "log", "sin", "softmax"])
+def test_float_functions_of_integers_are_rejected(op: str) -> None:
+    attrs = " {axis = 0 : i64}" if op == "softmax" else ""
+    text = func("%k: tensor<3xi32>", "tensor<3xi32>", f"""
+  %0 = openvino.{op} %k{attrs} : (tensor<3xi32>) -> tensor<3xi32>
+  func.return %0 : tensor<3xi32>""")
+    with pytest.raises(PipelineError, match=rf"openvino\.{op} of i32 values \(floats only\)"):
+        run(text, i32(1, 4, 9))
+
+
 # ---------------------------------------------------------------------------------------------
 # End to end on OpenVINO IR files
 # ---------------------------------------------------------------------------------------------

@@ -91,7 +91,29 @@ func.func @elementwise(%a: tensor<2x3xf32>, %b: tensor<3xf32>, %c: tensor<2x3xi1
   %21 = openvino.convert %20 {destination_type = f16} : (tensor<2x3xf32>) -> tensor<2x3xf16>
   // CHECK-NEXT: %22 = openvino.convert %c {destination_type = f32} : (tensor<2x3xi1>) -> tensor<2x3xf32>
   %22 = openvino.convert %c {destination_type = f32} : (tensor<2x3xi1>) -> tensor<2x3xf32>
-  func.return %22 : tensor<2x3xf32>
+  // CHECK-NEXT: %23 = openvino.abs %22 : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %23 = openvino.abs %22 : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  // CHECK-NEXT: %24 = openvino.negative %23 : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %24 = openvino.negative %23 : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  // CHECK-NEXT: %25 = openvino.log %24 : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %25 = openvino.log %24 : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  // CHECK-NEXT: %26 = openvino.floor %25 : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %26 = openvino.floor %25 : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  // CHECK-NEXT: %27 = openvino.ceiling %26 : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %27 = openvino.ceiling %26 : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  // CHECK-NEXT: %28 = openvino.sqrt %27 : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %28 = openvino.sqrt %27 : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  // CHECK-NEXT: %29 = openvino.sin %28 : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %29 = openvino.sin %28 : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  // CHECK-NEXT: %30 = openvino.cos %29 : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %30 = openvino.cos %29 : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  // CHECK-NEXT: %31 = openvino.erf %30 : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %31 = openvino.erf %30 : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  // CHECK-NEXT: %32 = openvino.softmax %31 {axis = -1 : i64} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %32 = openvino.softmax %31 {axis = -1 : i64} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  // CHECK-NEXT: %33 = openvino.squared_difference %32, %a : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  %33 = openvino.squared_difference %32, %a : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  func.return %33 : tensor<2x3xf32>
 }
 
 // CHECK-LABEL: func.func @movement(

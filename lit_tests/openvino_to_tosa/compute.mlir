@@ -84,6 +84,25 @@ func.func @floor_division(%a: tensor<4xi32>, %b: tensor<4xi32>) -> (tensor<4xi32
 
 // -----
 
+// Softmax subtracts the maximum along the axis before exp, and multiplies by the reciprocal
+// of the sum; Sqrt is pow(x, 0.5).
+// CHECK-LABEL: func.func @softmax_and_sqrt(
+// CHECK:         %[[M:.*]] = tosa.reduce_max %x {axis = 1 : i32} : (tensor<2x3xf32>) -> tensor<2x1xf32>
+// CHECK:         %[[D:.*]] = tosa.sub %x, %[[M]] : (tensor<2x3xf32>, tensor<2x1xf32>) -> tensor<2x3xf32>
+// CHECK:         %[[E:.*]] = tosa.exp %[[D]] : (tensor<2x3xf32>) -> tensor<2x3xf32>
+// CHECK:         %[[S:.*]] = tosa.reduce_sum %[[E]] {axis = 1 : i32} : (tensor<2x3xf32>) -> tensor<2x1xf32>
+// CHECK:         %[[R:.*]] = tosa.reciprocal %[[S]] : (tensor<2x1xf32>) -> tensor<2x1xf32>
+// CHECK:         %[[P:.*]] = tosa.mul %[[E]], %[[R]], %{{.*}} : (tensor<2x3xf32>, tensor<2x1xf32>, tensor<1xi8>) -> tensor<2x3xf32>
+// CHECK:         %[[Q:.*]] = tosa.pow %x, %{{.*}} : (tensor<2x3xf32>, tensor<1x1xf32>) -> tensor<2x3xf32>
+// CHECK-NEXT:    func.return %[[P]], %[[Q]]
+func.func @softmax_and_sqrt(%x: tensor<2x3xf32>) -> (tensor<2x3xf32>, tensor<2x3xf32>) {
+  %0 = openvino.softmax %x {axis = -1 : i64} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %1 = openvino.sqrt %x : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  func.return %0, %1 : tensor<2x3xf32>, tensor<2x3xf32>
+}
+
+// -----
+
 // A TensorIterator is unrolled: iteration k gets the k-th slice of the sliced input and the
 // previous iteration's value through the back edge; the sliced output is the concatenation
 // of the iterations' values, the other output the last iteration's value.

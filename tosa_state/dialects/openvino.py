@@ -765,6 +765,16 @@ class SubtractOp(ElementwiseBinaryOp):
 
 
 @irdl_op_definition
+class SquaredDifferenceOp(ElementwiseBinaryOp):
+    """SquaredDifference-1: `(lhs - rhs) ** 2`.
+
+    https://docs.openvino.ai/2025/documentation/openvino-ir-format/operation-sets/operation-specs/arithmetic/squared-difference-1.html
+    """
+
+    name = "openvino.squared_difference"
+
+
+@irdl_op_definition
 class MultiplyOp(ElementwiseBinaryOp):
     """Multiply-1.
 
@@ -994,6 +1004,127 @@ class ExpOp(ElementwiseUnaryOp):
     """
 
     name = "openvino.exp"
+
+
+@irdl_op_definition
+class AbsOp(ElementwiseUnaryOp):
+    """Abs-1.
+
+    https://docs.openvino.ai/2025/documentation/openvino-ir-format/operation-sets/operation-specs/arithmetic/abs-1.html
+    """
+
+    name = "openvino.abs"
+
+
+@irdl_op_definition
+class NegativeOp(ElementwiseUnaryOp):
+    """Negative-1.
+
+    https://docs.openvino.ai/2025/documentation/openvino-ir-format/operation-sets/operation-specs/arithmetic/negative-1.html
+    """
+
+    name = "openvino.negative"
+
+
+@irdl_op_definition
+class LogOp(ElementwiseUnaryOp):
+    """Log-1 (natural logarithm).
+
+    https://docs.openvino.ai/2025/documentation/openvino-ir-format/operation-sets/operation-specs/arithmetic/log-1.html
+    """
+
+    name = "openvino.log"
+
+
+@irdl_op_definition
+class FloorOp(ElementwiseUnaryOp):
+    """Floor-1.
+
+    https://docs.openvino.ai/2025/documentation/openvino-ir-format/operation-sets/operation-specs/arithmetic/floor-1.html
+    """
+
+    name = "openvino.floor"
+
+
+@irdl_op_definition
+class CeilingOp(ElementwiseUnaryOp):
+    """Ceiling-1.
+
+    https://docs.openvino.ai/2025/documentation/openvino-ir-format/operation-sets/operation-specs/arithmetic/ceiling-1.html
+    """
+
+    name = "openvino.ceiling"
+
+
+@irdl_op_definition
+class SqrtOp(ElementwiseUnaryOp):
+    """Sqrt-1.
+
+    https://docs.openvino.ai/2025/documentation/openvino-ir-format/operation-sets/operation-specs/arithmetic/sqrt-1.html
+    """
+
+    name = "openvino.sqrt"
+
+
+@irdl_op_definition
+class SinOp(ElementwiseUnaryOp):
+    """Sin-1.
+
+    https://docs.openvino.ai/2025/documentation/openvino-ir-format/operation-sets/operation-specs/arithmetic/sin-1.html
+    """
+
+    name = "openvino.sin"
+
+
+@irdl_op_definition
+class CosOp(ElementwiseUnaryOp):
+    """Cos-1.
+
+    https://docs.openvino.ai/2025/documentation/openvino-ir-format/operation-sets/operation-specs/arithmetic/cos-1.html
+    """
+
+    name = "openvino.cos"
+
+
+@irdl_op_definition
+class ErfOp(ElementwiseUnaryOp):
+    """Erf-1.
+
+    https://docs.openvino.ai/2025/documentation/openvino-ir-format/operation-sets/operation-specs/arithmetic/erf-1.html
+    """
+
+    name = "openvino.erf"
+
+
+@irdl_op_definition
+class SoftmaxOp(IRDLOperation):
+    """Softmax-1 / Softmax-8 along `axis` (Softmax-8 allows a negative axis).
+
+    https://docs.openvino.ai/2025/documentation/openvino-ir-format/operation-sets/operation-specs/activation/softmax-8.html
+    """
+
+    name = "openvino.softmax"
+
+    input = operand_def(TensorLike)
+    result = result_def(TensorLike)
+    axis = prop_def(IntegerAttr[IntegerType])
+
+    traits = traits_def(Pure())
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = OPERANDS_FORMAT
+
+    def __init__(self, input: SSAValue, result_type: Attribute, axis: int):
+        super().__init__(
+            operands=[input], result_types=[result_type], properties={"axis": _i64(axis)}
+        )
+
+    def verify_(self) -> None:
+        _check_same_element_type(self, (self.input, self.result), "input and result")
+        _check_same_shape(self, self.input.type, self.result.type)
+        rank = len(tensor_shape(self.input.type) or ())
+        axis = self.axis.value.data
+        if not -rank <= axis < max(rank, 1):
+            raise VerifyException(f"{self.name}: axis {axis} is out of range for rank {rank}")
 
 
 @irdl_op_definition
@@ -1993,6 +2124,17 @@ OpenVINO = Dialect(
         SigmoidOp,
         TanhOp,
         ExpOp,
+        AbsOp,
+        NegativeOp,
+        LogOp,
+        FloorOp,
+        CeilingOp,
+        SqrtOp,
+        SinOp,
+        CosOp,
+        ErfOp,
+        SoftmaxOp,
+        SquaredDifferenceOp,
         ClampOp,
         ConvertOp,
         SelectOp,

@@ -640,6 +640,13 @@ def _build_clamp(b: _OpBuilder) -> Operation:
     return ov.ClampOp(b.operands[0], b.result_types[0], b.data_float("min"), b.data_float("max"))
 
 
+def _build_softmax(b: _OpBuilder) -> Operation:
+    axis = b.data_int("axis", 1)
+    if b.layer.version == "opset1" and axis < 0:
+        b.fail(f"axis {axis} is negative (Softmax-1 takes a non-negative axis)")
+    return ov.SoftmaxOp(b.operands[0], b.result_types[0], axis)
+
+
 def _build_convert(b: _OpBuilder) -> Operation:
     destination = b.data_element("destination_type")
     if ov.element_type(b.result_types[0]) != destination.mlir:
@@ -826,6 +833,18 @@ SUPPORTED_OPS: dict[str, OpSpec] = {
     "Sigmoid": OpSpec(("opset1",), (1, 1), _unary(ov.SigmoidOp)),
     "Tanh": OpSpec(("opset1",), (1, 1), _unary(ov.TanhOp)),
     "Exp": OpSpec(("opset1",), (1, 1), _unary(ov.ExpOp)),
+    "Abs": OpSpec(("opset1",), (1, 1), _unary(ov.AbsOp)),
+    "Negative": OpSpec(("opset1",), (1, 1), _unary(ov.NegativeOp)),
+    "Log": OpSpec(("opset1",), (1, 1), _unary(ov.LogOp)),
+    "Floor": OpSpec(("opset1",), (1, 1), _unary(ov.FloorOp)),
+    "Ceiling": OpSpec(("opset1",), (1, 1), _unary(ov.CeilingOp)),
+    "Sqrt": OpSpec(("opset1",), (1, 1), _unary(ov.SqrtOp)),
+    "Sin": OpSpec(("opset1",), (1, 1), _unary(ov.SinOp)),
+    "Cos": OpSpec(("opset1",), (1, 1), _unary(ov.CosOp)),
+    "Erf": OpSpec(("opset1",), (1, 1), _unary(ov.ErfOp)),
+    "SoftMax": OpSpec(("opset1", "opset8"), (1, 1), _build_softmax),
+    "Softmax": OpSpec(("opset1", "opset8"), (1, 1), _build_softmax),
+    "SquaredDifference": OpSpec(("opset1",), (2, 2), _binary(ov.SquaredDifferenceOp)),
     "Clamp": OpSpec(("opset1",), (1, 1), _build_clamp),
     "Convert": OpSpec(("opset1",), (1, 1), _build_convert),
     "Select": OpSpec(("opset1",), (3, 3), _build_select),

@@ -170,18 +170,72 @@ class Select(OpenVINOPattern):
 
 
 class Activation(OpenVINOPattern):
-    """Sigmoid, Tanh, Exp, LogicalNot: one TOSA op each."""
+    """Sigmoid, Tanh, Exp, Log, Sin, Cos, Erf, Floor, Ceiling, Abs, LogicalNot: one TOSA op
+    each. Floor and Ceiling of integers are the integers; the other float functions reject
+    integer inputs (TOSA has none)."""
 
-    OPS = (ov.SigmoidOp, ov.TanhOp, ov.ExpOp, ov.LogicalNotOp)
+    OPS = (ov.SigmoidOp, ov.TanhOp, ov.ExpOp, ov.LogOp, ov.SinOp, ov.CosOp, ov.ErfOp,
+           ov.FloorOp, ov.CeilingOp, ov.AbsOp, ov.LogicalNotOp)
     TOSA: dict[type[Operation], type[Operation]] = {
         ov.SigmoidOp: tew.SigmoidOp,
         ov.TanhOp: tew.TanhOp,
         ov.ExpOp: tew.ExpOp,
+        ov.LogOp: tew.LogOp,
+        ov.SinOp: tew.SinOp,
+        ov.CosOp: tew.CosOp,
+        ov.ErfOp: tew.ErfOp,
+        ov.FloorOp: tew.FloorOp,
+        ov.CeilingOp: tew.CeilOp,
+        ov.AbsOp: tew.AbsOp,
         ov.LogicalNotOp: tew.LogicalNotOp,
     }
+    ANY_ELEMENT_TYPE = (ov.AbsOp, ov.LogicalNotOp)
 
     def convert(self, op: ov.ElementwiseUnaryOp, e: Emitter) -> Sequence[SSAValue]:
+        if not isinstance(op, self.ANY_ELEMENT_TYPE) and not is_float(element(op.input)):
+            if isinstance(op, ov.FloorOp | ov.CeilingOp):
+                return [op.input]
+            raise Unsupported(f"{op.name} of {element(op.input)} values (floats only)")
         return [e.unary(self.TOSA[type(op)], op.input)]
+
+
+class Negative(OpenVINOPattern):
+    """Negative-1: `tosa.negate` on floats; `0 - x` on integers (wrapping, as OpenVINO does;
+    TOSA's integer negate saturates)."""
+
+    OPS = (ov.NegativeOp,)
+
+    def convert(self, op: ov.NegativeOp, e: Emitter) -> Sequence[SSAValue]:
+        element_type = element(op.input)
+        if is_float(element_type):
+            zero = e.const(np.zeros(1), element_type)
+            return [e.value(tew.NegateOp(op.input, zero, zero))]
+        if integer_type(op.input) is None:
+            raise Unsupported(f"{op.name} of {element_type} values")
+        return [e.sub(e.scalar(0, element_type, len(shape(op.input))), op.input)]
+
+
+class Sqrt(OpenVINOPattern):
+    """Sqrt-1 on floats: `x ** 0.5` (TOSA has no square root; `pow` is within an ulp)."""
+
+    OPS = (ov.SqrtOp,)
+
+    def convert(self, op: ov.SqrtOp, e: Emitter) -> Sequence[SSAValue]:
+        element_type = element(op.input)
+        if not is_float(element_type):
+            raise Unsupported(f"{op.name} of {element_type} values (floats only)")
+        half = e.scalar(0.5, element_type, len(shape(op.input)))
+        return [e.elementwise(tew.PowOp, op.input, half)]
+
+
+class SquaredDifference(OpenVINOPattern):
+    """SquaredDifference-1: `(lhs - rhs) * (lhs - rhs)`."""
+
+    OPS = (ov.SquaredDifferenceOp,)
+
+    def convert(self, op: ov.SquaredDifferenceOp, e: Emitter) -> Sequence[SSAValue]:
+        difference = e.sub(op.lhs, op.rhs)
+        return [e.mul(difference, difference)]
 
 
 def clamp_bounds(element_type: Attribute, low: float, high: float) -> tuple[float, float]:
@@ -243,6 +297,9 @@ ELEMENTWISE_PATTERNS = (
     Power,
     Select,
     Activation,
+    Negative,
+    Sqrt,
+    SquaredDifference,
     Relu,
     Clamp,
     Convert,

@@ -140,4 +140,20 @@ def _mean(e: Emitter, total: SSAValue, count: int) -> SSAValue:
     return e.cast(quotient, element_type)
 
 
-MATRIX_PATTERNS = (MatMul, Reduce)
+class Softmax(OpenVINOPattern):
+    """Softmax-1 / -8 on floats: `exp(x - max) / sum(exp(x - max))` along the axis (the
+    maximum subtracted first, so that `exp` cannot overflow)."""
+
+    OPS = (ov.SoftmaxOp,)
+
+    def convert(self, op: ov.SoftmaxOp, e: Emitter) -> Sequence[SSAValue]:
+        if not is_float(element(op.input)):
+            raise Unsupported(f"{op.name} of {element(op.input)} values (floats only)")
+        axis = normalize_axis(op.axis.value.data, len(shape(op.input)))
+        shifted = e.sub(op.input, _reduce(e, tt.ReduceMaxOp, op.input, axis))
+        exponentials = e.unary(tew.ExpOp, shifted)
+        total = _reduce(e, tt.ReduceSumOp, exponentials, axis)
+        return [e.mul(exponentials, e.unary(tew.ReciprocalOp, total))]
+
+
+MATRIX_PATTERNS = (MatMul, Reduce, Softmax)
