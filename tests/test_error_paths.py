@@ -533,6 +533,39 @@ def test_unknown_ports_raise_a_lookup_error_that_is_ours(model: Path) -> None:
     assert compiled.input(np.int32(0)) is compiled.input("arg0")
 
 
+def _small_openvino_model(tmp_path: Path, build) -> Path:
+    """`build(x)` on a [2, 3] f32 parameter, saved as IR; the path of its .xml."""
+    ov = pytest.importorskip("openvino")
+    ops = pytest.importorskip("openvino.opset13")
+    x = ops.parameter([2, 3], np.float32, name="x")
+    xml = tmp_path / "m.xml"
+    ov.save_model(ov.Model([ops.result(build(x))], [x], "m"), xml)
+    return xml
+
+
+@pytest.mark.parametrize(
+    ("op", "old", "new", "message"),
+    [
+        ("gelu", 'approximation_mode="ERF"', 'approximation_mode="CUBIC"',
+         "type='Gelu' (opset7): approximation_mode 'cubic' is not 'erf' or 'tanh'"),
+        ("mvn", 'eps_mode="INSIDE_SQRT"', 'eps_mode="BESIDE_SQRT"',
+         "type='MVN' (opset6): eps_mode 'beside_sqrt' is not 'inside_sqrt' or 'outside_sqrt'"),
+    ],
+)
+def test_openvino_bad_activation_modes_name_the_layer(
+    tmp_path: Path, op: str, old: str, new: str, message: str
+) -> None:
+    ops = pytest.importorskip("openvino.opset13")
+    build = {
+        "gelu": lambda x: ops.gelu(x, "erf", name="layer"),
+        "mvn": lambda x: ops.mvn(x, ops.constant(np.array([1], np.int64)), True, 1e-5,
+                                 "inside_sqrt", name="layer"),
+    }[op]
+    xml = _small_openvino_model(tmp_path, build)
+    _edit(xml, old, new)
+    opt_xml_fails(xml, f"name='layer' {message}")
+
+
 def test_openvino_softmax1_negative_axis_names_the_layer(tmp_path: Path) -> None:
     ov = pytest.importorskip("openvino")
     opset1 = pytest.importorskip("openvino.opset1")

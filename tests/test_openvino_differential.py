@@ -31,6 +31,7 @@ import pytest
 ov = pytest.importorskip("openvino", reason="OpenVINO is the oracle of these tests")
 ops = pytest.importorskip("openvino.opset13")
 opset1 = pytest.importorskip("openvino.opset1")
+opset2 = pytest.importorskip("openvino.opset2")
 opset3 = pytest.importorskip("openvino.opset3")
 opset8 = pytest.importorskip("openvino.opset8")
 passes = pytest.importorskip("openvino.passes")
@@ -525,6 +526,21 @@ def op_coverage_model() -> object:
         opset8.softmax(ops.multiply(v, ops.constant(np.float32(4.0))), -2),
         ops.squared_difference(v, x),
         ops.squared_difference(k, ops.constant(np.int32(2))),
+        ops.gelu(v, "erf"),
+        ops.gelu(v, "tanh"),
+        opset2.gelu(x),
+        ops.hswish(ops.multiply(v, ops.constant(np.float32(4.0)))),
+        ops.hsigmoid(ops.multiply(v, ops.constant(np.float32(4.0)))),
+        ops.elu(x, 0.7),
+        ops.swish(v),
+        ops.swish(x, ops.constant(np.float32(1.7))),
+        ops.prelu(x, ops.constant(np.float32(0.2))),
+        ops.prelu(ops.reshape(x, ops.constant(np.array([2, 3, 2], i64)), False),
+                  ops.constant(np.array([0.1, -0.5, 2.0], np.float32))),
+        ops.mvn(v, ops.constant(np.array([1], i64)), True, 1e-3, "inside_sqrt"),
+        ops.mvn(ops.reshape(v, ops.constant(np.array([2, 2, 3], i64)), False),
+                ops.constant(np.array([0, 2], i64)), True, 1e-2, "outside_sqrt"),
+        ops.mvn(v, ops.constant(np.array([-1], i64)), False, 1e-5, "inside_sqrt"),
     ]
     results = [ops.result(node) for node in nodes]
     return ov.Model(results, [ops.assign(ops.tanh(v), "s")], [x, k, flags], "ops")

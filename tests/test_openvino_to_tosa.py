@@ -410,7 +410,7 @@ def test_unary_functions_softmax_and_squared_difference() -> None:
     np.testing.assert_array_equal(absolute, i32(-(2**31), 5, 7))
 
 
-@pytest.mark.parametrize("op", ["sqrt", "log", "sin", "softmax"])
+@pytest.mark.parametrize("op", ["sqrt", "log", "sin", "softmax", "gelu", "hswish", "swish"])
 def test_float_functions_of_integers_are_rejected(op: str) -> None:
     attrs = " {axis = 0 : i64}" if op == "softmax" else ""
     text = func("%k: tensor<3xi32>", "tensor<3xi32>", f"""

@@ -113,7 +113,22 @@ func.func @elementwise(%a: tensor<2x3xf32>, %b: tensor<3xf32>, %c: tensor<2x3xi1
   %32 = openvino.softmax %31 {axis = -1 : i64} : (tensor<2x3xf32>) -> tensor<2x3xf32>
   // CHECK-NEXT: %33 = openvino.squared_difference %32, %a : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
   %33 = openvino.squared_difference %32, %a : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
-  func.return %33 : tensor<2x3xf32>
+  // CHECK-NEXT: %34 = openvino.gelu %33 {approximation_mode = "tanh"} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %34 = openvino.gelu %33 {approximation_mode = "tanh"} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  // CHECK-NEXT: %35 = openvino.hswish %34 : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %35 = openvino.hswish %34 : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  // CHECK-NEXT: %36 = openvino.hsigmoid %35 : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %36 = openvino.hsigmoid %35 : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  // CHECK-NEXT: %37 = openvino.elu %36 {alpha = 5.000000e-01 : f64} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %37 = openvino.elu %36 {alpha = 0.5 : f64} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  // CHECK-NEXT: %38 = openvino.swish %37 : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %38 = openvino.swish %37 : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  // CHECK-NEXT: %39 = openvino.prelu %38, %a : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  %39 = openvino.prelu %38, %a : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  %axes = openvino.constant dense<1> : tensor<1xi64>
+  // CHECK: openvino.mvn %39, %{{.*}} {normalize_variance = true, eps = 1.000000e-05 : f64, eps_mode = "inside_sqrt"} : (tensor<2x3xf32>, tensor<1xi64>) -> tensor<2x3xf32>
+  %40 = openvino.mvn %39, %axes {normalize_variance = true, eps = 1.0e-5 : f64, eps_mode = "inside_sqrt"} : (tensor<2x3xf32>, tensor<1xi64>) -> tensor<2x3xf32>
+  func.return %40 : tensor<2x3xf32>
 }
 
 // CHECK-LABEL: func.func @movement(

@@ -103,6 +103,20 @@ func.func @softmax_and_sqrt(%x: tensor<2x3xf32>) -> (tensor<2x3xf32>, tensor<2x3
 
 // -----
 
+// PRelu with a 1-D slope as long as dimension 1 applies it per channel: the slope becomes
+// [1, C, 1] before the multiply.
+// CHECK-LABEL: func.func @prelu_per_channel(
+// CHECK:         %[[S:.*]] = tosa.reshape %slope, %{{.*}} : (tensor<3xf32>, !tosa.shape<3>) -> tensor<1x3x1xf32>
+// CHECK:         %[[N:.*]] = tosa.greater %{{.*}}, %x : (tensor<1x1x1xf32>, tensor<2x3x4xf32>) -> tensor<2x3x4xi1>
+// CHECK:         %[[P:.*]] = tosa.mul %x, %[[S]], %{{.*}} : (tensor<2x3x4xf32>, tensor<1x3x1xf32>, tensor<1xi8>) -> tensor<2x3x4xf32>
+// CHECK:         tosa.select %[[N]], %[[P]], %x : (tensor<2x3x4xi1>, tensor<2x3x4xf32>, tensor<2x3x4xf32>) -> tensor<2x3x4xf32>
+func.func @prelu_per_channel(%x: tensor<2x3x4xf32>, %slope: tensor<3xf32>) -> tensor<2x3x4xf32> {
+  %0 = openvino.prelu %x, %slope : (tensor<2x3x4xf32>, tensor<3xf32>) -> tensor<2x3x4xf32>
+  func.return %0 : tensor<2x3x4xf32>
+}
+
+// -----
+
 // A TensorIterator is unrolled: iteration k gets the k-th slice of the sliced input and the
 // previous iteration's value through the back edge; the sliced output is the concatenation
 // of the iterations' values, the other output the last iteration's value.

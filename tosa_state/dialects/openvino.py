@@ -1128,6 +1128,181 @@ class SoftmaxOp(IRDLOperation):
 
 
 @irdl_op_definition
+class GeluOp(ElementwiseUnaryOp):
+    """Gelu-2 / Gelu-7: `0.5 x (1 + erf(x / sqrt 2))`, or its tanh approximation.
+
+    https://docs.openvino.ai/2025/documentation/openvino-ir-format/operation-sets/operation-specs/activation/gelu-7.html
+    """
+
+    name = "openvino.gelu"
+
+    approximation_mode = prop_def(StringAttr, default_value=StringAttr("erf"))
+    irdl_options = (ParsePropInAttrDict(),)
+
+    def __init__(self, input: SSAValue, result_type: Attribute, approximation_mode: str = "erf"):
+        IRDLOperation.__init__(
+            self,
+            operands=[input],
+            result_types=[result_type],
+            properties={"approximation_mode": StringAttr(approximation_mode)},
+        )
+
+    def verify_(self) -> None:
+        super().verify_()
+        if self.approximation_mode.data not in ("erf", "tanh"):
+            raise VerifyException(
+                f"{self.name}: approximation_mode must be 'erf' or 'tanh', got "
+                f"'{self.approximation_mode.data}'"
+            )
+
+
+@irdl_op_definition
+class HSwishOp(ElementwiseUnaryOp):
+    """HSwish-4: `x * min(max(x + 3, 0), 6) / 6`.
+
+    https://docs.openvino.ai/2025/documentation/openvino-ir-format/operation-sets/operation-specs/activation/hswish-4.html
+    """
+
+    name = "openvino.hswish"
+
+
+@irdl_op_definition
+class HSigmoidOp(ElementwiseUnaryOp):
+    """HSigmoid-5: `min(max(x + 3, 0), 6) / 6`.
+
+    https://docs.openvino.ai/2025/documentation/openvino-ir-format/operation-sets/operation-specs/activation/hsigmoid-5.html
+    """
+
+    name = "openvino.hsigmoid"
+
+
+@irdl_op_definition
+class EluOp(ElementwiseUnaryOp):
+    """Elu-1: `x` where `x > 0`, else `alpha (exp(x) - 1)`.
+
+    https://docs.openvino.ai/2025/documentation/openvino-ir-format/operation-sets/operation-specs/activation/elu-1.html
+    """
+
+    name = "openvino.elu"
+
+    alpha = prop_def(FloatAttr[Float64Type])
+    irdl_options = (ParsePropInAttrDict(),)
+
+    def __init__(self, input: SSAValue, result_type: Attribute, alpha: float):
+        IRDLOperation.__init__(
+            self, operands=[input], result_types=[result_type],
+            properties={"alpha": FloatAttr(alpha, f64)},
+        )
+
+
+@irdl_op_definition
+class SwishOp(IRDLOperation):
+    """Swish-4: `x * sigmoid(beta x)`, `beta` a scalar input (1 without it).
+
+    https://docs.openvino.ai/2025/documentation/openvino-ir-format/operation-sets/operation-specs/activation/swish-4.html
+    """
+
+    name = "openvino.swish"
+
+    input = operand_def(TensorLike)
+    beta = opt_operand_def(TensorLike)
+    result = result_def(TensorLike)
+
+    traits = traits_def(Pure())
+    assembly_format = OPERANDS_FORMAT
+
+    def __init__(self, input: SSAValue, beta: SSAValue | None, result_type: Attribute):
+        super().__init__(operands=[input, [] if beta is None else [beta]],
+                         result_types=[result_type])
+
+    def verify_(self) -> None:
+        _check_same_element_type(self, (self.input, self.result), "input and result")
+        _check_same_shape(self, self.input.type, self.result.type)
+        if self.beta is not None:
+            _check_same_element_type(self, (self.input, self.beta), "input and beta")
+            if tensor_shape(self.beta.type) not in ((), (1,), None):
+                raise VerifyException(f"{self.name}: beta must be a scalar, got {self.beta.type}")
+
+
+@irdl_op_definition
+class PReluOp(IRDLOperation):
+    """PRelu-1: `x` where `x >= 0`, else `slope * x`; a 1-D `slope` as long as the channel
+    dimension (dimension 1) applies per channel, other slopes broadcast as numpy.
+
+    https://docs.openvino.ai/2025/documentation/openvino-ir-format/operation-sets/operation-specs/activation/prelu-1.html
+    """
+
+    name = "openvino.prelu"
+
+    input = operand_def(TensorLike)
+    slope = operand_def(TensorLike)
+    result = result_def(TensorLike)
+
+    traits = traits_def(Pure())
+    assembly_format = OPERANDS_FORMAT
+
+    def __init__(self, input: SSAValue, slope: SSAValue, result_type: Attribute):
+        super().__init__(operands=[input, slope], result_types=[result_type])
+
+    def verify_(self) -> None:
+        _check_same_element_type(self, (self.input, self.slope, self.result),
+                                 "input, slope and result")
+        _check_same_shape(self, self.input.type, self.result.type)
+
+
+@irdl_op_definition
+class MVNOp(IRDLOperation):
+    """MVN-6: `x - mean(x)` over `axes`, divided by `sqrt(var + eps)` (`inside_sqrt`) or
+    `sqrt(var) + eps` (`outside_sqrt`) when `normalize_variance`.
+
+    https://docs.openvino.ai/2025/documentation/openvino-ir-format/operation-sets/operation-specs/normalization/mvn-6.html
+    """
+
+    name = "openvino.mvn"
+
+    input = operand_def(TensorLike)
+    axes = operand_def(TensorLike)
+    result = result_def(TensorLike)
+    normalize_variance = prop_def(BoolAttr)
+    eps = prop_def(FloatAttr[Float64Type])
+    eps_mode = prop_def(StringAttr)
+
+    traits = traits_def(Pure())
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = OPERANDS_FORMAT
+
+    def __init__(
+        self,
+        input: SSAValue,
+        axes: SSAValue,
+        result_type: Attribute,
+        normalize_variance: bool,
+        eps: float,
+        eps_mode: str,
+    ):
+        super().__init__(
+            operands=[input, axes],
+            result_types=[result_type],
+            properties={
+                "normalize_variance": _bool(normalize_variance),
+                "eps": FloatAttr(eps, f64),
+                "eps_mode": StringAttr(eps_mode),
+            },
+        )
+
+    def verify_(self) -> None:
+        _check_same_element_type(self, (self.input, self.result), "input and result")
+        _check_same_shape(self, self.input.type, self.result.type)
+        _check_integer_operand(self, self.axes, "axes")
+        _check_rank_at_most_one(self, self.axes, "axes")
+        if self.eps_mode.data not in ("inside_sqrt", "outside_sqrt"):
+            raise VerifyException(
+                f"{self.name}: eps_mode must be 'inside_sqrt' or 'outside_sqrt', got "
+                f"'{self.eps_mode.data}'"
+            )
+
+
+@irdl_op_definition
 class LogicalNotOp(ElementwiseUnaryOp):
     """LogicalNot-1.
 
@@ -2135,6 +2310,13 @@ OpenVINO = Dialect(
         ErfOp,
         SoftmaxOp,
         SquaredDifferenceOp,
+        GeluOp,
+        HSwishOp,
+        HSigmoidOp,
+        EluOp,
+        SwishOp,
+        PReluOp,
+        MVNOp,
         ClampOp,
         ConvertOp,
         SelectOp,

@@ -647,6 +647,34 @@ def _build_softmax(b: _OpBuilder) -> Operation:
     return ov.SoftmaxOp(b.operands[0], b.result_types[0], axis)
 
 
+def _build_gelu(b: _OpBuilder) -> Operation:
+    mode = b.data("approximation_mode", "erf").strip().lower()
+    if mode not in ("erf", "tanh"):
+        b.fail(f"approximation_mode '{mode}' is not 'erf' or 'tanh'")
+    return ov.GeluOp(b.operands[0], b.result_types[0], mode)
+
+
+def _build_elu(b: _OpBuilder) -> Operation:
+    return ov.EluOp(b.operands[0], b.result_types[0], b.data_float("alpha"))
+
+
+def _build_swish(b: _OpBuilder) -> Operation:
+    beta = b.operands[1] if len(b.operands) > 1 else None
+    return ov.SwishOp(b.operands[0], beta, b.result_types[0])
+
+
+def _build_prelu(b: _OpBuilder) -> Operation:
+    return ov.PReluOp(b.operands[0], b.operands[1], b.result_types[0])
+
+
+def _build_mvn(b: _OpBuilder) -> Operation:
+    eps_mode = b.data("eps_mode").strip().lower()
+    if eps_mode not in ("inside_sqrt", "outside_sqrt"):
+        b.fail(f"eps_mode '{eps_mode}' is not 'inside_sqrt' or 'outside_sqrt'")
+    return ov.MVNOp(b.operands[0], b.operands[1], b.result_types[0],
+                    b.data_bool("normalize_variance", False), b.data_float("eps"), eps_mode)
+
+
 def _build_convert(b: _OpBuilder) -> Operation:
     destination = b.data_element("destination_type")
     if ov.element_type(b.result_types[0]) != destination.mlir:
@@ -845,6 +873,14 @@ SUPPORTED_OPS: dict[str, OpSpec] = {
     "SoftMax": OpSpec(("opset1", "opset8"), (1, 1), _build_softmax),
     "Softmax": OpSpec(("opset1", "opset8"), (1, 1), _build_softmax),
     "SquaredDifference": OpSpec(("opset1",), (2, 2), _binary(ov.SquaredDifferenceOp)),
+    "Gelu": OpSpec(("opset2", "opset7"), (1, 1), _build_gelu),
+    "HSwish": OpSpec(("opset4",), (1, 1), _unary(ov.HSwishOp)),
+    "HSigmoid": OpSpec(("opset5",), (1, 1), _unary(ov.HSigmoidOp)),
+    "Elu": OpSpec(("opset1",), (1, 1), _build_elu),
+    "Swish": OpSpec(("opset4",), (1, 2), _build_swish),
+    "PRelu": OpSpec(("opset1",), (2, 2), _build_prelu),
+    "PReLU": OpSpec(("opset1",), (2, 2), _build_prelu),
+    "MVN": OpSpec(("opset6",), (2, 2), _build_mvn),
     "Clamp": OpSpec(("opset1",), (1, 1), _build_clamp),
     "Convert": OpSpec(("opset1",), (1, 1), _build_convert),
     "Select": OpSpec(("opset1",), (3, 3), _build_select),

@@ -6,6 +6,7 @@ broadcasts size-1 dims. `auto_broadcast = "none"` needs no reshape (the shapes a
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import numpy as np
@@ -238,6 +239,96 @@ class SquaredDifference(OpenVINOPattern):
         return [e.mul(difference, difference)]
 
 
+def _float_input(op: Operation, value: SSAValue) -> Attribute:
+    """The element type of `value`, which must be a float (TOSA's functions have no
+    integer forms)."""
+    element_type = element(value)
+    if not is_float(element_type):
+        raise Unsupported(f"{op.name} of {element_type} values (floats only)")
+    return element_type
+
+
+class Gelu(OpenVINOPattern):
+    """Gelu-2 / -7: `0.5 x (1 + erf(x / sqrt 2))`; tanh mode:
+    `0.5 x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3)))`."""
+
+    OPS = (ov.GeluOp,)
+
+    def convert(self, op: ov.GeluOp, e: Emitter) -> Sequence[SSAValue]:
+        element_type, rank = _float_input(op, op.input), len(shape(op.input))
+        x = op.input
+
+        def scalar(number: float) -> SSAValue:
+            return e.scalar(number, element_type, rank)
+
+        if op.approximation_mode.data == "tanh":
+            cube = e.mul(e.mul(x, x), x)
+            inner = e.mul(e.add(x, e.mul(cube, scalar(0.044715))), scalar(math.sqrt(2 / math.pi)))
+            curve = e.unary(tew.TanhOp, inner)
+        else:
+            curve = e.unary(tew.ErfOp, e.mul(x, scalar(1 / math.sqrt(2))))
+        return [e.mul(e.mul(x, scalar(0.5)), e.add(curve, scalar(1.0)))]
+
+
+def _hard_sigmoid(e: Emitter, x: SSAValue) -> SSAValue:
+    """`min(max(x + 3, 0), 6) / 6`."""
+    rank = len(shape(x))
+    shifted = e.add(x, e.scalar(3.0, element(x), rank))
+    return e.mul(e.clamp(shifted, 0.0, 6.0), e.scalar(1 / 6, element(x), rank))
+
+
+class HardActivation(OpenVINOPattern):
+    """HSigmoid-5: `min(max(x + 3, 0), 6) / 6`; HSwish-4: `x` times that."""
+
+    OPS = (ov.HSigmoidOp, ov.HSwishOp)
+
+    def convert(self, op: ov.HSigmoidOp | ov.HSwishOp, e: Emitter) -> Sequence[SSAValue]:
+        _float_input(op, op.input)
+        gate = _hard_sigmoid(e, op.input)
+        return [e.mul(op.input, gate) if isinstance(op, ov.HSwishOp) else gate]
+
+
+class Elu(OpenVINOPattern):
+    """Elu-1: `select(x > 0, x, alpha * (exp(x) - 1))`."""
+
+    OPS = (ov.EluOp,)
+
+    def convert(self, op: ov.EluOp, e: Emitter) -> Sequence[SSAValue]:
+        element_type, rank = _float_input(op, op.input), len(shape(op.input))
+        x = op.input
+        exp_minus_one = e.sub(e.unary(tew.ExpOp, x), e.scalar(1.0, element_type, rank))
+        negative = e.mul(exp_minus_one, e.scalar(op.alpha.value.data, element_type, rank))
+        positive = e.greater(x, e.scalar(0.0, element_type, rank))
+        return [e.select(positive, x, negative)]
+
+
+class Swish(OpenVINOPattern):
+    """Swish-4: `x * sigmoid(beta * x)` (`beta` 1 when absent)."""
+
+    OPS = (ov.SwishOp,)
+
+    def convert(self, op: ov.SwishOp, e: Emitter) -> Sequence[SSAValue]:
+        _float_input(op, op.input)
+        scaled = op.input if op.beta is None else e.mul(op.input, op.beta)
+        return [e.mul(op.input, e.unary(tew.SigmoidOp, scaled))]
+
+
+class PRelu(OpenVINOPattern):
+    """PRelu-1: `select(x < 0, slope * x, x)`; a 1-D slope as long as dimension 1 of a
+    rank >= 2 input is reshaped to `[1, C, 1, ...]` (per channel)."""
+
+    OPS = (ov.PReluOp,)
+
+    def convert(self, op: ov.PReluOp, e: Emitter) -> Sequence[SSAValue]:
+        element_type = element(op.input)
+        dims, slope = shape(op.input), op.slope
+        slope_dims = shape(slope)
+        if len(slope_dims) == 1 and len(dims) >= 2 and slope_dims[0] == dims[1] != 1:
+            slope = e.reshape(slope, [1, dims[1], *([1] * (len(dims) - 2))])
+        negative = e.greater(e.scalar(0, element_type, len(dims)), op.input)
+        return [e.select(negative, e.mul(op.input, slope), op.input)]
+
+
 def clamp_bounds(element_type: Attribute, low: float, high: float) -> tuple[float, float]:
     """Bounds for `tosa.clamp` on `element_type`: integer bounds round inward (OpenVINO's
     Clamp on integers) and saturate to the type's range."""
@@ -300,6 +391,11 @@ ELEMENTWISE_PATTERNS = (
     Negative,
     Sqrt,
     SquaredDifference,
+    Gelu,
+    HardActivation,
+    Elu,
+    Swish,
+    PRelu,
     Relu,
     Clamp,
     Convert,

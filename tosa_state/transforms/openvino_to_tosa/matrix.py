@@ -156,4 +156,36 @@ class Softmax(OpenVINOPattern):
         return [e.mul(exponentials, e.unary(tew.ReciprocalOp, total))]
 
 
-MATRIX_PATTERNS = (MatMul, Reduce, Softmax)
+class MVN(OpenVINOPattern):
+    """MVN-6 on floats: `d = x - mean(x)` over `axes`; with `normalize_variance`,
+    `d * rsqrt(mean(d * d) + eps)` (`inside_sqrt`) or `d / (sqrt(mean(d * d)) + eps)`."""
+
+    OPS = (ov.MVNOp,)
+
+    def convert(self, op: ov.MVNOp, e: Emitter) -> Sequence[SSAValue]:
+        element_type = element(op.input)
+        if not is_float(element_type):
+            raise Unsupported(f"{op.name} of {element_type} values (floats only)")
+        dims = shape(op.input)
+        axes = sorted({normalize_axis(a, len(dims)) for a in constant_ints(op.axes, "axes")})
+        count = math.prod(dims[a] for a in axes)
+
+        def mean(value: SSAValue) -> SSAValue:
+            for axis in axes:
+                value = _reduce(e, tt.ReduceSumOp, value, axis)
+            return _mean(e, value, count)
+
+        centred = e.sub(op.input, mean(op.input))
+        if not op.normalize_variance.value.data:
+            return [centred]
+        variance = mean(e.mul(centred, centred))
+        eps = e.scalar(op.eps.value.data, element_type, len(dims))
+        if op.eps_mode.data == "inside_sqrt":
+            scale = e.unary(tew.RsqrtOp, e.add(variance, eps))
+        else:
+            root = e.elementwise(tew.PowOp, variance, e.scalar(0.5, element_type, len(dims)))
+            scale = e.unary(tew.ReciprocalOp, e.add(root, eps))
+        return [e.mul(centred, scale)]
+
+
+MATRIX_PATTERNS = (MatMul, Reduce, Softmax, MVN)
