@@ -179,3 +179,35 @@ def test_xdsl_opt_plugin_adds_our_passes_and_openvino_dialect(tmp_path: Path) ->
     assert "openvino.constant dense<1.000000e+00> : tensor<2xf32>" in result.stdout
     for name in ("convert-tosa-variables-to-memref", "tosa-to-mlprogram"):
         assert tool("xdsl-opt", str(path), "-p", name).returncode == 0
+
+
+DYNAMIC_BATCH = """\
+func.func @main(%x: tensor<?x2xf32> {openvino.name = "x"}) -> tensor<?x2xf32> {
+  %shape = openvino.shape_of %x : (tensor<?x2xf32>) -> tensor<2xi64>
+  %zero = openvino.constant dense<0.0> : tensor<f32>
+  %init = openvino.broadcast %zero, %shape : (tensor<f32>, tensor<2xi64>) -> tensor<?x2xf32>
+  %acc = openvino.read_value "acc"(%init) {version = 6 : i64, variable_type = f32, variable_shape = #openvino.partial_shape<[?, 2]>} : (tensor<?x2xf32>) -> tensor<?x2xf32>
+  %sum = openvino.add %acc, %x : (tensor<?x2xf32>, tensor<?x2xf32>) -> tensor<?x2xf32>
+  openvino.assign "acc", %sum {version = 6 : i64} : tensor<?x2xf32>
+  func.return %sum : tensor<?x2xf32>
+}
+"""
+
+
+def test_run_input_shape_fixes_a_dynamic_batch(tmp_path: Path) -> None:
+    """The state's shape follows from the input's once its batch is given."""
+    model = tmp_path / "dynamic.mlir"
+    model.write_text(DYNAMIC_BATCH)
+    xs = np.arange(12, dtype=np.float32).reshape(2, 3, 2)
+    np.savez(tmp_path / "in.npz", x=xs)
+    out = tmp_path / "out.npz"
+    args = [str(model), "--inputs", str(tmp_path / "in.npz"), "-o", str(out)]
+    assert_clean_failure(tool("tosa-state-run", *args), "needs static input shapes")
+    assert not out.exists()
+    result = tool("tosa-state-run", *args, "--input-shape", "x=3x2")
+    assert result.returncode == 0, result.stderr
+    with np.load(out) as data:
+        np.testing.assert_array_equal(data["result0"], np.cumsum(xs, axis=0))
+        np.testing.assert_array_equal(data["state/acc"], xs.sum(axis=0))
+    assert_clean_failure(tool("tosa-state-run", *args, "--input-shape", "x=3x5"),
+                         "input 'x' cannot take the shape 3x5: it is declared ?x2")

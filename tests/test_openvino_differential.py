@@ -85,8 +85,10 @@ def _compare(what: str, ours: np.ndarray, theirs: np.ndarray, narrow_eps: float 
 class TosaStateSession:
     """tosa-state behind `OpenVINOSession`'s interface."""
 
-    def __init__(self, xml: Path, pipeline: str | None = None) -> None:
-        self.compiled = tosa_state.compile_model(xml, pipeline=pipeline)
+    def __init__(self, xml: Path, pipeline: str | None = None,
+                 input_shapes: dict[str, list[int]] | None = None) -> None:
+        self.compiled = tosa_state.compile_model(xml, pipeline=pipeline,
+                                                 input_shapes=input_shapes)
         self.request = self.compiled.create_infer_request()
 
     def infer(self, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
@@ -138,6 +140,9 @@ class Scenario:
     narrow_eps: float | None = None
     """Compare every float value with the tolerance of a narrow float type of this epsilon
     (for f32 outputs computed from f16 / bf16 state)."""
+    input_shapes: dict[str, list[int]] | None = None
+    """Static shapes for a model with dynamic inputs (`compile_model(input_shapes=...)`;
+    OpenVINO runs the dynamic model as it is)."""
 
 
 def _random(rng: np.random.Generator, dtype: np.dtype, shape: Sequence[int]) -> np.ndarray:
@@ -154,7 +159,7 @@ def run_differential(
     """Run `scenario` on both runtimes (ours with the default lowering, or `pipeline`);
     returns the largest absolute difference."""
     theirs = OpenVINOSession(xml)
-    ours = TosaStateSession(xml, pipeline)
+    ours = TosaStateSession(xml, pipeline, scenario.input_shapes)
     model = ov.Core().read_model(str(xml))
     assert [p.name for p in ours.compiled.inputs] == [i.get_any_name() for i in model.inputs]
     assert [p.name for p in ours.compiled.outputs] == [o.get_any_name() for o in model.outputs]
@@ -416,6 +421,24 @@ def make_stateful_model() -> object:
     return model
 
 
+def dynamic_batch_lstm_model() -> object:
+    """An LSTM cell exported with a dynamic batch: its state starts as zeros broadcast to
+    `[batch of x, H]` (ShapeOf · Gather · Concat · Broadcast), as MakeStateful leaves it."""
+    rng = np.random.default_rng(5)
+    x = ops.parameter([-1, 4], np.float32, name="x")
+    batch = ops.gather(ops.shape_of(x), ops.constant(np.array([0], np.int64)),
+                       ops.constant(np.int64(0)))
+    state_shape = ops.concat([batch, ops.constant(np.array([3], np.int64))], 0)
+    zeros = ops.broadcast(ops.constant(np.float32(0.0)), state_shape)
+    h = ops.read_value(zeros, "h", np.float32, [-1, 3])
+    c = ops.read_value(zeros, "c", np.float32, [-1, 3])
+    w, r, b = (ops.constant(a) for a in _lstm_weights(rng, 4, 3))
+    cell = ops.lstm_cell(x, h, c, w, r, b, 3)
+    # The Python API's Assign takes nodes, not outputs: c goes through a (+0).
+    h1, c1 = cell, ops.add(cell.output(1), ops.constant(np.float32(0.0)))
+    return ov.Model([ops.result(h1)], [ops.assign(h1, "h"), ops.assign(c1, "c")], [x], "dyn")
+
+
 def narrow_float_state_model(element: object, dtype: np.dtype) -> object:
     """An f16 or bf16 state: s <- s * 0.75 + convert(x); returns convert(s, f32) * 2."""
     x = ops.parameter([2, 4], np.float32, name="x")
@@ -621,6 +644,13 @@ def test_gru_tensor_iterator_low_latency(
     xml = _save(gru_sequence_low_latency(3, linear_before_reset), tmp_path)
     assert 'type="TensorIterator"' in xml.read_text()
     run_differential(xml, Scenario(), f"gru_ti_low_latency[{linear_before_reset}]")
+
+
+def test_dynamic_batch_with_input_shapes(openvino_runtime: None, tmp_path: Path) -> None:
+    """OpenVINO runs the dynamic model; tosa-state runs it reshaped to batch 3 (the state
+    shapes follow from the input's)."""
+    run_differential(_save(dynamic_batch_lstm_model(), tmp_path),
+                     Scenario(input_shapes={"x": [3, 4]}), "dynamic_batch_lstm")
 
 
 def test_make_stateful(openvino_runtime: None, tmp_path: Path) -> None:

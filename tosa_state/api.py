@@ -14,6 +14,7 @@ from tosa_state.transforms.convert_openvino_to_tosa import (
     contains_openvino_ops,
 )
 from tosa_state.transforms.pipeline import apply_pipeline
+from tosa_state.transforms.specialize_input_shapes import InputShapes, specialize_input_shapes
 from tosa_state.transforms.tosa_hoist_variables import hoist_variables
 from tosa_state.verification import verify_module
 
@@ -32,15 +33,21 @@ def compile_model(
     model: str | os.PathLike[str] | ModuleOp,
     pipeline: str | None = None,
     entry: str | None = None,
+    input_shapes: InputShapes | None = None,
 ) -> CompiledModel:
     """Read (or copy) `model`, bring it to TOSA, lower it with `pipeline` and plan it.
 
     `pipeline=""` runs the TOSA module as it is; the default is `DEFAULT_PIPELINE`. A module
     holding `openvino` ops (an OpenVINO IR model) is converted to TOSA first.
+    `input_shapes` (`{"x": [1, 8]}`, by input name, `arg<i>` or position) fixes dynamic
+    input dimensions first, as OpenVINO's `Model.reshape`.
     """
     ctx = make_context()
     module = model.clone() if isinstance(model, ModuleOp) else read_model_file(ctx, model)
     verify_module(module)
+    if input_shapes:
+        specialize_input_shapes(module, input_shapes, entry)
+        verify_module(module)
     if contains_openvino_ops(module):
         apply_pipeline(ctx, module, ConvertOpenVINOToTosaPass.name)
     hoist_variables(ctx, module)

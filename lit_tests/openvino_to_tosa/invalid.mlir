@@ -16,7 +16,7 @@ func.func @computed_shape(%x: tensor<6xf32>, %shape: tensor<2xi64>) -> tensor<?x
 // -----
 
 // Inputs must have static shapes.
-// CHECK: invalid.mlir:[[# @LINE + 1]]:1: error: input 'x' of 'dynamic' has type tensor<?x4xf32>: tosa-state needs static input shapes (reshape the model to static shapes first)
+// CHECK: invalid.mlir:[[# @LINE + 1]]:1: error: input 'x' of 'dynamic' has type tensor<?x4xf32>: tosa-state needs static input shapes (give them with specialize-input-shapes, tosa-state-run --input-shape or compile_model(..., input_shapes=...))
 func.func @dynamic(%x: tensor<?x4xf32> {openvino.name = "x"}) -> tensor<?x4xf32> {
   %0 = openvino.relu %x : (tensor<?x4xf32>) -> tensor<?x4xf32>
   func.return %0 : tensor<?x4xf32>

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, ModuleOp, StringAttr, TensorType
+from xdsl.dialects.builtin import ArrayAttr, ModuleOp, TensorType
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute
 
@@ -24,9 +24,7 @@ from tosa_state.interpreter.functions import all_functions, make_interpreter
 from tosa_state.interpreter.plan import ModulePlan, PlanError
 from tosa_state.interpreter.state import VariableSpec, VariableStore, collect_specs
 from tosa_state.interpreter.tosa_variables import attach_store
-
-NAME_ATTRS = ("openvino.name", "tosa_state.name")
-"""Argument / result attributes that name a model's inputs and outputs."""
+from tosa_state.signature import port_names, select_entry
 
 InputsLike = Sequence[Any] | Mapping[str | int, Any] | None
 
@@ -53,16 +51,11 @@ class Port:
 
 def _ports(func: FuncOp, types: Sequence[Attribute], attrs: ArrayAttr | None, prefix: str):
     ports: list[Port] = []
-    for i, tensor_type in enumerate(types):
+    names = port_names(attrs, len(types), prefix)
+    for i, (tensor_type, name) in enumerate(zip(types, names, strict=True)):
         if not isinstance(tensor_type, TensorType):
             raise PlanError(error_at(func, f"{prefix} {i} of '{func.sym_name.data}' is not a "
                                      f"ranked tensor: '{tensor_type}'"))
-        name = f"{prefix}{i}"
-        if attrs is not None and isinstance(entry := attrs.data[i], DictionaryAttr):
-            for key in NAME_ATTRS:
-                if isinstance(value := entry.data.get(key), StringAttr):
-                    name = value.data
-                    break
         shape = tuple(d if d >= 0 else -1 for d in tensor_type.get_shape())
         try:
             dtype = numpy_dtype(tensor_type.get_element_type())
@@ -71,25 +64,6 @@ def _ports(func: FuncOp, types: Sequence[Attribute], attrs: ArrayAttr | None, pr
                                      f"'{tensor_type}': {error}")) from None
         ports.append(Port(i, name, shape, dtype))
     return tuple(ports)
-
-
-def select_entry(module: ModuleOp, entry: str | None) -> FuncOp:
-    """The function to run: `entry`, else `main`, else the only public function."""
-    funcs = [op for op in module.body.block.ops if isinstance(op, FuncOp)]
-    names = ", ".join(f.sym_name.data for f in funcs) or "none"
-    if entry is not None:
-        for func in funcs:
-            if func.sym_name.data == entry:
-                return func
-        raise PlanError(f"error: no function named '{entry}' in the module (functions: {names})")
-    public = [f for f in funcs if f.sym_visibility is None or f.sym_visibility.data == "public"]
-    for func in public:
-        if func.sym_name.data == "main":
-            return func
-    if len(public) == 1:
-        return public[0]
-    raise PlanError(f"error: cannot choose the entry function among {names}; name one "
-                    "(--entry / entry=...)")
 
 
 class PortLookupError(InferenceError, KeyError, IndexError):

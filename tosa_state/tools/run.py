@@ -23,6 +23,7 @@ from tosa_state.diagnostics import InferenceError, TosaStateError
 from tosa_state.frontends.mlir import parse_mlir
 from tosa_state.interpreter.runtime import CompiledModel, InferRequest, Port
 from tosa_state.tools.cli import ArgumentParser, run_tool, write_atomically
+from tosa_state.transforms.specialize_input_shapes import parse_shapes
 
 
 def _arg_parser() -> argparse.ArgumentParser:
@@ -35,6 +36,10 @@ def _arg_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--pipeline", default=None,
         help=f"lowering before running (default: '{DEFAULT_PIPELINE}'; '' runs TOSA as is)",
+    )
+    parser.add_argument(
+        "--input-shape", default="", metavar="SHAPES",
+        help="static shapes for dynamic inputs, e.g. x=1x8,mask=1x16 (as OpenVINO's reshape)",
     )
     parser.add_argument("--inputs", help=".npz of inputs, each with a leading step axis")
     parser.add_argument("--steps", type=int, help="number of calls (default: all input steps)")
@@ -175,7 +180,8 @@ def main(argv: list[str] | None = None) -> int:
         model = parse_mlir(make_context(), sys.stdin.read(), "<stdin>")
     elif not Path(args.input).exists():
         raise TosaStateError(f"{args.input}: error: no such file")
-    compiled = compile_model(model, pipeline=args.pipeline, entry=args.entry)
+    compiled = compile_model(model, pipeline=args.pipeline, entry=args.entry,
+                             input_shapes=parse_shapes(args.input_shape))
     arrays = _step_inputs(compiled, _load_inputs(args.inputs))
     steps = _step_count(compiled, arrays, args.steps)
     if late := sorted(k for k in resets if k >= steps):

@@ -9,6 +9,7 @@ from tosa_state.transforms.convert_openvino_to_tosa import ConvertOpenVINOToTosa
 from tosa_state.transforms.convert_tosa_variables_to_memref import (
     ConvertTosaVariablesToMemRefPass,
 )
+from tosa_state.transforms.specialize_input_shapes import SpecializeInputShapesPass
 from tosa_state.transforms.tosa_hoist_variables import TosaHoistVariablesPass
 from tosa_state.transforms.tosa_to_mlprogram import TosaToMLProgramPass
 
@@ -40,6 +41,7 @@ def get_tosa_state_passes() -> dict[str, Callable[[], type[ModulePass]]]:
     """Our own passes (no clash with xDSL's names: safe for the `xdsl.universe` plugin)."""
     return {
         TosaHoistVariablesPass.name: lambda: TosaHoistVariablesPass,
+        SpecializeInputShapesPass.name: lambda: SpecializeInputShapesPass,
         ConvertOpenVINOToTosaPass.name: lambda: ConvertOpenVINOToTosaPass,
         ConvertTosaVariablesToMemRefPass.name: lambda: ConvertTosaVariablesToMemRefPass,
         TosaToMLProgramPass.name: lambda: TosaToMLProgramPass,
@@ -54,6 +56,7 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 __all__ = [
     "ConvertOpenVINOToTosaPass",
     "ConvertTosaVariablesToMemRefPass",
+    "SpecializeInputShapesPass",
     "TosaHoistVariablesPass",
     "TosaToMLProgramPass",
     "get_all_passes",

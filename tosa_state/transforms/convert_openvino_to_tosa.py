@@ -80,8 +80,9 @@ def _check_static_inputs(func: FuncOp) -> None:
         if not (isinstance(arg_type, TensorType) and arg_type.has_static_shape()):
             raise PassFailedException(
                 error_at(func, f"{_name(func, index)} of '{func.sym_name.data}' has type "
-                         f"{arg_type}: tosa-state needs static input shapes (reshape the "
-                         "model to static shapes first)")
+                         f"{arg_type}: tosa-state needs static input shapes (give them with "
+                         "specialize-input-shapes, tosa-state-run --input-shape or "
+                         "compile_model(..., input_shapes=...))")
             )
 
 
