@@ -12,7 +12,7 @@ their default value are elided); the generic form `"openvino.add"(...) <{...}>` 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import ClassVar
 
 from xdsl.dialects.builtin import (
@@ -948,8 +948,15 @@ class ElementwiseUnaryOp(IRDLOperation):
 
     OPERAND_IS_BOOLEAN: ClassVar[bool] = False
 
-    def __init__(self, input: SSAValue, result_type: Attribute):
-        super().__init__(operands=[input], result_types=[result_type])
+    def __init__(
+        self,
+        input: SSAValue,
+        result_type: Attribute,
+        properties: Mapping[str, Attribute] | None = None,
+    ):
+        super().__init__(
+            operands=[input], result_types=[result_type], properties=dict(properties or {})
+        )
 
     def verify_(self) -> None:
         _check_same_element_type(self, (self.input, self.result), "input and result")
@@ -1140,12 +1147,7 @@ class GeluOp(ElementwiseUnaryOp):
     irdl_options = (ParsePropInAttrDict(),)
 
     def __init__(self, input: SSAValue, result_type: Attribute, approximation_mode: str = "erf"):
-        IRDLOperation.__init__(
-            self,
-            operands=[input],
-            result_types=[result_type],
-            properties={"approximation_mode": StringAttr(approximation_mode)},
-        )
+        super().__init__(input, result_type, {"approximation_mode": StringAttr(approximation_mode)})
 
     def verify_(self) -> None:
         super().verify_()
@@ -1189,10 +1191,7 @@ class EluOp(ElementwiseUnaryOp):
     irdl_options = (ParsePropInAttrDict(),)
 
     def __init__(self, input: SSAValue, result_type: Attribute, alpha: float):
-        IRDLOperation.__init__(
-            self, operands=[input], result_types=[result_type],
-            properties={"alpha": FloatAttr(alpha, f64)},
-        )
+        super().__init__(input, result_type, {"alpha": FloatAttr(alpha, f64)})
 
 
 @irdl_op_definition
