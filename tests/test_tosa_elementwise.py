@@ -264,6 +264,7 @@ func.func @f(%a: tensor<2x4xf32>, %b: tensor<1x4xf32>, %i: tensor<2x4xi32>, %q: 
   %37 = tosa.clz %i : (tensor<2x4xi32>) -> tensor<2x4xi32>
   %38 = tosa.logical_left_shift %i, %i : (tensor<2x4xi32>, tensor<2x4xi32>) -> tensor<2x4xi32>
   %39 = tosa.logical_right_shift %q, %q : (tensor<3xi8>, tensor<3xi8>) -> tensor<3xi8>
+  %40 = tosa.arithmetic_right_shift %i, %i {round = true} : (tensor<2x4xi32>, tensor<2x4xi32>) -> tensor<2x4xi32>
   return
 }
 """
@@ -570,15 +571,50 @@ def test_logical_shifts_drop_bits_and_shift_in_zeros(dtype: np.dtype) -> None:
     np.testing.assert_array_equal(run("logical_right_shift", value, amount), wrap(right, dtype))
 
 
-@pytest.mark.parametrize("op", ["logical_left_shift", "logical_right_shift"])
+@pytest.mark.parametrize("rounding", [False, True])
+@pytest.mark.parametrize("dtype", INTS, ids=str)
+def test_arithmetic_right_shift_rounds_half_up(dtype: np.dtype, rounding: bool) -> None:
+    info = np.iinfo(dtype)
+    bits = info.bits
+    value = np.array([5, 8, -1, 7, -7, info.min, info.max, -6, 6], dtype=dtype)
+    amount = np.array([0, 1, 3, 1, 1, bits - 1, bits - 1, 2, 2], dtype=dtype)
+
+    def spec(v: int, s: int) -> int:  # TOSA 1.0 ARITHMETIC_RIGHT_SHIFT
+        result = v >> s
+        if rounding and s > 0 and (v >> (s - 1)) & 1:
+            result += 1
+        return result
+
+    expected = [spec(int(v), int(s)) for v, s in zip(value, amount, strict=True)]
+    result = run("arithmetic_right_shift", value, amount, attrs=f"round = {str(rounding).lower()}")
+    np.testing.assert_array_equal(result, np.array(expected, dtype=dtype))
+
+
+def test_arithmetic_right_shift_parses_both_upstream_forms() -> None:
+    """`{round = true}` (tosa-opt, and how we print) and `round(true)` (newer upstream)."""
+    template = """
+    func.func @f(%a: tensor<2xi32>) -> tensor<2xi32> {
+      %0 = tosa.arithmetic_right_shift %a, %a ROUND : (tensor<2xi32>, tensor<2xi32>) -> tensor<2xi32>
+      return %0 : tensor<2xi32>
+    }
+    """
+    printed = {print_module(parse(template.replace("ROUND", form)))
+               for form in ("{round = true}", "round(true)")}
+    assert len(printed) == 1
+    assert "{round = true}" in printed.pop()
+
+
+@pytest.mark.parametrize("op", ["logical_left_shift", "logical_right_shift",
+                                "arithmetic_right_shift"])
 @pytest.mark.parametrize(("dtype", "amount"), [(I32, -1), (I32, 32), (I8, 8), (I64, 64)], ids=str)
 def test_shift_amount_out_of_range_is_an_error(op: str, dtype: np.dtype, amount: int) -> None:
     """The spec REQUIREs 0 <= shift < width (the reference model stops otherwise)."""
     value, shift = np.array([1, 2], dtype), np.array([1, amount], dtype)
     width = np.iinfo(dtype).bits
     message = rf"'tosa\.{op}' op shift amount out of range \[0, {width - 1}\]"
+    attrs = "round = false" if op == "arithmetic_right_shift" else ""
     with pytest.raises(InferenceError, match=message):
-        run(op, value, shift)
+        run(op, value, shift, attrs=attrs)
 
 
 # ---------------------------------------------------------------------------------------
@@ -1165,7 +1201,7 @@ func.func @f(%x: tensor<2x4xf32>, %y: tensor<1x4xf32>, %i: tensor<2x4xi32>, %j: 
     tensor<2x4xi1>, tensor<2x4xi1>, tensor<2x4xi1>, tensor<2x4xf32>, tensor<2x4xi8>,
     tensor<2x4xi32>, tensor<2x4xbf16>, tensor<2x4xf16>, tensor<2x4xi1>, tensor<2x4xi32>,
     tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xi32>, tensor<2x4xi8>, tensor<2x4xi32>,
-    tensor<2x4xi32>, tensor<2x4xi32>, tensor<2x4xi8>) {
+    tensor<2x4xi32>, tensor<2x4xi32>, tensor<2x4xi8>, tensor<2x4xi32>, tensor<2x4xi32>) {
   %sh = "tosa.const"() <{values = dense<[[0, 1, 17, 31]]> : tensor<1x4xi32>}> : () -> tensor<1x4xi32>
   %q3 = "tosa.const"() <{values = dense<[[0, 3, 7, 5]]> : tensor<1x4xi8>}> : () -> tensor<1x4xi8>
   %s0 = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
@@ -1217,7 +1253,9 @@ func.func @f(%x: tensor<2x4xf32>, %y: tensor<1x4xf32>, %i: tensor<2x4xi32>, %j: 
   %40 = tosa.logical_left_shift %i, %sh : (tensor<2x4xi32>, tensor<1x4xi32>) -> tensor<2x4xi32>
   %41 = tosa.logical_right_shift %i, %sh : (tensor<2x4xi32>, tensor<1x4xi32>) -> tensor<2x4xi32>
   %42 = tosa.logical_left_shift %q, %q3 : (tensor<2x4xi8>, tensor<1x4xi8>) -> tensor<2x4xi8>
-  return %0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42 : tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xi32>, tensor<2x4xi32>, tensor<2x4xi32>, tensor<2x4xi32>, tensor<2x4xi32>, tensor<2x4xi32>, tensor<2x4xi8>, tensor<2x4xi8>, tensor<2x4xi32>, tensor<2x4xi1>, tensor<2x4xi1>, tensor<2x4xi1>, tensor<2x4xi1>, tensor<2x4xf32>, tensor<2x4xi8>, tensor<2x4xi32>, tensor<2x4xbf16>, tensor<2x4xf16>, tensor<2x4xi1>, tensor<2x4xi32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xi32>, tensor<2x4xi8>, tensor<2x4xi32>, tensor<2x4xi32>, tensor<2x4xi32>, tensor<2x4xi8>
+  %43 = tosa.arithmetic_right_shift %i, %sh {round = true} : (tensor<2x4xi32>, tensor<1x4xi32>) -> tensor<2x4xi32>
+  %44 = tosa.arithmetic_right_shift %i, %sh {round = false} : (tensor<2x4xi32>, tensor<1x4xi32>) -> tensor<2x4xi32>
+  return %0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44 : tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xi32>, tensor<2x4xi32>, tensor<2x4xi32>, tensor<2x4xi32>, tensor<2x4xi32>, tensor<2x4xi32>, tensor<2x4xi8>, tensor<2x4xi8>, tensor<2x4xi32>, tensor<2x4xi1>, tensor<2x4xi1>, tensor<2x4xi1>, tensor<2x4xi1>, tensor<2x4xf32>, tensor<2x4xi8>, tensor<2x4xi32>, tensor<2x4xbf16>, tensor<2x4xf16>, tensor<2x4xi1>, tensor<2x4xi32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xi32>, tensor<2x4xi8>, tensor<2x4xi32>, tensor<2x4xi32>, tensor<2x4xi32>, tensor<2x4xi8>, tensor<2x4xi32>, tensor<2x4xi32>
 }
 """
 

@@ -53,6 +53,8 @@ func.func @activation(%x: tensor<1x4xf32>, %q: tensor<3xi8>, %b: tensor<2xbf16>,
 // CHECK-NEXT:    %{{.*}} = tosa.add %{{.*}}, %{{.*}} : (tensor<?x4xf32>, tensor<1x4xf32>) -> tensor<?x4xf32>
 // CHECK-NEXT:    %{{.*}} = tosa.logical_left_shift %{{.*}}, %{{.*}} : (tensor<2x4xi32>, tensor<2x4xi32>) -> tensor<2x4xi32>
 // CHECK-NEXT:    %{{.*}} = tosa.logical_right_shift %{{.*}}, %{{.*}} : (tensor<3xi8>, tensor<3xi8>) -> tensor<3xi8>
+// CHECK-NEXT:    %{{.*}} = tosa.arithmetic_right_shift %{{.*}}, %{{.*}} {round = true} : (tensor<2x4xi32>, tensor<2x4xi32>) -> tensor<2x4xi32>
+// CHECK-NEXT:    %{{.*}} = tosa.arithmetic_right_shift %{{.*}}, %{{.*}} {round = false} : (tensor<3xi8>, tensor<3xi8>) -> tensor<3xi8>
 // CHECK-NEXT:    func.return
 func.func @binary(%a: tensor<2x4xf32>, %b: tensor<1x4xf32>, %i: tensor<2x4xi32>, %q: tensor<3xi8>,
                   %p: tensor<2x4xi1>, %s: tensor<1xi8>, %d: tensor<?x4xf32>) {
@@ -76,6 +78,8 @@ func.func @binary(%a: tensor<2x4xf32>, %b: tensor<1x4xf32>, %i: tensor<2x4xi32>,
   %17 = tosa.add %d, %b : (tensor<?x4xf32>, tensor<1x4xf32>) -> tensor<?x4xf32>
   %18 = tosa.logical_left_shift %i, %i : (tensor<2x4xi32>, tensor<2x4xi32>) -> tensor<2x4xi32>
   %19 = tosa.logical_right_shift %q, %q : (tensor<3xi8>, tensor<3xi8>) -> tensor<3xi8>
+  %20 = tosa.arithmetic_right_shift %i, %i {round = true} : (tensor<2x4xi32>, tensor<2x4xi32>) -> tensor<2x4xi32>
+  %21 = tosa.arithmetic_right_shift %q, %q round(false) : (tensor<3xi8>, tensor<3xi8>) -> tensor<3xi8>
   return
 }
 

@@ -26,6 +26,7 @@ UNPREDICTABLE or where this implementation is approximate:
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import ml_dtypes
 import numpy as np
@@ -37,6 +38,7 @@ from tosa_state.diagnostics import InferenceError, error_at
 from tosa_state.dialects.tosa.elementwise import (
     AbsOp,
     AddOp,
+    ArithmeticRightShiftOp,
     BitwiseAndOp,
     BitwiseNotOp,
     BitwiseOrOp,
@@ -266,17 +268,27 @@ def _clz_kernel(op: ClzOp) -> Kernel:
     return clz
 
 
+def _shift_amount_check(op: Operation) -> Callable[[np.ndarray], None]:
+    """Raises for shift amounts outside [0, width - 1] (the spec's REQUIRE)."""
+    max_shift = _dtype(op.results[0]).itemsize * 8 - 1
+    out_of_range = error_at(op, f"'{op.name}' op shift amount out of range [0, {max_shift}]")
+
+    def check(amount: np.ndarray) -> None:
+        if amount.size and (amount.min() < 0 or amount.max() > max_shift):
+            raise InferenceError(out_of_range)
+
+    return check
+
+
 @_builds(LogicalLeftShiftOp, LogicalRightShiftOp)
 def _logical_shift_kernel(op: LogicalLeftShiftOp | LogicalRightShiftOp) -> Kernel:
     dtype = _dtype(op.output)
     unsigned = np.dtype(f"u{dtype.itemsize}")
-    max_shift = dtype.itemsize * 8 - 1  # the spec REQUIREs a shift within the width
-    out_of_range = error_at(op, f"'{op.name}' op shift amount out of range [0, {max_shift}]")
+    check = _shift_amount_check(op)
     left = isinstance(op, LogicalLeftShiftOp)
 
     def logical_shift(value: np.ndarray, amount: np.ndarray) -> np.ndarray:
-        if amount.size and (amount.min() < 0 or amount.max() > max_shift):
-            raise InferenceError(out_of_range)
+        check(amount)
         # in 64 bits, then truncated to the element width (bits shifted out are dropped)
         wide = value.view(unsigned).astype(np.uint64)
         shift = amount.astype(np.uint64)
@@ -284,6 +296,24 @@ def _logical_shift_kernel(op: LogicalLeftShiftOp | LogicalRightShiftOp) -> Kerne
         return shifted.astype(unsigned).view(dtype)
 
     return logical_shift
+
+
+@_builds(ArithmeticRightShiftOp)
+def _arithmetic_right_shift_kernel(op: ArithmeticRightShiftOp) -> Kernel:
+    dtype = _dtype(op.output)
+    check = _shift_amount_check(op)
+    rounding = bool(op.round.value.data)
+
+    def arithmetic_right_shift(value: np.ndarray, amount: np.ndarray) -> np.ndarray:
+        check(amount)
+        wide, shift = value.astype(np.int64), amount.astype(np.int64)
+        result = np.right_shift(wide, shift)
+        if rounding:  # + the last bit shifted out, when something was shifted
+            last_out = np.right_shift(wide, np.maximum(shift - 1, 0)) & 1
+            result += np.where(shift > 0, last_out, 0)
+        return result.astype(dtype)
+
+    return arithmetic_right_shift
 
 
 @_builds(NegateOp)
@@ -553,6 +583,12 @@ class TosaElementwiseFunctions(InterpreterFunctions):
     @impl(LogicalRightShiftOp)
     def run_logical_right_shift(
         self, interpreter: Interpreter, op: LogicalRightShiftOp, args: PythonValues
+    ) -> PythonValues:
+        return (kernel(op)(*args),)
+
+    @impl(ArithmeticRightShiftOp)
+    def run_arithmetic_right_shift(
+        self, interpreter: Interpreter, op: ArithmeticRightShiftOp, args: PythonValues
     ) -> PythonValues:
         return (kernel(op)(*args),)
 

@@ -38,6 +38,7 @@ from typing import ClassVar, Self
 
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
+    BoolAttr,
     DenseIntOrFPElementsAttr,
     FloatAttr,
     IntegerAttr,
@@ -302,7 +303,7 @@ class TosaElementwiseOperation(IRDLOperation, ABC):
             parser.raise_error(
                 f"expected {expected} operands, got {len(operands)}", pos, parser.pos
             )
-        entries: dict[str, Attribute] = {}
+        entries: dict[str, Attribute] = cls._parse_keyword_properties(parser)
         if parser.parse_optional_punctuation("{") is not None and (
             parser.parse_optional_punctuation("}") is None
         ):
@@ -326,6 +327,11 @@ class TosaElementwiseOperation(IRDLOperation, ABC):
             properties={k: v for k, v in sorted(entries.items()) if k in property_names},
             attributes={k: v for k, v in sorted(entries.items()) if k not in property_names},
         )
+
+    @classmethod
+    def _parse_keyword_properties(cls, parser: Parser) -> dict[str, Attribute]:
+        """Properties some upstream versions print as keywords after the operands."""
+        return {}
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
@@ -983,6 +989,40 @@ class LogicalRightShiftOp(_BinaryOp):
 
 
 @irdl_op_definition
+class ArithmeticRightShiftOp(_BinaryOp):
+    """`output = input1 >> input2` with the sign shifted in; with `round`, plus the last
+    bit shifted out (round half up). Each shift amount must be in [0, width - 1].
+
+    https://mlir.llvm.org/docs/Dialects/TOSA/#tosaarithmetic_right_shift-mlirtosaarithmeticrightshiftop
+    """
+
+    name = "tosa.arithmetic_right_shift"
+    ELEMENT_TYPES: ClassVar[ElementTypes] = INTEGER
+
+    round = prop_def(BoolAttr)
+
+    @classmethod
+    def _parse_keyword_properties(cls, parser: Parser) -> dict[str, Attribute]:
+        """`round(true)`, as newer upstream MLIR (iree-opt) prints it; `tosa-opt` and we
+        print `{round = true}`."""
+        if parser.parse_optional_keyword("round") is None:
+            return {}
+        parser.parse_punctuation("(")
+        value = parser.parse_boolean()
+        parser.parse_punctuation(")")
+        return {"round": IntegerAttr.from_bool(value)}
+
+    def __init__(
+        self,
+        input1: SSAValue | Operation,
+        input2: SSAValue | Operation,
+        round: bool,
+        result_type: Attribute | None = None,
+    ):
+        super().__init__(input1, input2, result_type, {"round": IntegerAttr.from_bool(round)})
+
+
+@irdl_op_definition
 class EqualOp(_ComparisonOp):
     """`output = input1 == input2` (`i1` result; NaN is unequal to everything).
 
@@ -1123,6 +1163,7 @@ ELEMENTWISE_OPS: list[type[IRDLOperation]] = [
     BitwiseXorOp,
     LogicalLeftShiftOp,
     LogicalRightShiftOp,
+    ArithmeticRightShiftOp,
     # elementwise unary
     AbsOp,
     BitwiseNotOp,
