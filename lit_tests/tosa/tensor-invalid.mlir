@@ -686,3 +686,31 @@ func.func @cond_if_result_shape(%c: tensor<i1>, %x: tensor<4xf32>, %y: tensor<4x
 func.func @yield_outside_cond_if(%x: tensor<4xf32>) {
   tosa.yield %x : tensor<4xf32>
 }
+
+// -----
+// CHECK: tensor-invalid.mlir:[[# @LINE + 2]]:3: error: 'tosa.conv2d' op expected input_height - 1 + pad - (kernel_height - 1) * dilation (4) to be wholly divisible by stride (3)
+func.func @conv_stride(%x: tensor<1x5x5x2xf32>, %w: tensor<1x1x1x2xf32>, %b: tensor<1xf32>, %z: tensor<1xf32>) {
+  %0 = tosa.conv2d %x, %w, %b, %z, %z {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 3, 1>} : (tensor<1x5x5x2xf32>, tensor<1x1x1x2xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x2x5x1xf32>
+  return
+}
+
+// -----
+// CHECK: tensor-invalid.mlir:[[# @LINE + 2]]:3: error: 'tosa.conv2d' op expect input channels (2) to match the weight's (3)
+func.func @conv_channels(%x: tensor<1x5x5x2xf32>, %w: tensor<1x1x1x3xf32>, %b: tensor<1xf32>, %z: tensor<1xf32>) {
+  %0 = tosa.conv2d %x, %w, %b, %z, %z {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x5x5x2xf32>, tensor<1x1x1x3xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x5x5x1xf32>
+  return
+}
+
+// -----
+// CHECK: tensor-invalid.mlir:[[# @LINE + 2]]:3: error: 'tosa.conv2d' op accumulator type 'f16' is not one of f32 for 'f32' inputs
+func.func @conv_accumulator(%x: tensor<1x5x5x2xf32>, %w: tensor<1x1x1x2xf32>, %b: tensor<1xf32>, %z: tensor<1xf32>) {
+  %0 = tosa.conv2d %x, %w, %b, %z, %z {acc_type = f16, dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x5x5x2xf32>, tensor<1x1x1x2xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x5x5x1xf32>
+  return
+}
+
+// -----
+// CHECK: tensor-invalid.mlir:[[# @LINE + 2]]:3: error: 'tosa.conv2d' op expected output shape 1, 5, 5, 2 to be compatible with inferred shape 1, 5, 5, 1
+func.func @conv_output(%x: tensor<1x5x5x2xf32>, %w: tensor<1x1x1x2xf32>, %b: tensor<1xf32>, %z: tensor<1xf32>) {
+  %0 = tosa.conv2d %x, %w, %b, %z, %z {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x5x5x2xf32>, tensor<1x1x1x2xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x5x5x2xf32>
+  return
+}

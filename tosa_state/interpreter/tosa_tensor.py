@@ -34,6 +34,7 @@ from tosa_state.dialects.tosa.tensor import (
     ConcatOp,
     ConstOp,
     ConstShapeOp,
+    Conv2DOp,
     GatherOp,
     IdentityOp,
     IfOp,
@@ -295,6 +296,43 @@ def _matmul_kernel(op: MatMulOp) -> Kernel:
     return matmul
 
 
+@_KERNELS.builds(Conv2DOp)
+def _conv2d_kernel(op: Conv2DOp) -> Kernel:
+    """A sum over the kernel taps of (strided input window) x (tap's weights); integers
+    (i8) have their zero points subtracted and accumulate in i64, then wrap to i32."""
+    top, bottom, left, right = op.pad.get_values()
+    stride_y, stride_x = op.stride.get_values()
+    dilation_y, dilation_x = op.dilation.get_values()
+    output = _result_dtype(op)
+    integer = output.kind == "i"
+    compute = np.dtype(np.int64) if integer else _F32
+    padding = ((0, 0), (top, bottom), (left, right), (0, 0))
+
+    def conv2d(x: np.ndarray, w: np.ndarray, bias: np.ndarray, x_zp: np.ndarray,
+               w_zp: np.ndarray) -> np.ndarray:
+        if integer:
+            x = x.astype(compute) - x_zp.astype(compute)
+            w = w.astype(compute) - w_zp.astype(compute)
+        else:
+            x, w = x.astype(compute, copy=False), w.astype(compute, copy=False)
+        x = np.pad(x, padding)  # zeros: the zero point, once it is subtracted
+        n, height, width, _ = x.shape
+        out_channels, kernel_h, kernel_w, _ = w.shape
+        out_h = (height - (kernel_h - 1) * dilation_y - 1) // stride_y + 1
+        out_w = (width - (kernel_w - 1) * dilation_x - 1) // stride_x + 1
+        acc = np.zeros((n, out_h, out_w, out_channels), compute)
+        for ky in range(kernel_h):
+            for kx in range(kernel_w):
+                y0, x0 = ky * dilation_y, kx * dilation_x
+                window = x[:, y0 : y0 + (out_h - 1) * stride_y + 1 : stride_y,
+                           x0 : x0 + (out_w - 1) * stride_x + 1 : stride_x, :]
+                acc += np.tensordot(window, w[:, ky, kx, :], axes=([3], [1]))
+        acc += bias.astype(compute)
+        return acc.astype(output)
+
+    return conv2d
+
+
 @_KERNELS.builds(ReduceAllOp, ReduceAnyOp, ReduceMaxOp, ReduceMinOp, ReduceProductOp,
                  ReduceSumOp)
 def _reduce_kernel(op: ReductionOperation) -> Kernel:
@@ -385,6 +423,10 @@ class TosaTensorFunctions(InterpreterFunctions):
 
     @impl(MatMulOp)
     def run_matmul(self, interpreter: Interpreter, op: MatMulOp, args: PythonValues):
+        return (_KERNELS.of(op)(*args),)
+
+    @impl(Conv2DOp)
+    def run_conv2d(self, interpreter: Interpreter, op: Conv2DOp, args: PythonValues):
         return (_KERNELS.of(op)(*args),)
 
     @impl(ArgMaxOp)

@@ -4,7 +4,7 @@ The specification's tensor, reduction, data-layout, scatter/gather, data-node, s
 control-flow operators (the elementwise chapters live in `elementwise.py`):
 
 - data nodes: `tosa.const`, `tosa.identity`; shapes: `tosa.const_shape`
-- tensor: `tosa.matmul`, `tosa.argmax`
+- tensor: `tosa.matmul`, `tosa.conv2d`, `tosa.argmax`
 - reduction: `tosa.reduce_{all,any,max,min,product,sum}`
 - data layout: `tosa.concat`, `tosa.pad`, `tosa.reshape`, `tosa.reverse`, `tosa.slice`,
   `tosa.tile`, `tosa.transpose`
@@ -29,6 +29,8 @@ from typing import ClassVar
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     I32,
+    I64,
+    BoolAttr,
     DenseArrayBase,
     DenseIntOrFPElementsAttr,
     IndexType,
@@ -491,6 +493,135 @@ class MatMulOp(TosaOperation):
         if not _same_dim(b_shape[1], c):
             raise VerifyException(f"expected channels of b to match size {c}, got {b_shape[1]}")
         inferred = (n if n != DYNAMIC_INDEX else b_shape[0], h, b_shape[2])
+        if not _same_shape(out_shape, inferred):
+            raise VerifyException(
+                f"expected output shape {_dims(out_shape)} to be compatible with inferred "
+                f"shape {_dims(inferred)}"
+            )
+
+
+CONV_TYPES: dict[tuple[Attribute, Attribute], tuple[Attribute, tuple[Attribute, ...]]] = {
+    (i8, i8): (i32, (i32,)),
+    (f16, f16): (f16, (f16, f32)),
+    (bf16, bf16): (bf16, (f32,)),
+    (f32, f32): (f32, (f32,)),
+}
+"""`(in_t, weight_t) -> (out_t, acc_types)` of TOSA 1.0 CONV2D."""
+
+
+@irdl_op_definition
+class Conv2DOp(TosaOperation):
+    """2-D convolution of `input [N,IH,IW,IC]` by `weight [OC,KH,KW,IC]`, plus `bias`
+    (`[OC]` or `[1]`): `pad` = [top, bottom, left, right] (zeros, i.e. the zero point),
+    `stride` = [y, x], `dilation` = [y, x], accumulated in `acc_type`. The zero points are
+    `tensor<1xT>` and must be zero unless `T` is `i8`.
+
+    https://mlir.llvm.org/docs/Dialects/TOSA/#tosaconv2d-mlirtosaconv2dop
+    """
+
+    name = "tosa.conv2d"
+
+    input = operand_def(TensorType)
+    weight = operand_def(TensorType)
+    bias = operand_def(TensorType)
+    input_zp = operand_def(TensorType)
+    weight_zp = operand_def(TensorType)
+    output = result_def(TensorType)
+    pad = prop_def(DenseArrayBase[I64])
+    stride = prop_def(DenseArrayBase[I64])
+    dilation = prop_def(DenseArrayBase[I64])
+    acc_type = prop_def(TypeAttribute)
+    local_bound = opt_prop_def(BoolAttr)
+
+    traits = traits_def(Pure())
+
+    def __init__(
+        self,
+        operands: Sequence[SSAValue | Operation],
+        result_type: Attribute,
+        pad: Sequence[int],
+        stride: Sequence[int],
+        dilation: Sequence[int],
+        acc_type: Attribute,
+    ):
+        super().__init__(
+            operands=list(operands),
+            result_types=[result_type],
+            properties={
+                "acc_type": acc_type,
+                "dilation": DenseArrayBase.from_list(i64, dilation),
+                "pad": DenseArrayBase.from_list(i64, pad),
+                "stride": DenseArrayBase.from_list(i64, stride),
+            },
+        )
+
+    def verify_(self) -> None:
+        in_shape, w_shape, out_shape = _shape(self.input), _shape(self.weight), _shape(self.output)
+        for what, shape in (("input", in_shape), ("weight", w_shape), ("output", out_shape)):
+            if len(shape) != 4:
+                raise VerifyException(f"expect '{what}' to have rank 4, got rank {len(shape)}")
+        in_t, w_t, out_t = _element(self.input), _element(self.weight), _element(self.output)
+        if (in_t, w_t) not in CONV_TYPES:
+            supported = "; ".join(f"{a} x {b}" for a, b in CONV_TYPES)
+            raise VerifyException(
+                f"unsupported element types '{in_t}' x '{w_t}'; supported: {supported}"
+            )
+        want_out, accumulators = CONV_TYPES[(in_t, w_t)]
+        if out_t != want_out:
+            raise VerifyException(f"expect output element type '{want_out}', got '{out_t}'")
+        if self.acc_type not in accumulators:
+            raise VerifyException(
+                f"accumulator type '{self.acc_type}' is not one of {_names(accumulators)} for "
+                f"'{in_t}' inputs"
+            )
+        if _element(self.bias) != out_t or len(_shape(self.bias)) != 1:
+            raise VerifyException(f"expect 'bias' to be a 1-D tensor of '{out_t}', got "
+                                  f"'{self.bias.type}'")
+        for what, zp, operand_t in (("input_zp", self.input_zp, in_t),
+                                    ("weight_zp", self.weight_zp, w_t)):
+            if _shape(zp) != (1,) or _element(zp) != operand_t:
+                raise VerifyException(
+                    f"expect '{what}' to be a tensor<1x{operand_t}>, got '{zp.type}'"
+                )
+            if operand_t != i8 and (value := _zero_point_value(zp)) not in (None, 0):
+                raise VerifyException(
+                    f"expect '{what}' to be zero for non-int8 element type '{operand_t}', "
+                    f"got {value:g}"
+                )
+        pad, stride, dilation = (tuple(a.get_values()) for a in (self.pad, self.stride,
+                                                                  self.dilation))
+        for what, values, size, low in (("pad", pad, 4, 0), ("stride", stride, 2, 1),
+                                        ("dilation", dilation, 2, 1)):
+            if len(values) != size:
+                raise VerifyException(f"expect '{what}' to have {size} values, got {len(values)}")
+            if any(v < low for v in values):
+                raise VerifyException(
+                    f"expect all {what} values to be >= {low}, got {list(values)}"
+                )
+        n, ih, iw, ic = in_shape
+        oc, kh, kw, wc = w_shape
+        if not _same_dim(ic, wc):
+            raise VerifyException(f"expect input channels ({_dims([ic])}) to match the "
+                                  f"weight's ({_dims([wc])})")
+        bias_size = _shape(self.bias)[0]
+        if bias_size not in (1, oc, DYNAMIC_INDEX) and oc != DYNAMIC_INDEX:
+            raise VerifyException(f"bias channels expected to be equal to output channels "
+                                  f"({oc}) or 1, got {bias_size}")
+        inferred = [n, DYNAMIC_INDEX, DYNAMIC_INDEX, oc]
+        for index, (size, kernel, before, after, step, spread) in enumerate(
+            ((ih, kh, pad[0], pad[1], stride[0], dilation[0]),
+             (iw, kw, pad[2], pad[3], stride[1], dilation[1]))
+        ):
+            if DYNAMIC_INDEX in (size, kernel):
+                continue
+            span = size - 1 + before + after - (kernel - 1) * spread
+            what = ("height", "width")[index]
+            if span < 0 or span % step:
+                raise VerifyException(
+                    f"expected input_{what} - 1 + pad - (kernel_{what} - 1) * dilation "
+                    f"({span}) to be wholly divisible by stride ({step})"
+                )
+            inferred[1 + index] = span // step + 1
         if not _same_shape(out_shape, inferred):
             raise VerifyException(
                 f"expected output shape {_dims(out_shape)} to be compatible with inferred "
@@ -1311,6 +1442,7 @@ TENSOR_OPS: list[type[IRDLOperation]] = [
     IdentityOp,
     ConstShapeOp,
     MatMulOp,
+    Conv2DOp,
     ArgMaxOp,
     ReduceAllOp,
     ReduceAnyOp,
