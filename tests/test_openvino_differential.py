@@ -439,6 +439,35 @@ def dynamic_batch_lstm_model() -> object:
     return ov.Model([ops.result(h1)], [ops.assign(h1, "h"), ops.assign(c1, "c")], [x], "dyn")
 
 
+def streaming_convolution_model() -> object:
+    """A streaming 1-D convolution: the last K - 1 frames of the previous call are kept in a
+    ReadValue / Assign buffer and prepended to each new chunk (a stateful FIR filter bank),
+    and 2-D convolutions with strides, dilations and every auto_pad mode on a second input."""
+    rng = np.random.default_rng(11)
+    x = ops.parameter([1, 2, 4], np.float32, name="x")
+    z = ops.parameter([1, 3, 7, 6], np.float32, name="z")
+    history = ops.read_value(ops.constant(np.zeros((1, 2, 2), np.float32)), "history",
+                             np.float32, [1, 2, 2])
+    frames = ops.concat([history, x], 2)
+    taps = ops.constant(rng.standard_normal((3, 2, 3)).astype(np.float32))
+    filtered = ops.convolution(frames, taps, [1], [0], [0], [1])
+    keep = opset8.slice(frames, ops.constant(np.array([-2], np.int64)),
+                        ops.constant(np.array([6], np.int64)),
+                        ops.constant(np.array([1], np.int64)), ops.constant(np.array([2], np.int64)))
+    w = ops.constant(rng.standard_normal((4, 3, 3, 2)).astype(np.float32))
+    outputs = [
+        filtered,
+        ops.convolution(z, w, [2, 1], [1, 0], [2, 1], [1, 2]),
+        ops.convolution(z, w, [2, 2], [0, 0], [0, 0], [1, 1], "SAME_UPPER"),
+        ops.convolution(z, w, [2, 3], [0, 0], [0, 0], [2, 1], "SAME_LOWER"),
+        ops.convolution(z, w, [3, 3], [0, 0], [0, 0], [1, 1], "VALID"),
+        ops.convolution(x, ops.constant(rng.standard_normal((5, 2, 2)).astype(np.float32)),
+                        [2], [1], [0], [1]),
+    ]
+    return ov.Model([ops.result(o) for o in outputs], [ops.assign(keep, "history")], [x, z],
+                    "streaming_conv")
+
+
 def narrow_float_state_model(element: object, dtype: np.dtype) -> object:
     """An f16 or bf16 state: s <- s * 0.75 + convert(x); returns convert(s, f32) * 2."""
     x = ops.parameter([2, 4], np.float32, name="x")
@@ -651,6 +680,11 @@ def test_dynamic_batch_with_input_shapes(openvino_runtime: None, tmp_path: Path)
     shapes follow from the input's)."""
     run_differential(_save(dynamic_batch_lstm_model(), tmp_path),
                      Scenario(input_shapes={"x": [3, 4]}), "dynamic_batch_lstm")
+
+
+def test_streaming_convolution(openvino_runtime: None, tmp_path: Path) -> None:
+    run_differential(_save(streaming_convolution_model(), tmp_path), Scenario(),
+                     "streaming_convolution")
 
 
 def test_make_stateful(openvino_runtime: None, tmp_path: Path) -> None:

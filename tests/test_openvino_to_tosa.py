@@ -420,6 +420,24 @@ def test_float_functions_of_integers_are_rejected(op: str) -> None:
         run(text, i32(1, 4, 9))
 
 
+@pytest.mark.parametrize(
+    ("x", "w", "out", "message"),
+    [
+        ("1x2x5xi32", "1x2x2xi32", "1x1x4xi32", "convolution of i32 values \\(floats only\\)"),
+        ("1x2x3x3x3xf32", "1x2x1x1x1xf32", "1x1x3x3x3xf32", "3-D convolution \\(1-D and 2-D only\\)"),
+    ],
+)
+def test_unsupported_convolutions_are_named(x: str, w: str, out: str, message: str) -> None:
+    spatial = x.count("x") - 2
+    ones, zeros = ", ".join(["1"] * spatial), ", ".join(["0"] * spatial)
+    text = func(f"%x: tensor<{x}>, %w: tensor<{w}>", f"tensor<{out}>", f"""
+  %0 = openvino.convolution %x, %w {{strides = array<i64: {ones}>, dilations = array<i64: {ones}>, pads_begin = array<i64: {zeros}>, pads_end = array<i64: {zeros}>}} : (tensor<{x}>, tensor<{w}>) -> tensor<{out}>
+  func.return %0 : tensor<{out}>""")
+    with pytest.raises(PipelineError, match=f"'openvino.convolution' op could not be converted "
+                       f"to TOSA: {message}"):
+        ts.compile_model(parse_mlir(make_context(), text, "test.mlir"))
+
+
 # ---------------------------------------------------------------------------------------------
 # End to end on OpenVINO IR files
 # ---------------------------------------------------------------------------------------------

@@ -131,6 +131,13 @@ func.func @elementwise(%a: tensor<2x3xf32>, %b: tensor<3xf32>, %c: tensor<2x3xi1
   func.return %40 : tensor<2x3xf32>
 }
 
+// CHECK-LABEL: func.func @convolution(
+// CHECK-NEXT: openvino.convolution %x, %w {strides = array<i64: 1, 2>, dilations = array<i64: 1, 1>, pads_begin = array<i64: 0, 1>, pads_end = array<i64: 0, 1>, auto_pad = "same_upper"} : (tensor<1x2x5x6xf32>, tensor<3x2x3x3xf32>) -> tensor<1x3x3x3xf32>
+func.func @convolution(%x: tensor<1x2x5x6xf32>, %w: tensor<3x2x3x3xf32>) -> tensor<1x3x3x3xf32> {
+  %0 = openvino.convolution %x, %w {strides = array<i64: 1, 2>, dilations = array<i64: 1, 1>, pads_begin = array<i64: 0, 1>, pads_end = array<i64: 0, 1>, auto_pad = "same_upper"} : (tensor<1x2x5x6xf32>, tensor<3x2x3x3xf32>) -> tensor<1x3x3x3xf32>
+  func.return %0 : tensor<1x3x3x3xf32>
+}
+
 // CHECK-LABEL: func.func @movement(
 func.func @movement(%a: tensor<2x6xf32>, %d: tensor<?x6xf32>, %u: tensor<*xf32>) -> tensor<6x2xf32> {
   %axis = openvino.constant dense<1> : tensor<i64>

@@ -117,6 +117,24 @@ func.func @prelu_per_channel(%x: tensor<2x3x4xf32>, %slope: tensor<3xf32>) -> te
 
 // -----
 
+// A 1-D Convolution is a 2-D one of height 1 in NHWC / OHWI layout; OpenVINO's rounded-down
+// output size is made exact for TOSA by trimming the trailing padding (pads_end 3 -> 2);
+// the weights are reshaped and transposed at compile time.
+// CHECK-LABEL: func.func @convolution_1d(
+// CHECK:         %[[X:.*]] = tosa.reshape %x, %{{.*}} : (tensor<1x2x6xf32>, !tosa.shape<4>) -> tensor<1x2x1x6xf32>
+// CHECK:         %[[XT:.*]] = tosa.transpose %[[X]] {perms = array<i32: 0, 2, 3, 1>} : (tensor<1x2x1x6xf32>) -> tensor<1x1x6x2xf32>
+// CHECK:         %[[W:.*]] = "tosa.const"() <{values = dense<1.000000e+00> : tensor<3x1x3x2xf32>}>
+// CHECK:         %[[C:.*]] = tosa.conv2d %[[XT]], %[[W]], %{{.*}}, %{{.*}}, %{{.*}} {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 1, 2>, stride = array<i64: 1, 2>} : (tensor<1x1x6x2xf32>, tensor<3x1x3x2xf32>, tensor<3xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x1x4x3xf32>
+// CHECK:         %[[Y:.*]] = tosa.transpose %[[C]] {perms = array<i32: 0, 3, 1, 2>} : (tensor<1x1x4x3xf32>) -> tensor<1x3x1x4xf32>
+// CHECK:         tosa.reshape %[[Y]], %{{.*}} : (tensor<1x3x1x4xf32>, !tosa.shape<3>) -> tensor<1x3x4xf32>
+func.func @convolution_1d(%x: tensor<1x2x6xf32>) -> tensor<1x3x4xf32> {
+  %w = openvino.constant dense<1.0> : tensor<3x2x3xf32>
+  %0 = openvino.convolution %x, %w {strides = array<i64: 2>, dilations = array<i64: 1>, pads_begin = array<i64: 1>, pads_end = array<i64: 3>} : (tensor<1x2x6xf32>, tensor<3x2x3xf32>) -> tensor<1x3x4xf32>
+  func.return %0 : tensor<1x3x4xf32>
+}
+
+// -----
+
 // A TensorIterator is unrolled: iteration k gets the k-th slice of the sliced input and the
 // previous iteration's value through the back edge; the sliced output is the concatenation
 // of the iterations' values, the other output the last iteration's value.

@@ -17,6 +17,7 @@ from typing import ClassVar
 
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
+    I64,
     AnyFloat,
     ArrayAttr,
     BoolAttr,
@@ -1426,6 +1427,89 @@ class SelectOp(IRDLOperation):
 # ---------------------------------------------------------------------------------------------
 
 
+AUTO_PADS = ("explicit", "valid", "same_upper", "same_lower")
+"""Convolution-1's `auto_pad` values (`notset` in older IR means `explicit`)."""
+
+
+@irdl_op_definition
+class ConvolutionOp(IRDLOperation):
+    """Convolution-1 of `input [N, C_IN, spatial...]` by `filter [C_OUT, C_IN, kernel...]`
+    (1-D to 3-D), with `strides`, `dilations`, `pads_begin` / `pads_end` and `auto_pad`.
+
+    https://docs.openvino.ai/2025/documentation/openvino-ir-format/operation-sets/operation-specs/convolution/convolution-1.html
+    """
+
+    name = "openvino.convolution"
+
+    input = operand_def(TensorLike)
+    filter = operand_def(TensorLike)
+    result = result_def(TensorLike)
+    strides = prop_def(DenseArrayBase[I64])
+    dilations = prop_def(DenseArrayBase[I64])
+    pads_begin = prop_def(DenseArrayBase[I64])
+    pads_end = prop_def(DenseArrayBase[I64])
+    auto_pad = prop_def(StringAttr, default_value=StringAttr("explicit"))
+
+    traits = traits_def(Pure())
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = OPERANDS_FORMAT
+
+    def __init__(
+        self,
+        input: SSAValue,
+        filter: SSAValue,
+        result_type: Attribute,
+        strides: Sequence[int],
+        dilations: Sequence[int],
+        pads_begin: Sequence[int],
+        pads_end: Sequence[int],
+        auto_pad: str = "explicit",
+    ):
+        super().__init__(
+            operands=[input, filter],
+            result_types=[result_type],
+            properties={
+                "strides": DenseArrayBase.from_list(i64, strides),
+                "dilations": DenseArrayBase.from_list(i64, dilations),
+                "pads_begin": DenseArrayBase.from_list(i64, pads_begin),
+                "pads_end": DenseArrayBase.from_list(i64, pads_end),
+                "auto_pad": StringAttr(auto_pad),
+            },
+        )
+
+    def verify_(self) -> None:
+        _check_same_element_type(self, (self.input, self.filter, self.result),
+                                 "input, filter and result")
+        in_shape, filter_shape = tensor_shape(self.input.type), tensor_shape(self.filter.type)
+        if in_shape is None or filter_shape is None:
+            return
+        spatial = len(in_shape) - 2
+        if spatial < 1 or len(filter_shape) != len(in_shape):
+            raise VerifyException(
+                f"{self.name}: input rank {len(in_shape)} and filter rank "
+                f"{len(filter_shape)} must be equal and at least 3"
+            )
+        for what, values, low in (("strides", self.strides, 1), ("dilations", self.dilations, 1),
+                                  ("pads_begin", self.pads_begin, 0),
+                                  ("pads_end", self.pads_end, 0)):
+            numbers = values.get_values()
+            if len(numbers) != spatial or any(v < low for v in numbers):
+                raise VerifyException(
+                    f"{self.name}: {what} must hold {spatial} values >= {low}, got "
+                    f"{list(numbers)}"
+                )
+        if self.auto_pad.data not in AUTO_PADS:
+            raise VerifyException(
+                f"{self.name}: auto_pad must be one of {', '.join(AUTO_PADS)}, got "
+                f"'{self.auto_pad.data}'"
+            )
+        if -1 not in (in_shape[1], filter_shape[1]) and in_shape[1] != filter_shape[1]:
+            raise VerifyException(
+                f"{self.name}: input channels ({in_shape[1]}) differ from the filter's "
+                f"({filter_shape[1]})"
+            )
+
+
 @irdl_op_definition
 class MatMulOp(IRDLOperation):
     """MatMul-1 (numpy matmul, optional transposes of the last two dims).
@@ -2320,6 +2404,7 @@ OpenVINO = Dialect(
         ConvertOp,
         SelectOp,
         MatMulOp,
+        ConvolutionOp,
         ReduceSumOp,
         ReduceMeanOp,
         ReduceMaxOp,

@@ -2,7 +2,8 @@
 
 - `elementwise`: arithmetic, comparison, logical, activations, Convert, Select
 - `data_movement`: constants, shapes, reshapes, slicing, concatenation, Gather, Broadcast
-- `matrix`: MatMul and the reductions
+- `matrix`: MatMul, the reductions, Softmax, MVN
+- `convolution`: Convolution-1 as `tosa.conv2d`
 - `rnn_cells`: LSTMCell-4, GRUCell-3
 - `tensor_iterator`: TensorIterator-1, unrolled
 - `state`: ReadValue / Assign to TOSA variables
@@ -13,6 +14,7 @@
 from xdsl.pattern_rewriter import RewritePattern
 
 from tosa_state.transforms.openvino_to_tosa.common import Lowering, OpenVINOPattern
+from tosa_state.transforms.openvino_to_tosa.convolution import CONVOLUTION_PATTERNS
 from tosa_state.transforms.openvino_to_tosa.data_movement import DATA_MOVEMENT_PATTERNS
 from tosa_state.transforms.openvino_to_tosa.elementwise import ELEMENTWISE_PATTERNS
 from tosa_state.transforms.openvino_to_tosa.matrix import MATRIX_PATTERNS
@@ -24,6 +26,7 @@ ALL_PATTERNS: tuple[type[OpenVINOPattern], ...] = (
     *DATA_MOVEMENT_PATTERNS,
     *ELEMENTWISE_PATTERNS,
     *MATRIX_PATTERNS,
+    *CONVOLUTION_PATTERNS,
     *RNN_CELL_PATTERNS,
     *TENSOR_ITERATOR_PATTERNS,
     *STATE_PATTERNS,

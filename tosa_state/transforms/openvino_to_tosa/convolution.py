@@ -1,0 +1,107 @@
+"""Convolution-1 as `tosa.conv2d`.
+
+OpenVINO convolves `NC[H]W` inputs by `OI[H]W` filters; TOSA's conv2d takes `NHWC` inputs
+and `OHWI` weights. A 1-D convolution becomes a 2-D one of height 1. OpenVINO's output size
+rounds down; TOSA requires the padded extent to fit the strides exactly, so the trailing
+padding (or the input's tail, which no output position reaches) is trimmed to fit.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+from xdsl.dialects.builtin import TensorType, bf16, f16, f32
+from xdsl.ir import SSAValue
+
+from tosa_state.dialects import openvino as ov
+from tosa_state.dialects.tosa import tensor as tt
+from tosa_state.transforms.openvino_to_tosa.common import (
+    Emitter,
+    OpenVINOPattern,
+    Unsupported,
+    element,
+    shape,
+)
+
+_ACCUMULATOR = {f32: f32, f16: f32, bf16: f32}
+"""Float types `tosa.conv2d` takes, and the type it accumulates in."""
+
+
+def auto_pads(
+    auto_pad: str, size: int, kernel: int, stride: int, dilation: int, begin: int, end: int
+) -> tuple[int, int]:
+    """(begin, end) padding of one spatial axis under `auto_pad`."""
+    if auto_pad == "valid":
+        return 0, 0
+    if auto_pad == "explicit":
+        return begin, end
+    total = max((math.ceil(size / stride) - 1) * stride + (kernel - 1) * dilation + 1 - size, 0)
+    small, large = total // 2, total - total // 2
+    return (small, large) if auto_pad == "same_upper" else (large, small)
+
+
+def _fit(size: int, kernel: int, stride: int, dilation: int, begin: int, end: int
+         ) -> tuple[int, int, int]:
+    """(input size, begin, end) with OpenVINO's output size and an exact TOSA extent."""
+    extent = (kernel - 1) * dilation + 1
+    outputs = (size + begin + end - extent) // stride + 1
+    if outputs < 1:
+        raise Unsupported(f"the kernel (extent {extent}) is larger than the padded input")
+    needed = (outputs - 1) * stride + extent  # padded input positions the outputs read
+    end = needed - size - begin
+    if end < 0:  # the input's tail is never read
+        size, end = size + end, 0
+    return size, begin, end
+
+
+class Convolution(OpenVINOPattern):
+    """Convolution-1 (1-D and 2-D, float): transposes around one `tosa.conv2d` (zero
+    bias and zero points; f16 / bf16 accumulate in f32)."""
+
+    OPS = (ov.ConvolutionOp,)
+
+    def convert(self, op: ov.ConvolutionOp, e: Emitter) -> Sequence[SSAValue]:
+        element_type = element(op.input)
+        accumulator = _ACCUMULATOR.get(element_type)
+        if accumulator is None:
+            raise Unsupported(f"convolution of {element_type} values (floats only)")
+        dims, filter_dims = shape(op.input), shape(op.filter)
+        spatial = len(dims) - 2
+        if spatial not in (1, 2):
+            raise Unsupported(f"{spatial}-D convolution (1-D and 2-D only)")
+        strides, dilations = list(op.strides.get_values()), list(op.dilations.get_values())
+        begins, ends = list(op.pads_begin.get_values()), list(op.pads_end.get_values())
+        x, w = op.input, op.filter
+        if spatial == 1:  # as 2-D with height 1
+            x = e.reshape(x, (*dims[:2], 1, dims[2]))
+            w = e.reshape(w, (*filter_dims[:2], 1, filter_dims[2]))
+            strides, dilations = [1, *strides], [1, *dilations]
+            begins, ends = [0, *begins], [0, *ends]
+        n, channels, height, width = shape(x)
+        out_channels, _, kernel_h, kernel_w = shape(w)
+        sizes, pads = [], []
+        for axis, (size, kernel) in enumerate(((height, kernel_h), (width, kernel_w))):
+            begin, end = auto_pads(op.auto_pad.data, size, kernel, strides[axis],
+                                   dilations[axis], begins[axis], ends[axis])
+            size, begin, end = _fit(size, kernel, strides[axis], dilations[axis], begin, end)
+            sizes.append(size)
+            pads += [begin, end]
+        x = e.slice(x, (0, 0, 0, 0), (n, channels, *sizes))
+        x = e.transpose(x, (0, 2, 3, 1))
+        w = e.transpose(w, (0, 2, 3, 1))
+        bias = e.const(np.zeros(out_channels), element_type)
+        zero = e.const(np.zeros(1), element_type)
+        out_h = (sizes[0] + pads[0] + pads[1] - (kernel_h - 1) * dilations[0] - 1) // strides[0] + 1
+        out_w = (sizes[1] + pads[2] + pads[3] - (kernel_w - 1) * dilations[1] - 1) // strides[1] + 1
+        result_type = TensorType(element_type, (n, out_h, out_w, out_channels))
+        conv = e.value(tt.Conv2DOp([x, w, bias, zero, zero], result_type, pads, strides,
+                                   dilations, accumulator))
+        result = e.transpose(conv, (0, 3, 1, 2))
+        if spatial == 1:
+            result = e.reshape(result, (n, out_channels, out_w))
+        return [result]
+
+
+CONVOLUTION_PATTERNS = (Convolution,)
