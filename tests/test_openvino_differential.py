@@ -442,7 +442,8 @@ def dynamic_batch_lstm_model() -> object:
 def streaming_convolution_model() -> object:
     """A streaming 1-D convolution: the last K - 1 frames of the previous call are kept in a
     ReadValue / Assign buffer and prepended to each new chunk (a stateful FIR filter bank),
-    and 2-D convolutions with strides, dilations and every auto_pad mode on a second input."""
+    and 2-D convolutions with strides, dilations and every auto_pad mode on a second input,
+    and group convolutions (depthwise, and 2 groups)."""
     rng = np.random.default_rng(11)
     x = ops.parameter([1, 2, 4], np.float32, name="x")
     z = ops.parameter([1, 3, 7, 6], np.float32, name="z")
@@ -463,6 +464,13 @@ def streaming_convolution_model() -> object:
         ops.convolution(z, w, [3, 3], [0, 0], [0, 0], [1, 1], "VALID"),
         ops.convolution(x, ops.constant(rng.standard_normal((5, 2, 2)).astype(np.float32)),
                         [2], [1], [0], [1]),
+        ops.group_convolution(  # depthwise
+            z, ops.constant(rng.standard_normal((3, 1, 1, 3, 3)).astype(np.float32)),
+            [1, 1], [1, 1], [1, 1], [1, 1]),
+        ops.group_convolution(  # 2 groups of 2 input channels, 3 outputs each, 1-D
+            ops.concat([frames, frames], 1),
+            ops.constant(rng.standard_normal((2, 3, 2, 2)).astype(np.float32)),
+            [1], [0], [0], [2]),
     ]
     return ov.Model([ops.result(o) for o in outputs], [ops.assign(keep, "history")], [x, z],
                     "streaming_conv")

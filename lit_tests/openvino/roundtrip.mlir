@@ -218,3 +218,10 @@ func.func @loop(%xs: tensor<1x2x3xf32>, %h0: tensor<1x4xf32>) -> (tensor<1x2x4xf
   }
   func.return %ys, %hn : tensor<1x2x4xf32>, tensor<1x4xf32>
 }
+
+// CHECK-LABEL: func.func @group_convolution(
+// CHECK-NEXT: openvino.group_convolution %x, %w {strides = array<i64: 1>, dilations = array<i64: 1>, pads_begin = array<i64: 1>, pads_end = array<i64: 1>} : (tensor<1x4x5xf32>, tensor<4x1x1x3xf32>) -> tensor<1x4x5xf32>
+func.func @group_convolution(%x: tensor<1x4x5xf32>, %w: tensor<4x1x1x3xf32>) -> tensor<1x4x5xf32> {
+  %0 = openvino.group_convolution %x, %w {strides = array<i64: 1>, dilations = array<i64: 1>, pads_begin = array<i64: 1>, pads_end = array<i64: 1>} : (tensor<1x4x5xf32>, tensor<4x1x1x3xf32>) -> tensor<1x4x5xf32>
+  func.return %0 : tensor<1x4x5xf32>
+}

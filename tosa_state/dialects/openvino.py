@@ -1431,15 +1431,9 @@ AUTO_PADS = ("explicit", "valid", "same_upper", "same_lower")
 """Convolution-1's `auto_pad` values (`notset` in older IR means `explicit`)."""
 
 
-@irdl_op_definition
-class ConvolutionOp(IRDLOperation):
-    """Convolution-1 of `input [N, C_IN, spatial...]` by `filter [C_OUT, C_IN, kernel...]`
-    (1-D to 3-D), with `strides`, `dilations`, `pads_begin` / `pads_end` and `auto_pad`.
-
-    https://docs.openvino.ai/2025/documentation/openvino-ir-format/operation-sets/operation-specs/convolution/convolution-1.html
-    """
-
-    name = "openvino.convolution"
+class ConvolutionBase(IRDLOperation):
+    """Base of Convolution-1 and GroupConvolution-1: `input [N, C_IN, spatial...]`,
+    a `filter`, `strides`, `dilations`, `pads_begin` / `pads_end` and `auto_pad`."""
 
     input = operand_def(TensorLike)
     filter = operand_def(TensorLike)
@@ -1453,6 +1447,9 @@ class ConvolutionOp(IRDLOperation):
     traits = traits_def(Pure())
     irdl_options = (ParsePropInAttrDict(),)
     assembly_format = OPERANDS_FORMAT
+
+    FILTER_EXTRA_DIMS: ClassVar[int] = 0
+    """Filter rank minus input rank (GroupConvolution's filter has a leading group dim)."""
 
     def __init__(
         self,
@@ -1484,10 +1481,11 @@ class ConvolutionOp(IRDLOperation):
         if in_shape is None or filter_shape is None:
             return
         spatial = len(in_shape) - 2
-        if spatial < 1 or len(filter_shape) != len(in_shape):
+        if spatial < 1 or len(filter_shape) != len(in_shape) + self.FILTER_EXTRA_DIMS:
             raise VerifyException(
-                f"{self.name}: input rank {len(in_shape)} and filter rank "
-                f"{len(filter_shape)} must be equal and at least 3"
+                f"{self.name}: input rank {len(in_shape)} (at least 3) and filter rank "
+                f"{len(filter_shape)} do not fit (the filter has "
+                f"{len(in_shape) + self.FILTER_EXTRA_DIMS} dims)"
             )
         for what, values, low in (("strides", self.strides, 1), ("dilations", self.dilations, 1),
                                   ("pads_begin", self.pads_begin, 0),
@@ -1503,11 +1501,36 @@ class ConvolutionOp(IRDLOperation):
                 f"{self.name}: auto_pad must be one of {', '.join(AUTO_PADS)}, got "
                 f"'{self.auto_pad.data}'"
             )
-        if -1 not in (in_shape[1], filter_shape[1]) and in_shape[1] != filter_shape[1]:
+        groups = filter_shape[0] if self.FILTER_EXTRA_DIMS else 1
+        per_group = filter_shape[1 + self.FILTER_EXTRA_DIMS]
+        if -1 not in (in_shape[1], per_group, groups) and in_shape[1] != per_group * groups:
             raise VerifyException(
                 f"{self.name}: input channels ({in_shape[1]}) differ from the filter's "
-                f"({filter_shape[1]})"
+                f"({groups} group(s) of {per_group})"
             )
+
+
+@irdl_op_definition
+class ConvolutionOp(ConvolutionBase):
+    """Convolution-1 by `filter [C_OUT, C_IN, kernel...]` (1-D to 3-D).
+
+    https://docs.openvino.ai/2025/documentation/openvino-ir-format/operation-sets/operation-specs/convolution/convolution-1.html
+    """
+
+    name = "openvino.convolution"
+
+
+@irdl_op_definition
+class GroupConvolutionOp(ConvolutionBase):
+    """GroupConvolution-1 by `filter [GROUPS, C_OUT / GROUPS, C_IN / GROUPS, kernel...]`:
+    each group of input channels is convolved by its own filters (depthwise when
+    `C_IN / GROUPS` is 1).
+
+    https://docs.openvino.ai/2025/documentation/openvino-ir-format/operation-sets/operation-specs/convolution/group-convolution-1.html
+    """
+
+    name = "openvino.group_convolution"
+    FILTER_EXTRA_DIMS: ClassVar[int] = 1
 
 
 @irdl_op_definition
@@ -2405,6 +2428,7 @@ OpenVINO = Dialect(
         SelectOp,
         MatMulOp,
         ConvolutionOp,
+        GroupConvolutionOp,
         ReduceSumOp,
         ReduceMeanOp,
         ReduceMaxOp,

@@ -663,16 +663,19 @@ def _build_swish(b: _OpBuilder) -> Operation:
     return ov.SwishOp(b.operands[0], beta, b.result_types[0])
 
 
-def _build_convolution(b: _OpBuilder) -> Operation:
-    auto_pad = b.data("auto_pad", "explicit").strip().lower()
-    auto_pad = "explicit" if auto_pad == "notset" else auto_pad
-    if auto_pad not in ov.AUTO_PADS:
-        b.fail(f"auto_pad '{auto_pad}' is not one of {', '.join(ov.AUTO_PADS)}")
-    return ov.ConvolutionOp(
-        b.operands[0], b.operands[1], b.result_types[0],
-        b.data_ints("strides"), b.data_ints("dilations"),
-        b.data_ints("pads_begin"), b.data_ints("pads_end"), auto_pad,
-    )
+def _convolution(cls: type[ov.ConvolutionBase]) -> Converter:
+    def build(b: _OpBuilder) -> Operation:
+        auto_pad = b.data("auto_pad", "explicit").strip().lower()
+        auto_pad = "explicit" if auto_pad == "notset" else auto_pad
+        if auto_pad not in ov.AUTO_PADS:
+            b.fail(f"auto_pad '{auto_pad}' is not one of {', '.join(ov.AUTO_PADS)}")
+        return cls(
+            b.operands[0], b.operands[1], b.result_types[0],
+            b.data_ints("strides"), b.data_ints("dilations"),
+            b.data_ints("pads_begin"), b.data_ints("pads_end"), auto_pad,
+        )
+
+    return build
 
 
 def _build_prelu(b: _OpBuilder) -> Operation:
@@ -897,7 +900,8 @@ SUPPORTED_OPS: dict[str, OpSpec] = {
     "Convert": OpSpec(("opset1",), (1, 1), _build_convert),
     "Select": OpSpec(("opset1",), (3, 3), _build_select),
     "MatMul": OpSpec(("opset1",), (2, 2), _build_matmul),
-    "Convolution": OpSpec(("opset1",), (2, 2), _build_convolution),
+    "Convolution": OpSpec(("opset1",), (2, 2), _convolution(ov.ConvolutionOp)),
+    "GroupConvolution": OpSpec(("opset1",), (2, 2), _convolution(ov.GroupConvolutionOp)),
     "ReduceSum": OpSpec(("opset1",), (2, 2), _reduce(ov.ReduceSumOp)),
     "ReduceMean": OpSpec(("opset1",), (2, 2), _reduce(ov.ReduceMeanOp)),
     "ReduceMax": OpSpec(("opset1",), (2, 2), _reduce(ov.ReduceMaxOp)),

@@ -1,4 +1,4 @@
-"""Convolution-1 as `tosa.conv2d`.
+"""Convolution-1 and GroupConvolution-1 as `tosa.conv2d`.
 
 OpenVINO convolves `NC[H]W` inputs by `OI[H]W` filters; TOSA's conv2d takes `NHWC` inputs
 and `OHWI` weights. A 1-D convolution becomes a 2-D one of height 1. OpenVINO's output size
@@ -56,6 +56,49 @@ def _fit(size: int, kernel: int, stride: int, dilation: int, begin: int, end: in
     return size, begin, end
 
 
+def _convolve(e: Emitter, op: ov.ConvolutionBase, x: SSAValue, w: SSAValue) -> SSAValue:
+    """`x [N, C, spatial...]` convolved by `w [O, C, kernel...]` with `op`'s strides,
+    dilations and padding: one `tosa.conv2d` between transposes."""
+    element_type = element(x)
+    accumulator = _ACCUMULATOR.get(element_type)
+    if accumulator is None:
+        raise Unsupported(f"convolution of {element_type} values (floats only)")
+    dims, filter_dims = shape(x), shape(w)
+    spatial = len(dims) - 2
+    if spatial not in (1, 2):
+        raise Unsupported(f"{spatial}-D convolution (1-D and 2-D only)")
+    strides, dilations = list(op.strides.get_values()), list(op.dilations.get_values())
+    begins, ends = list(op.pads_begin.get_values()), list(op.pads_end.get_values())
+    if spatial == 1:  # as 2-D with height 1
+        x = e.reshape(x, (*dims[:2], 1, dims[2]))
+        w = e.reshape(w, (*filter_dims[:2], 1, filter_dims[2]))
+        strides, dilations = [1, *strides], [1, *dilations]
+        begins, ends = [0, *begins], [0, *ends]
+    n, channels, height, width = shape(x)
+    out_channels, _, kernel_h, kernel_w = shape(w)
+    sizes, pads = [], []
+    for axis, (size, kernel) in enumerate(((height, kernel_h), (width, kernel_w))):
+        begin, end = auto_pads(op.auto_pad.data, size, kernel, strides[axis], dilations[axis],
+                               begins[axis], ends[axis])
+        size, begin, end = _fit(size, kernel, strides[axis], dilations[axis], begin, end)
+        sizes.append(size)
+        pads += [begin, end]
+    x = e.slice(x, (0, 0, 0, 0), (n, channels, *sizes))
+    x = e.transpose(x, (0, 2, 3, 1))
+    w = e.transpose(w, (0, 2, 3, 1))
+    bias = e.const(np.zeros(out_channels), element_type)
+    zero = e.const(np.zeros(1), element_type)
+    out_h = (sizes[0] + pads[0] + pads[1] - (kernel_h - 1) * dilations[0] - 1) // strides[0] + 1
+    out_w = (sizes[1] + pads[2] + pads[3] - (kernel_w - 1) * dilations[1] - 1) // strides[1] + 1
+    result_type = TensorType(element_type, (n, out_h, out_w, out_channels))
+    conv = e.value(tt.Conv2DOp([x, w, bias, zero, zero], result_type, pads, strides,
+                               dilations, accumulator))
+    result = e.transpose(conv, (0, 3, 1, 2))
+    if spatial == 1:
+        result = e.reshape(result, (n, out_channels, out_w))
+    return result
+
+
 class Convolution(OpenVINOPattern):
     """Convolution-1 (1-D and 2-D, float): transposes around one `tosa.conv2d` (zero
     bias and zero points; f16 / bf16 accumulate in f32)."""
@@ -63,45 +106,26 @@ class Convolution(OpenVINOPattern):
     OPS = (ov.ConvolutionOp,)
 
     def convert(self, op: ov.ConvolutionOp, e: Emitter) -> Sequence[SSAValue]:
-        element_type = element(op.input)
-        accumulator = _ACCUMULATOR.get(element_type)
-        if accumulator is None:
-            raise Unsupported(f"convolution of {element_type} values (floats only)")
+        return [_convolve(e, op, op.input, op.filter)]
+
+
+class GroupConvolution(OpenVINOPattern):
+    """GroupConvolution-1: one convolution per group (its slice of input channels by its
+    filters), concatenated along the channels."""
+
+    OPS = (ov.GroupConvolutionOp,)
+
+    def convert(self, op: ov.GroupConvolutionOp, e: Emitter) -> Sequence[SSAValue]:
         dims, filter_dims = shape(op.input), shape(op.filter)
-        spatial = len(dims) - 2
-        if spatial not in (1, 2):
-            raise Unsupported(f"{spatial}-D convolution (1-D and 2-D only)")
-        strides, dilations = list(op.strides.get_values()), list(op.dilations.get_values())
-        begins, ends = list(op.pads_begin.get_values()), list(op.pads_end.get_values())
-        x, w = op.input, op.filter
-        if spatial == 1:  # as 2-D with height 1
-            x = e.reshape(x, (*dims[:2], 1, dims[2]))
-            w = e.reshape(w, (*filter_dims[:2], 1, filter_dims[2]))
-            strides, dilations = [1, *strides], [1, *dilations]
-            begins, ends = [0, *begins], [0, *ends]
-        n, channels, height, width = shape(x)
-        out_channels, _, kernel_h, kernel_w = shape(w)
-        sizes, pads = [], []
-        for axis, (size, kernel) in enumerate(((height, kernel_h), (width, kernel_w))):
-            begin, end = auto_pads(op.auto_pad.data, size, kernel, strides[axis],
-                                   dilations[axis], begins[axis], ends[axis])
-            size, begin, end = _fit(size, kernel, strides[axis], dilations[axis], begin, end)
-            sizes.append(size)
-            pads += [begin, end]
-        x = e.slice(x, (0, 0, 0, 0), (n, channels, *sizes))
-        x = e.transpose(x, (0, 2, 3, 1))
-        w = e.transpose(w, (0, 2, 3, 1))
-        bias = e.const(np.zeros(out_channels), element_type)
-        zero = e.const(np.zeros(1), element_type)
-        out_h = (sizes[0] + pads[0] + pads[1] - (kernel_h - 1) * dilations[0] - 1) // strides[0] + 1
-        out_w = (sizes[1] + pads[2] + pads[3] - (kernel_w - 1) * dilations[1] - 1) // strides[1] + 1
-        result_type = TensorType(element_type, (n, out_h, out_w, out_channels))
-        conv = e.value(tt.Conv2DOp([x, w, bias, zero, zero], result_type, pads, strides,
-                                   dilations, accumulator))
-        result = e.transpose(conv, (0, 3, 1, 2))
-        if spatial == 1:
-            result = e.reshape(result, (n, out_channels, out_w))
-        return [result]
+        groups, per_group = filter_dims[0], filter_dims[2]
+        outputs = []
+        for group in range(groups):
+            x = e.slice(op.input, (0, group * per_group, *[0] * (len(dims) - 2)),
+                        (dims[0], per_group, *dims[2:]))
+            w = e.slice(op.filter, (group, *[0] * (len(filter_dims) - 1)),
+                        (1, *filter_dims[1:]))
+            outputs.append(_convolve(e, op, x, e.reshape(w, filter_dims[1:])))
+        return [outputs[0] if groups == 1 else e.concat(outputs, 1)]
 
 
-CONVOLUTION_PATTERNS = (Convolution,)
+CONVOLUTION_PATTERNS = (Convolution, GroupConvolution)
