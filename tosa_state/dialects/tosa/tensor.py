@@ -235,6 +235,18 @@ def _zero_point_value(value: SSAValue) -> float | None:
     return None
 
 
+def _check_zero_points(*zero_points: tuple[str, SSAValue, Attribute]) -> None:
+    """Each `(name, value, operand element type)`: a `tensor<1xT>`, zero unless `T` is i8."""
+    for what, zp, operand_t in zero_points:
+        if _shape(zp) != (1,) or _element(zp) != operand_t:
+            raise VerifyException(f"expect '{what}' to be a tensor<1x{operand_t}>, got '{zp.type}'")
+        if operand_t != i8 and (value := _zero_point_value(zp)) not in (None, 0):
+            raise VerifyException(
+                f"expect '{what}' to be zero for non-int8 element type '{operand_t}', "
+                f"got {value:g}"
+            )
+
+
 # ---------------------------------------------------------------------------------------
 # Custom syntax shared by the ops: `operands attr-dict : functional-type(operands, results)`
 # ---------------------------------------------------------------------------------------
@@ -477,16 +489,7 @@ class MatMulOp(TosaOperation):
             raise VerifyException(
                 f"unsupported element types '{a_t}' x '{b_t}' -> '{out_t}'; supported: {supported}"
             )
-        for what, zp, operand_t in (("a_zp", self.a_zp, a_t), ("b_zp", self.b_zp, b_t)):
-            if _shape(zp) != (1,) or _element(zp) != operand_t:
-                raise VerifyException(
-                    f"expect '{what}' to be a tensor<1x{operand_t}>, got '{zp.type}'"
-                )
-            if operand_t != i8 and (value := _zero_point_value(zp)) not in (None, 0):
-                raise VerifyException(
-                    f"expect '{what}' to be zero for non-int8 element type '{operand_t}', "
-                    f"got {value:g}"
-                )
+        _check_zero_points(("a_zp", self.a_zp, a_t), ("b_zp", self.b_zp, b_t))
         n, h, c = a_shape
         if not _same_dim(b_shape[0], n):
             raise VerifyException(f"expected batch of b to match size {n}, got {b_shape[0]}")
@@ -577,17 +580,8 @@ class Conv2DOp(TosaOperation):
         if _element(self.bias) != out_t or len(_shape(self.bias)) != 1:
             raise VerifyException(f"expect 'bias' to be a 1-D tensor of '{out_t}', got "
                                   f"'{self.bias.type}'")
-        for what, zp, operand_t in (("input_zp", self.input_zp, in_t),
-                                    ("weight_zp", self.weight_zp, w_t)):
-            if _shape(zp) != (1,) or _element(zp) != operand_t:
-                raise VerifyException(
-                    f"expect '{what}' to be a tensor<1x{operand_t}>, got '{zp.type}'"
-                )
-            if operand_t != i8 and (value := _zero_point_value(zp)) not in (None, 0):
-                raise VerifyException(
-                    f"expect '{what}' to be zero for non-int8 element type '{operand_t}', "
-                    f"got {value:g}"
-                )
+        _check_zero_points(("input_zp", self.input_zp, in_t),
+                           ("weight_zp", self.weight_zp, w_t))
         pad, stride, dilation = (tuple(a.get_values()) for a in (self.pad, self.stride,
                                                                   self.dilation))
         for what, values, size, low in (("pad", pad, 4, 0), ("stride", stride, 2, 1),
