@@ -102,6 +102,15 @@ def test_opt_help_lists_the_options() -> None:
         assert option in result.stdout
 
 
+def test_opt_help_lists_every_pass_with_a_summary() -> None:
+    from tosa_state.transforms import get_all_passes
+
+    listed = {line.split()[0]: line for line in tool("tosa-state-opt", "--help").stdout
+              .split("passes (-p", 1)[1].splitlines()[1:] if line.strip()}
+    assert set(listed) == set(get_all_passes())
+    assert all(len(line.split()) > 2 for line in listed.values())  # a name and a summary
+
+
 def test_run_multi_step_with_reset(model: Path, tmp_path: Path) -> None:
     xs = np.arange(10, dtype=np.float32).reshape(5, 2)
     np.savez(tmp_path / "in.npz", arg0=xs)

@@ -15,16 +15,34 @@ from tosa_state.frontends import read_model_file
 from tosa_state.frontends.mlir import parse_mlir
 from tosa_state.printing import Spelling, print_module
 from tosa_state.tools.cli import ArgumentParser, run_tool, write_atomically
+from tosa_state.transforms import get_all_passes
 from tosa_state.transforms.pipeline import apply_pipeline, parse_pipeline
 from tosa_state.verification import verify_module
 
 SPLIT_MARKER = "// -----"
 
 
+_XDSL_SUMMARIES = {
+    "cse": "Common subexpression elimination (xDSL's).",
+    "dce": "Dead code elimination (xDSL's).",
+}
+
+
+def _pass_list() -> str:
+    """The passes `-p` takes, each with the first line of its docstring."""
+    lines = ["passes (-p, options in braces: -p 'name{option=value}'):"]
+    for name, load in sorted(get_all_passes().items()):
+        summary = (load().__doc__ or "").strip().split("\n")[0] or _XDSL_SUMMARIES.get(name, "")
+        lines.append(f"  {name:<34} {summary}")
+    return "\n".join(lines)
+
+
 def _arg_parser() -> argparse.ArgumentParser:
     parser = ArgumentParser(
         prog="tosa-state-opt",
         description="Parse, verify, transform and print stateful TOSA / OpenVINO models.",
+        epilog=_pass_list(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
         "input", nargs="?", default="-",

@@ -43,7 +43,7 @@ def contains_openvino_ops(module: ModuleOp) -> bool:
 
 @dataclass(frozen=True)
 class ConvertOpenVINOToTosaPass(ModulePass):
-    """Converts every `openvino` op to TOSA (see the module docstring)."""
+    """Converts every `openvino` op (an imported OpenVINO IR model) to TOSA and TOSA variables."""
 
     name = "convert-openvino-to-tosa"
 

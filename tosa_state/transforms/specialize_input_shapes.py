@@ -30,8 +30,10 @@ class InputShapeError(TosaStateError):
 
 @dataclass(frozen=True)
 class SpecializeInputShapesPass(ModulePass):
-    """`shapes="x=1x8,mask=1x16"`: each input named (by its name or `arg<i>`) gets that
-    static shape. `entry`: the function (default: `main`, else the only public one)."""
+    """Gives the entry function's inputs static shapes (as OpenVINO's `Model.reshape`).
+
+    `shapes="x=1x8,mask=1x16"`: each input named (by its name or `arg<i>`) gets that static
+    shape. `entry`: the function (default: `main`, else the only public one)."""
 
     name = "specialize-input-shapes"
 
