@@ -467,6 +467,9 @@ def streaming_convolution_model() -> object:
         ops.group_convolution(  # depthwise
             z, ops.constant(rng.standard_normal((3, 1, 1, 3, 3)).astype(np.float32)),
             [1, 1], [1, 1], [1, 1], [1, 1]),
+        ops.group_convolution(  # depthwise, multiplier 2, 1-D, strided and dilated
+            frames, ops.constant(rng.standard_normal((2, 2, 1, 2)).astype(np.float32)),
+            [2], [1], [1], [2]),
         ops.group_convolution(  # 2 groups of 2 input channels, 3 outputs each, 1-D
             ops.concat([frames, frames], 1),
             ops.constant(rng.standard_normal((2, 3, 2, 2)).astype(np.float32)),

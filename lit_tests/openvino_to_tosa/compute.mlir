@@ -135,13 +135,20 @@ func.func @convolution_1d(%x: tensor<1x2x6xf32>) -> tensor<1x3x4xf32> {
 
 // -----
 
-// A GroupConvolution is one tosa.conv2d per group, on its slice of the input channels,
-// concatenated along the channels.
-// CHECK-LABEL: func.func @group_convolution(
-// CHECK-COUNT-2: tosa.conv2d %{{.*}} : (tensor<1x1x5x1xf32>, tensor<1x1x3x1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x1x5x1xf32>
-// CHECK:         tosa.concat %{{.*}}, %{{.*}} {axis = 1 : i32} : (tensor<1x1x5xf32>, tensor<1x1x5xf32>) -> tensor<1x2x5xf32>
-func.func @group_convolution(%x: tensor<1x2x5xf32>, %w: tensor<2x1x1x3xf32>) -> tensor<1x2x5xf32> {
+// A GroupConvolution with one input channel per group is a tosa.depthwise_conv2d (weights
+// [G, M, 1, K] -> [1, K, G, M]); other groupings are one tosa.conv2d per group, on its slice
+// of the input channels, concatenated along the channels.
+// CHECK-LABEL: func.func @depthwise_convolution(
+// CHECK:         tosa.depthwise_conv2d %{{.*}} : (tensor<1x1x5x2xf32>, tensor<1x3x2x1xf32>, tensor<2xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x1x5x2xf32>
+func.func @depthwise_convolution(%x: tensor<1x2x5xf32>, %w: tensor<2x1x1x3xf32>) -> tensor<1x2x5xf32> {
   %0 = openvino.group_convolution %x, %w {strides = array<i64: 1>, dilations = array<i64: 1>, pads_begin = array<i64: 1>, pads_end = array<i64: 1>} : (tensor<1x2x5xf32>, tensor<2x1x1x3xf32>) -> tensor<1x2x5xf32>
+  func.return %0 : tensor<1x2x5xf32>
+}
+// CHECK-LABEL: func.func @group_convolution(
+// CHECK-COUNT-2: tosa.conv2d %{{.*}} : (tensor<1x1x5x2xf32>, tensor<1x1x3x2xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x1x5x1xf32>
+// CHECK:         tosa.concat %{{.*}}, %{{.*}} {axis = 1 : i32} : (tensor<1x1x5xf32>, tensor<1x1x5xf32>) -> tensor<1x2x5xf32>
+func.func @group_convolution(%x: tensor<1x4x5xf32>, %w: tensor<2x1x2x3xf32>) -> tensor<1x2x5xf32> {
+  %0 = openvino.group_convolution %x, %w {strides = array<i64: 1>, dilations = array<i64: 1>, pads_begin = array<i64: 1>, pads_end = array<i64: 1>} : (tensor<1x4x5xf32>, tensor<2x1x2x3xf32>) -> tensor<1x2x5xf32>
   func.return %0 : tensor<1x2x5xf32>
 }
 

@@ -714,3 +714,10 @@ func.func @conv_output(%x: tensor<1x5x5x2xf32>, %w: tensor<1x1x1x2xf32>, %b: ten
   %0 = tosa.conv2d %x, %w, %b, %z, %z {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x5x5x2xf32>, tensor<1x1x1x2xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x5x5x2xf32>
   return
 }
+
+// -----
+// CHECK: tensor-invalid.mlir:[[# @LINE + 2]]:3: error: 'tosa.depthwise_conv2d' op expected output shape 1, 5, 5, 2 to be compatible with inferred shape 1, 5, 5, 6
+func.func @depthwise_output(%x: tensor<1x5x5x2xf32>, %w: tensor<1x1x2x3xf32>, %b: tensor<1xf32>, %z: tensor<1xf32>) {
+  %0 = tosa.depthwise_conv2d %x, %w, %b, %z, %z {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x5x5x2xf32>, tensor<1x1x2x3xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x5x5x2xf32>
+  return
+}

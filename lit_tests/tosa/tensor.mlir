@@ -31,12 +31,15 @@ func.func @data_nodes(%x: tensor<2x3xf32>) {
 // CHECK-LABEL: func.func @conv
 // CHECK-NEXT:    %{{.*}} = tosa.conv2d %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {acc_type = f32, dilation = array<i64: 1, 2>, pad = array<i64: 1, 1, 0, 2>, stride = array<i64: 2, 1>} : (tensor<1x5x6x3xf32>, tensor<4x3x2x3xf32>, tensor<4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x3x6x4xf32>
 // CHECK-NEXT:    %{{.*}} = tosa.conv2d %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {acc_type = i32, dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<?x4x4x2xi8>, tensor<2x1x1x2xi8>, tensor<1xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<?x4x4x2xi32>
+// CHECK-NEXT:    %{{.*}} = tosa.depthwise_conv2d %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 1, 0>, stride = array<i64: 1, 2>} : (tensor<1x5x6x3xf32>, tensor<1x3x3x2xf32>, tensor<6xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x5x3x6xf32>
 // GENERIC-LABEL: sym_name = "conv"
 // GENERIC:       "tosa.conv2d"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) <{acc_type = f32, dilation = array<i64: 1, 2>, pad = array<i64: 1, 1, 0, 2>, stride = array<i64: 2, 1>}>
 func.func @conv(%x: tensor<1x5x6x3xf32>, %w: tensor<4x3x2x3xf32>, %b: tensor<4xf32>, %zp: tensor<1xf32>,
-                %q: tensor<?x4x4x2xi8>, %qw: tensor<2x1x1x2xi8>, %qb: tensor<1xi32>, %qzp: tensor<1xi8>) {
+                %q: tensor<?x4x4x2xi8>, %qw: tensor<2x1x1x2xi8>, %qb: tensor<1xi32>, %qzp: tensor<1xi8>,
+                %dw: tensor<1x3x3x2xf32>, %db: tensor<6xf32>) {
   %0 = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 2>, pad = array<i64: 1, 1, 0, 2>, stride = array<i64: 2, 1>} : (tensor<1x5x6x3xf32>, tensor<4x3x2x3xf32>, tensor<4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x3x6x4xf32>
   %1 = tosa.conv2d %q, %qw, %qb, %qzp, %qzp {acc_type = i32, dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<?x4x4x2xi8>, tensor<2x1x1x2xi8>, tensor<1xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<?x4x4x2xi32>
+  %2 = tosa.depthwise_conv2d %x, %dw, %db, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 1, 0>, stride = array<i64: 1, 2>} : (tensor<1x5x6x3xf32>, tensor<1x3x3x2xf32>, tensor<6xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x5x3x6xf32>
   return
 }
 

@@ -35,6 +35,8 @@ from tosa_state.dialects.tosa.tensor import (
     ConstOp,
     ConstShapeOp,
     Conv2DOp,
+    ConvOperation,
+    DepthwiseConv2DOp,
     GatherOp,
     IdentityOp,
     IfOp,
@@ -296,10 +298,11 @@ def _matmul_kernel(op: MatMulOp) -> Kernel:
     return matmul
 
 
-@_KERNELS.builds(Conv2DOp)
-def _conv2d_kernel(op: Conv2DOp) -> Kernel:
+@_KERNELS.builds(Conv2DOp, DepthwiseConv2DOp)
+def _conv_kernel(op: ConvOperation) -> Kernel:
     """A sum over the kernel taps of (strided input window) x (tap's weights); integers
-    (i8) have their zero points subtracted and accumulate in i64, then wrap to i32."""
+    (i8) have their zero points subtracted and accumulate in i64, then wrap to i32. A
+    depthwise weight `[KH,KW,C,M]` multiplies each channel by its own `M` filters."""
     top, bottom, left, right = op.pad.get_values()
     stride_y, stride_x = op.stride.get_values()
     dilation_y, dilation_x = op.dilation.get_values()
@@ -307,30 +310,42 @@ def _conv2d_kernel(op: Conv2DOp) -> Kernel:
     integer = output.kind == "i"
     compute = np.dtype(np.int64) if integer else _F32
     padding = ((0, 0), (top, bottom), (left, right), (0, 0))
+    depthwise = isinstance(op, DepthwiseConv2DOp)
 
-    def conv2d(x: np.ndarray, w: np.ndarray, bias: np.ndarray, x_zp: np.ndarray,
-               w_zp: np.ndarray) -> np.ndarray:
+    def conv(x: np.ndarray, w: np.ndarray, bias: np.ndarray, x_zp: np.ndarray,
+             w_zp: np.ndarray) -> np.ndarray:
         if integer:
             x = x.astype(compute) - x_zp.astype(compute)
             w = w.astype(compute) - w_zp.astype(compute)
         else:
             x, w = x.astype(compute, copy=False), w.astype(compute, copy=False)
         x = np.pad(x, padding)  # zeros: the zero point, once it is subtracted
+        if depthwise:  # [KH, KW, C, M] -> one [C, M] matrix per tap
+            kernel_h, kernel_w, channels, multiplier = w.shape
+            taps = w
+        else:  # [OC, KH, KW, IC] -> one [OC, IC] matrix per tap
+            _, kernel_h, kernel_w, _ = w.shape
+            taps = w.transpose(1, 2, 0, 3)
         n, height, width, _ = x.shape
-        out_channels, kernel_h, kernel_w, _ = w.shape
         out_h = (height - (kernel_h - 1) * dilation_y - 1) // stride_y + 1
         out_w = (width - (kernel_w - 1) * dilation_x - 1) // stride_x + 1
-        acc = np.zeros((n, out_h, out_w, out_channels), compute)
+        acc: np.ndarray | None = None
         for ky in range(kernel_h):
             for kx in range(kernel_w):
                 y0, x0 = ky * dilation_y, kx * dilation_x
                 window = x[:, y0 : y0 + (out_h - 1) * stride_y + 1 : stride_y,
                            x0 : x0 + (out_w - 1) * stride_x + 1 : stride_x, :]
-                acc += np.tensordot(window, w[:, ky, kx, :], axes=([3], [1]))
-        acc += bias.astype(compute)
-        return acc.astype(output)
+                if depthwise:
+                    term = window[..., np.newaxis] * taps[ky, kx]
+                else:
+                    term = np.tensordot(window, taps[ky, kx], axes=([3], [1]))
+                acc = term if acc is None else acc + term
+        assert acc is not None
+        if depthwise:
+            acc = acc.reshape(n, out_h, out_w, channels * multiplier)
+        return (acc + bias.astype(compute)).astype(output)
 
-    return conv2d
+    return conv
 
 
 @_KERNELS.builds(ReduceAllOp, ReduceAnyOp, ReduceMaxOp, ReduceMinOp, ReduceProductOp,
@@ -427,6 +442,12 @@ class TosaTensorFunctions(InterpreterFunctions):
 
     @impl(Conv2DOp)
     def run_conv2d(self, interpreter: Interpreter, op: Conv2DOp, args: PythonValues):
+        return (_KERNELS.of(op)(*args),)
+
+    @impl(DepthwiseConv2DOp)
+    def run_depthwise_conv2d(
+        self, interpreter: Interpreter, op: DepthwiseConv2DOp, args: PythonValues
+    ):
         return (_KERNELS.of(op)(*args),)
 
     @impl(ArgMaxOp)

@@ -4,7 +4,7 @@ The specification's tensor, reduction, data-layout, scatter/gather, data-node, s
 control-flow operators (the elementwise chapters live in `elementwise.py`):
 
 - data nodes: `tosa.const`, `tosa.identity`; shapes: `tosa.const_shape`
-- tensor: `tosa.matmul`, `tosa.conv2d`, `tosa.argmax`
+- tensor: `tosa.matmul`, `tosa.conv2d`, `tosa.depthwise_conv2d`, `tosa.argmax`
 - reduction: `tosa.reduce_{all,any,max,min,product,sum}`
 - data layout: `tosa.concat`, `tosa.pad`, `tosa.reshape`, `tosa.reverse`, `tosa.slice`,
   `tosa.tile`, `tosa.transpose`
@@ -512,17 +512,11 @@ CONV_TYPES: dict[tuple[Attribute, Attribute], tuple[Attribute, tuple[Attribute, 
 """`(in_t, weight_t) -> (out_t, acc_types)` of TOSA 1.0 CONV2D."""
 
 
-@irdl_op_definition
-class Conv2DOp(TosaOperation):
-    """2-D convolution of `input [N,IH,IW,IC]` by `weight [OC,KH,KW,IC]`, plus `bias`
-    (`[OC]` or `[1]`): `pad` = [top, bottom, left, right] (zeros, i.e. the zero point),
-    `stride` = [y, x], `dilation` = [y, x], accumulated in `acc_type`. The zero points are
-    `tensor<1xT>` and must be zero unless `T` is `i8`.
-
-    https://mlir.llvm.org/docs/Dialects/TOSA/#tosaconv2d-mlirtosaconv2dop
-    """
-
-    name = "tosa.conv2d"
+class ConvOperation(TosaOperation):
+    """Base of the 2-D convolutions of `input [N,IH,IW,IC]`, plus `bias` (`[OC]` or `[1]`):
+    `pad` = [top, bottom, left, right] (zeros, i.e. the zero point), `stride` = [y, x],
+    `dilation` = [y, x], accumulated in `acc_type`. The zero points are `tensor<1xT>` and
+    must be zero unless `T` is `i8`."""
 
     input = operand_def(TensorType)
     weight = operand_def(TensorType)
@@ -593,7 +587,7 @@ class Conv2DOp(TosaOperation):
                     f"expect all {what} values to be >= {low}, got {list(values)}"
                 )
         n, ih, iw, ic = in_shape
-        oc, kh, kw, wc = w_shape
+        oc, kh, kw, wc = self.weight_dims(w_shape)
         if not _same_dim(ic, wc):
             raise VerifyException(f"expect input channels ({_dims([ic])}) to match the "
                                   f"weight's ({_dims([wc])})")
@@ -621,6 +615,42 @@ class Conv2DOp(TosaOperation):
                 f"expected output shape {_dims(out_shape)} to be compatible with inferred "
                 f"shape {_dims(inferred)}"
             )
+
+
+    def weight_dims(self, w_shape: tuple[int, ...]) -> tuple[int, int, int, int]:
+        """(output channels, KH, KW, input channels) of a weight of shape `w_shape`."""
+        raise NotImplementedError
+
+
+@irdl_op_definition
+class Conv2DOp(ConvOperation):
+    """2-D convolution by `weight [OC,KH,KW,IC]` (see `ConvOperation`).
+
+    https://mlir.llvm.org/docs/Dialects/TOSA/#tosaconv2d-mlirtosaconv2dop
+    """
+
+    name = "tosa.conv2d"
+
+    def weight_dims(self, w_shape: tuple[int, ...]) -> tuple[int, int, int, int]:
+        oc, kh, kw, ic = w_shape
+        return oc, kh, kw, ic
+
+
+@irdl_op_definition
+class DepthwiseConv2DOp(ConvOperation):
+    """Depthwise 2-D convolution by `weight [KH,KW,C,M]`: each input channel `c` is
+    convolved by its own `M` filters, giving output channels `c * M + m` (see
+    `ConvOperation`).
+
+    https://mlir.llvm.org/docs/Dialects/TOSA/#tosadepthwise_conv2d-mlirtosadepthwiseconv2dop
+    """
+
+    name = "tosa.depthwise_conv2d"
+
+    def weight_dims(self, w_shape: tuple[int, ...]) -> tuple[int, int, int, int]:
+        kh, kw, c, m = w_shape
+        out = DYNAMIC_INDEX if DYNAMIC_INDEX in (c, m) else c * m
+        return out, kh, kw, c
 
 
 @irdl_op_definition
@@ -1437,6 +1467,7 @@ TENSOR_OPS: list[type[IRDLOperation]] = [
     ConstShapeOp,
     MatMulOp,
     Conv2DOp,
+    DepthwiseConv2DOp,
     ArgMaxOp,
     ReduceAllOp,
     ReduceAnyOp,

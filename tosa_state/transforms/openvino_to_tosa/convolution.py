@@ -56,9 +56,12 @@ def _fit(size: int, kernel: int, stride: int, dilation: int, begin: int, end: in
     return size, begin, end
 
 
-def _convolve(e: Emitter, op: ov.ConvolutionBase, x: SSAValue, w: SSAValue) -> SSAValue:
+def _convolve(e: Emitter, op: ov.ConvolutionBase, x: SSAValue, w: SSAValue,
+              depthwise: bool = False) -> SSAValue:
     """`x [N, C, spatial...]` convolved by `w [O, C, kernel...]` with `op`'s strides,
-    dilations and padding: one `tosa.conv2d` between transposes."""
+    dilations and padding: one `tosa.conv2d` between transposes. With `depthwise`, `w` is
+    `[C, M, kernel...]` (each channel by its own M filters) and the op is
+    `tosa.depthwise_conv2d`."""
     element_type = element(x)
     accumulator = _ACCUMULATOR.get(element_type)
     if accumulator is None:
@@ -75,7 +78,8 @@ def _convolve(e: Emitter, op: ov.ConvolutionBase, x: SSAValue, w: SSAValue) -> S
         strides, dilations = [1, *strides], [1, *dilations]
         begins, ends = [0, *begins], [0, *ends]
     n, channels, height, width = shape(x)
-    out_channels, _, kernel_h, kernel_w = shape(w)
+    first, second, kernel_h, kernel_w = shape(w)
+    out_channels = first * second if depthwise else first
     sizes, pads = [], []
     for axis, (size, kernel) in enumerate(((height, kernel_h), (width, kernel_w))):
         begin, end = auto_pads(op.auto_pad.data, size, kernel, strides[axis], dilations[axis],
@@ -85,14 +89,15 @@ def _convolve(e: Emitter, op: ov.ConvolutionBase, x: SSAValue, w: SSAValue) -> S
         pads += [begin, end]
     x = e.slice(x, (0, 0, 0, 0), (n, channels, *sizes))
     x = e.transpose(x, (0, 2, 3, 1))
-    w = e.transpose(w, (0, 2, 3, 1))
+    w = e.transpose(w, (2, 3, 0, 1) if depthwise else (0, 2, 3, 1))  # [KH,KW,C,M] / OHWI
     bias = e.const(np.zeros(out_channels), element_type)
     zero = e.const(np.zeros(1), element_type)
     out_h = (sizes[0] + pads[0] + pads[1] - (kernel_h - 1) * dilations[0] - 1) // strides[0] + 1
     out_w = (sizes[1] + pads[2] + pads[3] - (kernel_w - 1) * dilations[1] - 1) // strides[1] + 1
     result_type = TensorType(element_type, (n, out_h, out_w, out_channels))
-    conv = e.value(tt.Conv2DOp([x, w, bias, zero, zero], result_type, pads, strides,
-                               dilations, accumulator))
+    cls = tt.DepthwiseConv2DOp if depthwise else tt.Conv2DOp
+    conv = e.value(cls([x, w, bias, zero, zero], result_type, pads, strides, dilations,
+                       accumulator))
     result = e.transpose(conv, (0, 3, 1, 2))
     if spatial == 1:
         result = e.reshape(result, (n, out_channels, out_w))
@@ -110,7 +115,8 @@ class Convolution(OpenVINOPattern):
 
 
 class GroupConvolution(OpenVINOPattern):
-    """GroupConvolution-1: one convolution per group (its slice of input channels by its
+    """GroupConvolution-1: one `tosa.depthwise_conv2d` when each group has one input
+    channel; otherwise one convolution per group (its slice of input channels by its
     filters), concatenated along the channels."""
 
     OPS = (ov.GroupConvolutionOp,)
@@ -118,6 +124,9 @@ class GroupConvolution(OpenVINOPattern):
     def convert(self, op: ov.GroupConvolutionOp, e: Emitter) -> Sequence[SSAValue]:
         dims, filter_dims = shape(op.input), shape(op.filter)
         groups, per_group = filter_dims[0], filter_dims[2]
+        if per_group == 1:  # [G, M, 1, kernel...] -> [G, M, kernel...]
+            filters = e.reshape(op.filter, (groups, filter_dims[1], *filter_dims[3:]))
+            return [_convolve(e, op, op.input, filters, depthwise=True)]
         outputs = []
         for group in range(groups):
             x = e.slice(op.input, (0, group * per_group, *[0] * (len(dims) - 2)),
