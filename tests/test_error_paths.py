@@ -550,6 +550,9 @@ def _small_openvino_model(tmp_path: Path, build) -> Path:
          "type='Gelu' (opset7): approximation_mode 'cubic' is not 'erf' or 'tanh'"),
         ("mvn", 'eps_mode="INSIDE_SQRT"', 'eps_mode="BESIDE_SQRT"',
          "type='MVN' (opset6): eps_mode 'beside_sqrt' is not 'inside_sqrt' or 'outside_sqrt'"),
+        ("pad", 'pad_mode="constant"', 'pad_mode="wrap"',
+         "type='Pad' (opset12): pad_mode 'wrap' is not one of constant, edge, reflect, "
+         "symmetric"),
         ("convolution", 'auto_pad="explicit"', 'auto_pad="reflect"',
          "type='Convolution' (opset1): auto_pad 'reflect' is not one of explicit, valid, "
          "same_upper, same_lower"),
@@ -563,6 +566,9 @@ def test_openvino_bad_activation_modes_name_the_layer(
         "gelu": lambda x: ops.gelu(x, "erf", name="layer"),
         "mvn": lambda x: ops.mvn(x, ops.constant(np.array([1], np.int64)), True, 1e-5,
                                  "inside_sqrt", name="layer"),
+        "pad": lambda x: ops.pad(x, ops.constant(np.array([0, 1], np.int64)),
+                                 ops.constant(np.array([0, 1], np.int64)), "constant",
+                                 name="layer"),
         "convolution": lambda x: ops.convolution(
             ops.reshape(x, ops.constant(np.array([1, 2, 3], np.int64)), False),
             ops.constant(np.ones((1, 2, 2), np.float32)), [1], [0], [0], [1], name="layer"),

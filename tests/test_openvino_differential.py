@@ -34,6 +34,7 @@ opset1 = pytest.importorskip("openvino.opset1")
 opset2 = pytest.importorskip("openvino.opset2")
 opset3 = pytest.importorskip("openvino.opset3")
 opset8 = pytest.importorskip("openvino.opset8")
+opset12 = pytest.importorskip("openvino.opset12")
 passes = pytest.importorskip("openvino.passes")
 offline = pytest.importorskip("openvino._offline_transformations")
 
@@ -604,6 +605,23 @@ def op_coverage_model() -> object:
         ops.mvn(ops.reshape(v, ops.constant(np.array([2, 2, 3], i64)), False),
                 ops.constant(np.array([0, 2], i64)), True, 1e-2, "outside_sqrt"),
         ops.mvn(v, ops.constant(np.array([-1], i64)), False, 1e-5, "inside_sqrt"),
+        ops.reduce_min(v, ops.constant(np.array([1], i64)), True),
+        ops.reduce_prod(ops.clamp(v, -1.5, 1.5), ops.constant(np.array([0, 1], i64)), False),
+        ops.reduce_min(k, ops.constant(np.array([0], i64)), False),
+        ops.tile(v, ops.constant(np.array([2, 1, 3], i64))),
+        ops.tile(k, ops.constant(np.array([2], i64))),
+        ops.pad(v, ops.constant(np.array([1, 2], i64)), ops.constant(np.array([0, 1], i64)),
+                "constant", ops.constant(np.float32(-3.5))),
+        ops.pad(k, ops.constant(np.array([0, 2], i64)), ops.constant(np.array([1, 0], i64)),
+                "constant"),
+        ops.pad(v, ops.constant(np.array([1, 3], i64)), ops.constant(np.array([1, 2], i64)),
+                "edge"),
+        ops.pad(v, ops.constant(np.array([1, 3], i64)), ops.constant(np.array([0, 2], i64)),
+                "reflect"),
+        ops.pad(v, ops.constant(np.array([2, 3], i64)), ops.constant(np.array([1, 2], i64)),
+                "symmetric"),
+        opset12.pad(v, ops.constant(np.array([-1, 2], i64)),
+                    ops.constant(np.array([1, -3], i64)), "constant"),
     ]
     results = [ops.result(node) for node in nodes]
     return ov.Model(results, [ops.assign(ops.tanh(v), "s")], [x, k, flags], "ops")

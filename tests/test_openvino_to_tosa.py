@@ -420,6 +420,16 @@ def test_float_functions_of_integers_are_rejected(op: str) -> None:
         run(text, i32(1, 4, 9))
 
 
+def test_reflect_padding_wider_than_the_axis_is_rejected() -> None:
+    text = func("%x: tensor<2x3xf32>", "tensor<2x8xf32>", """
+  %b = openvino.constant dense<[0, 3]> : tensor<2xi64>
+  %e = openvino.constant dense<[0, 2]> : tensor<2xi64>
+  %0 = openvino.pad %x, %b, %e {pad_mode = "reflect"} : (tensor<2x3xf32>, tensor<2xi64>, tensor<2xi64>) -> tensor<2x8xf32>
+  func.return %0 : tensor<2x8xf32>""")
+    with pytest.raises(PipelineError, match="reflect padding of 3 on an axis of size 3"):
+        ts.compile_model(parse_mlir(make_context(), text, "test.mlir"))
+
+
 @pytest.mark.parametrize(
     ("x", "w", "out", "message"),
     [

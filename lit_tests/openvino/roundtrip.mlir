@@ -225,3 +225,18 @@ func.func @group_convolution(%x: tensor<1x4x5xf32>, %w: tensor<4x1x1x3xf32>) -> 
   %0 = openvino.group_convolution %x, %w {strides = array<i64: 1>, dilations = array<i64: 1>, pads_begin = array<i64: 1>, pads_end = array<i64: 1>} : (tensor<1x4x5xf32>, tensor<4x1x1x3xf32>) -> tensor<1x4x5xf32>
   func.return %0 : tensor<1x4x5xf32>
 }
+
+// CHECK-LABEL: func.func @tile_pad_reduce(
+// CHECK-NEXT: %{{.*}} = openvino.tile %x, %r : (tensor<2x3xf32>, tensor<2xi64>) -> tensor<4x3xf32>
+// CHECK-NEXT: %{{.*}} = openvino.pad %x, %b, %e {pad_mode = "reflect"} : (tensor<2x3xf32>, tensor<2xi64>, tensor<2xi64>) -> tensor<2x5xf32>
+// CHECK-NEXT: %{{.*}} = openvino.pad %x, %b, %e, %v : (tensor<2x3xf32>, tensor<2xi64>, tensor<2xi64>, tensor<f32>) -> tensor<2x5xf32>
+// CHECK-NEXT: %{{.*}} = openvino.reduce_min %x, %a : (tensor<2x3xf32>, tensor<1xi64>) -> tensor<2xf32>
+// CHECK-NEXT: %{{.*}} = openvino.reduce_prod %x, %a {keep_dims = true} : (tensor<2x3xf32>, tensor<1xi64>) -> tensor<2x1xf32>
+func.func @tile_pad_reduce(%x: tensor<2x3xf32>, %r: tensor<2xi64>, %b: tensor<2xi64>, %e: tensor<2xi64>, %v: tensor<f32>, %a: tensor<1xi64>) {
+  %0 = openvino.tile %x, %r : (tensor<2x3xf32>, tensor<2xi64>) -> tensor<4x3xf32>
+  %1 = openvino.pad %x, %b, %e {pad_mode = "reflect"} : (tensor<2x3xf32>, tensor<2xi64>, tensor<2xi64>) -> tensor<2x5xf32>
+  %2 = openvino.pad %x, %b, %e, %v : (tensor<2x3xf32>, tensor<2xi64>, tensor<2xi64>, tensor<f32>) -> tensor<2x5xf32>
+  %3 = openvino.reduce_min %x, %a : (tensor<2x3xf32>, tensor<1xi64>) -> tensor<2xf32>
+  %4 = openvino.reduce_prod %x, %a {keep_dims = true} : (tensor<2x3xf32>, tensor<1xi64>) -> tensor<2x1xf32>
+  func.return
+}

@@ -154,6 +154,26 @@ func.func @group_convolution(%x: tensor<1x4x5xf32>, %w: tensor<2x1x2x3xf32>) -> 
 
 // -----
 
+// Reflect padding concatenates reversed slices that leave out the border element; constant
+// padding is one tosa.pad.
+// CHECK-LABEL: func.func @padding(
+// CHECK:         %[[L:.*]] = tosa.slice %x, %{{.*}} : (tensor<2x4xf32>, !tosa.shape<2>, !tosa.shape<2>) -> tensor<2x2xf32>
+// CHECK:         %[[LR:.*]] = tosa.reverse %[[L]] {axis = 1 : i32} : (tensor<2x2xf32>) -> tensor<2x2xf32>
+// CHECK:         %[[R:.*]] = tosa.slice %x, %{{.*}} : (tensor<2x4xf32>, !tosa.shape<2>, !tosa.shape<2>) -> tensor<2x1xf32>
+// CHECK:         %[[RR:.*]] = tosa.reverse %[[R]] {axis = 1 : i32} : (tensor<2x1xf32>) -> tensor<2x1xf32>
+// CHECK:         tosa.concat %[[LR]], %x, %[[RR]] {axis = 1 : i32} : (tensor<2x2xf32>, tensor<2x4xf32>, tensor<2x1xf32>) -> tensor<2x7xf32>
+// CHECK:         tosa.pad %x, %{{.*}}, %{{.*}} : (tensor<2x4xf32>, !tosa.shape<4>, tensor<1xf32>) -> tensor<3x7xf32>
+func.func @padding(%x: tensor<2x4xf32>) -> (tensor<2x7xf32>, tensor<3x7xf32>) {
+  %b = openvino.constant dense<[0, 2]> : tensor<2xi64>
+  %e = openvino.constant dense<[0, 1]> : tensor<2xi64>
+  %0 = openvino.pad %x, %b, %e {pad_mode = "reflect"} : (tensor<2x4xf32>, tensor<2xi64>, tensor<2xi64>) -> tensor<2x7xf32>
+  %b2 = openvino.constant dense<[1, 2]> : tensor<2xi64>
+  %1 = openvino.pad %x, %b2, %e : (tensor<2x4xf32>, tensor<2xi64>, tensor<2xi64>) -> tensor<3x7xf32>
+  func.return %0, %1 : tensor<2x7xf32>, tensor<3x7xf32>
+}
+
+// -----
+
 // A TensorIterator is unrolled: iteration k gets the k-th slice of the sliced input and the
 // previous iteration's value through the back edge; the sliced output is the concatenation
 // of the iterations' values, the other output the last iteration's value.

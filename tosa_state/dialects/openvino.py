@@ -1636,9 +1636,109 @@ class ReduceMaxOp(ReduceOp):
     name = "openvino.reduce_max"
 
 
+@irdl_op_definition
+class ReduceMinOp(ReduceOp):
+    """ReduceMin-1.
+
+    https://docs.openvino.ai/2025/documentation/openvino-ir-format/operation-sets/operation-specs/reduction/reduce-min-1.html
+    """
+
+    name = "openvino.reduce_min"
+
+
+@irdl_op_definition
+class ReduceProdOp(ReduceOp):
+    """ReduceProd-1.
+
+    https://docs.openvino.ai/2025/documentation/openvino-ir-format/operation-sets/operation-specs/reduction/reduce-prod-1.html
+    """
+
+    name = "openvino.reduce_prod"
+
+
 # ---------------------------------------------------------------------------------------------
 # Data movement and shapes
 # ---------------------------------------------------------------------------------------------
+
+
+@irdl_op_definition
+class TileOp(IRDLOperation):
+    """Tile-1: `input` repeated `repeats` times along each dim (numpy `tile`).
+
+    https://docs.openvino.ai/2025/documentation/openvino-ir-format/operation-sets/operation-specs/movement/tile-1.html
+    """
+
+    name = "openvino.tile"
+
+    input = operand_def(TensorLike)
+    repeats = operand_def(TensorLike)
+    result = result_def(TensorLike)
+
+    traits = traits_def(Pure())
+    assembly_format = OPERANDS_FORMAT
+
+    def __init__(self, input: SSAValue, repeats: SSAValue, result_type: Attribute):
+        super().__init__(operands=[input, repeats], result_types=[result_type])
+
+    def verify_(self) -> None:
+        _check_same_element_type(self, (self.input, self.result), "input and result")
+        _check_integer_operand(self, self.repeats, "repeats")
+        _check_rank_at_most_one(self, self.repeats, "repeats")
+
+
+PAD_MODES = ("constant", "edge", "reflect", "symmetric")
+"""Pad's `pad_mode` values."""
+
+
+@irdl_op_definition
+class PadOp(IRDLOperation):
+    """Pad-1 / Pad-12: `pads_begin` / `pads_end` elements added to each dim, by `pad_mode`
+    (`constant` fills with `pad_value`, 0 without it; Pad-12 allows negative pads, which
+    crop).
+
+    https://docs.openvino.ai/2025/documentation/openvino-ir-format/operation-sets/operation-specs/movement/pad-12.html
+    """
+
+    name = "openvino.pad"
+
+    input = operand_def(TensorLike)
+    pads_begin = operand_def(TensorLike)
+    pads_end = operand_def(TensorLike)
+    pad_value = opt_operand_def(TensorLike)
+    result = result_def(TensorLike)
+    pad_mode = prop_def(StringAttr, default_value=StringAttr("constant"))
+
+    traits = traits_def(Pure())
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = OPERANDS_FORMAT
+
+    def __init__(
+        self,
+        input: SSAValue,
+        pads_begin: SSAValue,
+        pads_end: SSAValue,
+        pad_value: SSAValue | None,
+        result_type: Attribute,
+        pad_mode: str = "constant",
+    ):
+        super().__init__(
+            operands=[input, pads_begin, pads_end, [] if pad_value is None else [pad_value]],
+            result_types=[result_type],
+            properties={"pad_mode": StringAttr(pad_mode)},
+        )
+
+    def verify_(self) -> None:
+        _check_same_element_type(self, (self.input, self.result), "input and result")
+        for what, value in (("pads_begin", self.pads_begin), ("pads_end", self.pads_end)):
+            _check_integer_operand(self, value, what)
+            _check_rank_at_most_one(self, value, what)
+        if self.pad_mode.data not in PAD_MODES:
+            raise VerifyException(
+                f"{self.name}: pad_mode must be one of {', '.join(PAD_MODES)}, got "
+                f"'{self.pad_mode.data}'"
+            )
+        if self.pad_value is not None:
+            _check_same_element_type(self, (self.input, self.pad_value), "input and pad_value")
 
 
 @irdl_op_definition
@@ -2432,6 +2532,10 @@ OpenVINO = Dialect(
         ReduceSumOp,
         ReduceMeanOp,
         ReduceMaxOp,
+        ReduceMinOp,
+        ReduceProdOp,
+        TileOp,
+        PadOp,
         SplitOp,
         VariadicSplitOp,
         StridedSliceOp,

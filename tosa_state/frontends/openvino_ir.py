@@ -678,6 +678,18 @@ def _convolution(cls: type[ov.ConvolutionBase]) -> Converter:
     return build
 
 
+def _build_tile(b: _OpBuilder) -> Operation:
+    return ov.TileOp(b.operands[0], b.operands[1], b.result_types[0])
+
+
+def _build_pad(b: _OpBuilder) -> Operation:
+    mode = b.data("pad_mode", "constant").strip().lower()
+    if mode not in ov.PAD_MODES:
+        b.fail(f"pad_mode '{mode}' is not one of {', '.join(ov.PAD_MODES)}")
+    value = b.operands[3] if len(b.operands) > 3 else None
+    return ov.PadOp(b.operands[0], b.operands[1], b.operands[2], value, b.result_types[0], mode)
+
+
 def _build_prelu(b: _OpBuilder) -> Operation:
     return ov.PReluOp(b.operands[0], b.operands[1], b.result_types[0])
 
@@ -905,6 +917,10 @@ SUPPORTED_OPS: dict[str, OpSpec] = {
     "ReduceSum": OpSpec(("opset1",), (2, 2), _reduce(ov.ReduceSumOp)),
     "ReduceMean": OpSpec(("opset1",), (2, 2), _reduce(ov.ReduceMeanOp)),
     "ReduceMax": OpSpec(("opset1",), (2, 2), _reduce(ov.ReduceMaxOp)),
+    "ReduceMin": OpSpec(("opset1",), (2, 2), _reduce(ov.ReduceMinOp)),
+    "ReduceProd": OpSpec(("opset1",), (2, 2), _reduce(ov.ReduceProdOp)),
+    "Tile": OpSpec(("opset1",), (2, 2), _build_tile),
+    "Pad": OpSpec(("opset1", "opset12"), (3, 4), _build_pad),
     "Split": OpSpec(("opset1",), (2, 2), _build_split, outputs=None),
     "VariadicSplit": OpSpec(("opset1",), (3, 3), _build_variadic_split, outputs=None),
     "StridedSlice": OpSpec(("opset1",), (3, 4), _build_strided_slice),

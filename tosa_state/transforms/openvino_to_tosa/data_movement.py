@@ -1,5 +1,5 @@
 """Shape and data-movement OpenVINO ops: Constant, ShapeOf, Reshape, Squeeze, Unsqueeze,
-Transpose, Concat, Split, VariadicSplit, StridedSlice, Slice, Gather, Broadcast.
+Transpose, Concat, Split, VariadicSplit, StridedSlice, Slice, Gather, Broadcast, Tile, Pad.
 
 Shapes are static, so every shape-like operand (target shapes, axes, slice bounds, orders) must
 fold to a constant; ShapeOf is one, and the emitter folds the arithmetic around it.
@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-from xdsl.dialects.builtin import IntegerType, i1, i32
+from xdsl.dialects.builtin import IntegerType, TensorType, i1, i32
 from xdsl.ir import SSAValue
 
 from tosa_state.dialects import openvino as ov
@@ -25,6 +25,7 @@ from tosa_state.transforms.openvino_to_tosa.common import (
     dtype_of,
     element,
     normalize_axis,
+    require_constant,
     shape,
 )
 
@@ -341,6 +342,93 @@ class Broadcast(OpenVINOPattern):
         return [result]
 
 
+class Tile(OpenVINOPattern):
+    """Tile-1 as numpy's `tile`: `tosa.tile` (repeats padded with leading 1s, or the input
+    given leading 1-dims, to one rank)."""
+
+    OPS = (ov.TileOp,)
+
+    def convert(self, op: ov.TileOp, e: Emitter) -> Sequence[SSAValue]:
+        repeats = constant_ints(op.repeats, "repeats")
+        if any(r < 0 for r in repeats):
+            raise Unsupported(f"negative repeats {repeats}")
+        rank = max(len(shape(op.input)), len(repeats))
+        value = e.with_rank(op.input, rank)
+        repeats = [1] * (rank - len(repeats)) + repeats
+        if 0 in repeats:
+            dims = [d * r for d, r in zip(shape(value), repeats, strict=True)]
+            return [e.const(np.zeros(dims, dtype_of(element(value))))]
+        return [e.tile(value, repeats)]
+
+
+class Pad(OpenVINOPattern):
+    """Pad-1 / Pad-12: negative pads crop (`tosa.slice`); `constant` mode is `tosa.pad`;
+    `edge`, `reflect` and `symmetric` concatenate (reversed) slices of the input on each
+    side, one axis at a time."""
+
+    OPS = (ov.PadOp,)
+
+    def convert(self, op: ov.PadOp, e: Emitter) -> Sequence[SSAValue]:
+        dims = shape(op.input)
+        begins = constant_ints(op.pads_begin, "pads_begin")
+        ends = constant_ints(op.pads_end, "pads_end")
+        if len(begins) != len(dims) or len(ends) != len(dims):
+            raise Unsupported(f"pads of {len(begins)} / {len(ends)} values for rank {len(dims)}")
+        value = e.slice(op.input, [max(-b, 0) for b in begins],
+                        [d - max(-b, 0) - max(-a, 0) for d, b, a in zip(dims, begins, ends,
+                                                                         strict=True)])
+        begins, ends = [max(b, 0) for b in begins], [max(a, 0) for a in ends]
+        mode = op.pad_mode.data
+        if mode == "constant":
+            return [_pad_constant(e, value, begins, ends, op.pad_value)]
+        for axis, (before, after) in enumerate(zip(begins, ends, strict=True)):
+            value = _pad_axis(e, value, axis, before, after, mode)
+        return [value]
+
+
+def _pad_constant(e: Emitter, value: SSAValue, begins: list[int], ends: list[int],
+                  pad_value: SSAValue | None) -> SSAValue:
+    if not any(begins) and not any(ends):
+        return value
+    element_type = element(value)
+    fill = 0 if pad_value is None else require_constant(pad_value, "pad_value").reshape(-1)[0]
+    padding = [p for pair in zip(begins, ends, strict=True) for p in pair]
+    out = [d + b + a for d, b, a in zip(shape(value), begins, ends, strict=True)]
+    pad_const = e.const(np.full(1, fill), element_type)
+    result_type = TensorType(element_type, out)
+    return e.value(tt.PadOp(value, e.const_shape(padding), pad_const, result_type))
+
+
+def _pad_axis(e: Emitter, value: SSAValue, axis: int, before: int, after: int, mode: str
+              ) -> SSAValue:
+    """`value` with `before` / `after` elements added along `axis` by `mode`."""
+    if not before and not after:
+        return value
+    dims = shape(value)
+    size = dims[axis]
+    limit = size if mode in ("edge", "symmetric") else size - 1
+    if mode != "edge" and max(before, after) > limit:
+        raise Unsupported(f"{mode} padding of {max(before, after)} on an axis of size {size}")
+
+    def take(start: int, length: int) -> SSAValue:
+        begin = [0] * len(dims)
+        extent = list(dims)
+        begin[axis], extent[axis] = start, length
+        return e.slice(value, begin, extent)
+
+    def side(count: int, at_start: bool) -> SSAValue:
+        if mode == "edge":
+            edge = take(0 if at_start else size - 1, 1)
+            return e.tile(edge, [count if i == axis else 1 for i in range(len(dims))])
+        skip = 1 if mode == "reflect" else 0  # reflect leaves out the border element
+        start = skip if at_start else size - skip - count
+        return e.value(tt.ReverseOp(take(start, count), axis))
+
+    parts = ([side(before, True)] if before else []) + [value]
+    parts += [side(after, False)] if after else []
+    return e.concat(parts, axis)
+
+
 DATA_MOVEMENT_PATTERNS = (
     Constant,
     ShapeOf,
@@ -355,5 +443,7 @@ DATA_MOVEMENT_PATTERNS = (
     Slice,
     Gather,
     Broadcast,
+    Tile,
+    Pad,
 )
 

@@ -109,15 +109,22 @@ def _reduce(e: Emitter, cls: type[Operation], value: SSAValue, axis: int) -> SSA
 
 
 class Reduce(OpenVINOPattern):
-    """ReduceSum-1, ReduceMean-1, ReduceMax-1: one TOSA reduction per axis (a mean divides
-    the sum by the count), then a reshape unless `keep_dims`."""
+    """ReduceSum-1, ReduceMean-1, ReduceMax-1, ReduceMin-1, ReduceProd-1: one TOSA reduction
+    per axis (a mean divides the sum by the count), then a reshape unless `keep_dims`."""
 
-    OPS = (ov.ReduceSumOp, ov.ReduceMeanOp, ov.ReduceMaxOp)
+    OPS = (ov.ReduceSumOp, ov.ReduceMeanOp, ov.ReduceMaxOp, ov.ReduceMinOp, ov.ReduceProdOp)
+    TOSA: dict[type[Operation], type[Operation]] = {
+        ov.ReduceSumOp: tt.ReduceSumOp,
+        ov.ReduceMeanOp: tt.ReduceSumOp,
+        ov.ReduceMaxOp: tt.ReduceMaxOp,
+        ov.ReduceMinOp: tt.ReduceMinOp,
+        ov.ReduceProdOp: tt.ReduceProductOp,
+    }
 
     def convert(self, op: ov.ReduceOp, e: Emitter) -> Sequence[SSAValue]:
         dims = shape(op.input)
         axes = sorted({normalize_axis(a, len(dims)) for a in constant_ints(op.axes, "axes")})
-        cls = tt.ReduceMaxOp if isinstance(op, ov.ReduceMaxOp) else tt.ReduceSumOp
+        cls = self.TOSA[type(op)]
         value = op.input
         for axis in axes:
             value = _reduce(e, cls, value, axis)
