@@ -480,6 +480,33 @@ def streaming_convolution_model() -> object:
                     "streaming_conv")
 
 
+def sequence_model(kind: str, direction: str, lengths: list[int] | None = None) -> object:
+    """An LSTMSequence-5 / GRUSequence-5 (linear_before_reset, so B is [D, 4H]) over 3 steps
+    whose initial states are variables assigned from its output states (as MakeStateful
+    leaves a sequence model), batch 2."""
+    rng = np.random.default_rng(len(kind) + len(direction))
+    batch, steps, inputs, hidden = 2, 3, 4, 3
+    dirs = 2 if direction == "bidirectional" else 1
+    gates = 4 if kind == "lstm" else 3
+    x = ops.parameter([batch, steps, inputs], np.float32, name="x")
+    zeros = ops.constant(np.zeros((batch, dirs, hidden), np.float32))
+    h = ops.read_value(zeros, "h", np.float32, [batch, dirs, hidden])
+    w = ops.constant(_const(rng, dirs, gates * hidden, inputs))
+    r = ops.constant(_const(rng, dirs, gates * hidden, hidden))
+    b = ops.constant(_const(rng, dirs, (gates if kind == "lstm" else 4) * hidden))
+    seq = ops.constant(np.array(lengths or [steps] * batch, np.int32))
+    if kind == "lstm":
+        c = ops.read_value(zeros, "c", np.float32, [batch, dirs, hidden])
+        node = ops.lstm_sequence(x, h, c, seq, w, r, b, hidden, direction)
+        writes = [ops.assign(ops.add(node.output(1), ops.constant(np.float32(0))), "h"),
+                  ops.assign(ops.add(node.output(2), ops.constant(np.float32(0))), "c")]
+    else:
+        node = ops.gru_sequence(x, h, seq, w, r, b, hidden, direction,
+                                linear_before_reset=True)
+        writes = [ops.assign(ops.add(node.output(1), ops.constant(np.float32(0))), "h")]
+    return ov.Model([ops.result(node.output(0))], writes, [x], f"{kind}_sequence")
+
+
 def narrow_float_state_model(element: object, dtype: np.dtype) -> object:
     """An f16 or bf16 state: s <- s * 0.75 + convert(x); returns convert(s, f32) * 2."""
     x = ops.parameter([2, 4], np.float32, name="x")
@@ -714,6 +741,20 @@ def test_dynamic_batch_with_input_shapes(openvino_runtime: None, tmp_path: Path)
 def test_streaming_convolution(openvino_runtime: None, tmp_path: Path) -> None:
     run_differential(_save(streaming_convolution_model(), tmp_path), Scenario(),
                      "streaming_convolution")
+
+
+@pytest.mark.parametrize("kind", ["lstm", "gru"])
+@pytest.mark.parametrize("direction", ["forward", "reverse", "bidirectional"])
+def test_sequences(openvino_runtime: None, tmp_path: Path, kind: str, direction: str) -> None:
+    run_differential(_save(sequence_model(kind, direction), tmp_path), Scenario(),
+                     f"{kind}_sequence[{direction}]")
+
+
+@pytest.mark.parametrize("kind", ["lstm", "gru"])
+def test_sequences_with_shorter_lengths(openvino_runtime: None, tmp_path: Path, kind: str
+                                        ) -> None:
+    run_differential(_save(sequence_model(kind, "forward", [3, 1]), tmp_path), Scenario(),
+                     f"{kind}_sequence[lengths 3, 1]")
 
 
 def test_make_stateful(openvino_runtime: None, tmp_path: Path) -> None:

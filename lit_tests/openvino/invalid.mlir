@@ -236,3 +236,28 @@ func.func @yield_outside() {
   // CHECK: 'openvino.yield' expects parent op 'openvino.tensor_iterator'
   openvino.yield
 }
+
+// -----
+
+func.func @gru_sequence_bias(%x: tensor<2x3x1xf32>, %h: tensor<2x1x1xf32>, %n: tensor<2xi32>, %w: tensor<1x3x1xf32>, %r: tensor<1x3x1xf32>, %b: tensor<1x3xf32>) {
+  // CHECK: openvino.gru_sequence: B must have shape [1,4], got [1,3]
+  %y, %ho = openvino.gru_sequence %x, %h, %n, %w, %r, %b {hidden_size = 1 : i64, activations = ["sigmoid", "tanh"], activations_alpha = array<f32>, activations_beta = array<f32>, clip = 0.0 : f32, direction = "forward", linear_before_reset = true} : (tensor<2x3x1xf32>, tensor<2x1x1xf32>, tensor<2xi32>, tensor<1x3x1xf32>, tensor<1x3x1xf32>, tensor<1x3xf32>) -> (tensor<2x1x3x1xf32>, tensor<2x1x1xf32>)
+  func.return
+}
+
+// -----
+
+func.func @lstm_sequence_direction(%x: tensor<2x3x1xf32>, %h: tensor<2x1x1xf32>, %n: tensor<2xi32>, %w: tensor<1x4x1xf32>, %b: tensor<1x4xf32>) {
+  // CHECK: openvino.lstm_sequence: direction must be one of forward, reverse, bidirectional, got 'sideways'
+  %y, %ho, %co = openvino.lstm_sequence %x, %h, %h, %n, %w, %w, %b {hidden_size = 1 : i64, activations = ["sigmoid", "tanh", "tanh"], activations_alpha = array<f32>, activations_beta = array<f32>, clip = 0.0 : f32, direction = "sideways"} : (tensor<2x3x1xf32>, tensor<2x1x1xf32>, tensor<2x1x1xf32>, tensor<2xi32>, tensor<1x4x1xf32>, tensor<1x4x1xf32>, tensor<1x4xf32>) -> (tensor<2x1x3x1xf32>, tensor<2x1x1xf32>, tensor<2x1x1xf32>)
+  func.return
+}
+
+// -----
+
+// CHECK-LABEL: func.func @lstm_sequence_ok(
+// CHECK: openvino.lstm_sequence %x, %h, %h, %n, %w, %w, %b {{{.*}}direction = "bidirectional"}
+func.func @lstm_sequence_ok(%x: tensor<2x3x1xf32>, %h: tensor<2x2x1xf32>, %n: tensor<2xi32>, %w: tensor<2x4x1xf32>, %b: tensor<2x4xf32>) {
+  %y, %ho, %co = openvino.lstm_sequence %x, %h, %h, %n, %w, %w, %b {hidden_size = 1 : i64, activations = ["sigmoid", "tanh", "tanh"], activations_alpha = array<f32>, activations_beta = array<f32>, clip = 0.0 : f32, direction = "bidirectional"} : (tensor<2x3x1xf32>, tensor<2x2x1xf32>, tensor<2x2x1xf32>, tensor<2xi32>, tensor<2x4x1xf32>, tensor<2x4x1xf32>, tensor<2x4xf32>) -> (tensor<2x2x3x1xf32>, tensor<2x2x1xf32>, tensor<2x2x1xf32>)
+  func.return
+}

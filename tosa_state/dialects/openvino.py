@@ -2371,6 +2371,167 @@ class GRUCellOp(_RecurrentCellOp):
         _expect_shape(self, self.hidden_state, "hidden_state", state_shape)
 
 
+
+DIRECTIONS = ("forward", "reverse", "bidirectional")
+"""The `direction` of LSTMSequence / GRUSequence."""
+
+
+class _RecurrentSequenceOp(_RecurrentCellOp):
+    """Shared checks of LSTMSequence-5 / GRUSequence-5: `X [N, T, I]`, states `[N, D, H]`,
+    `sequence_lengths [N]`, `W [D, G*H, I]`, `R [D, G*H, H]`, `B [D, G*H]` (D = 2 when
+    bidirectional), `Y [N, D, T, H]`."""
+
+    def _verify_sequence(self, states: Sequence[SSAValue], lengths: SSAValue) -> None:
+        x, w, r, b = self.x, self.w, self.r, self.b  # type: ignore[attr-defined]
+        hidden = self.hidden_size.value.data  # type: ignore[attr-defined]
+        direction = self.direction.data  # type: ignore[attr-defined]
+        if direction not in DIRECTIONS:
+            raise VerifyException(
+                f"{self.name}: direction must be one of {', '.join(DIRECTIONS)}, got "
+                f"'{direction}'"
+            )
+        if hidden < 1:
+            raise VerifyException(f"{self.name}: hidden_size must be positive, got {hidden}")
+        activations = self.activations.data  # type: ignore[attr-defined]
+        if len(activations) != len(self.DEFAULT_ACTIVATIONS):
+            raise VerifyException(
+                f"{self.name}: expects {len(self.DEFAULT_ACTIVATIONS)} activations, got "
+                f"{len(activations)}"
+            )
+        _check_same_element_type(self, (x, w, r, b, *states, *self.results),
+                                 "X, W, R, B, states and results")
+        _check_integer_operand(self, lengths, "sequence_lengths")
+        directions = 2 if direction == "bidirectional" else 1
+        n, steps, gates = _dim(x, 0), _dim(x, 1), self.GATES * hidden
+        _expect_shape(self, x, "X", (n, steps, DYNAMIC_INDEX))
+        _expect_shape(self, lengths, "sequence_lengths", (n,))
+        _expect_shape(self, w, "W", (directions, gates, _dim(x, 2)))
+        _expect_shape(self, r, "R", (directions, gates, hidden))
+        _expect_shape(self, b, "B", (directions, self._bias_size(hidden)))
+        for index, state in enumerate(states):
+            _expect_shape(self, state, f"initial state {index}", (n, directions, hidden))
+        _expect_shape(self, self.results[0], "Y", (n, directions, steps, hidden))
+        for result in self.results[1:]:
+            _expect_shape(self, result, "output state", (n, directions, hidden))
+
+
+@irdl_op_definition
+class LSTMSequenceOp(_RecurrentSequenceOp):
+    """LSTMSequence-5: LSTMCell-4 steps over `T` time steps, in `direction`; steps of a
+    batch element beyond its `sequence_lengths` leave its state unchanged and output zeros.
+
+    https://docs.openvino.ai/2025/documentation/openvino-ir-format/operation-sets/operation-specs/sequence/lstm-sequence-5.html
+    """
+
+    name = "openvino.lstm_sequence"
+
+    x = operand_def(TensorLike)
+    initial_hidden_state = operand_def(TensorLike)
+    initial_cell_state = operand_def(TensorLike)
+    sequence_lengths = operand_def(TensorLike)
+    w = operand_def(TensorLike)
+    r = operand_def(TensorLike)
+    b = operand_def(TensorLike)
+    y = result_def(TensorLike)
+    hidden_state = result_def(TensorLike)
+    cell_state = result_def(TensorLike)
+
+    hidden_size = prop_def(IntegerAttr[IntegerType])
+    activations = prop_def(ArrayAttr[StringAttr])
+    activations_alpha = prop_def(DenseArrayBase)
+    activations_beta = prop_def(DenseArrayBase)
+    clip = prop_def(FloatAttr[Float32Type])
+    direction = prop_def(StringAttr)
+
+    traits = traits_def(Pure())
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = OPERANDS_FORMAT
+
+    GATES: ClassVar[int] = 4
+    DEFAULT_ACTIVATIONS: ClassVar[tuple[str, ...]] = ("sigmoid", "tanh", "tanh")
+
+    def __init__(
+        self,
+        operands: Sequence[SSAValue],
+        result_types: Sequence[Attribute],
+        hidden_size: int,
+        direction: str,
+        activations: Sequence[str] | None = None,
+        activations_alpha: Sequence[float] = (),
+        activations_beta: Sequence[float] = (),
+        clip: float = 0.0,
+    ):
+        props = self._init_properties(
+            hidden_size, activations, activations_alpha, activations_beta, clip
+        )
+        props["direction"] = StringAttr(direction)
+        super().__init__(operands=list(operands), result_types=list(result_types), properties=props)
+
+    def verify_(self) -> None:
+        self._verify_sequence((self.initial_hidden_state, self.initial_cell_state),
+                              self.sequence_lengths)
+
+
+@irdl_op_definition
+class GRUSequenceOp(_RecurrentSequenceOp):
+    """GRUSequence-5: GRUCell-3 steps over `T` time steps, in `direction` (see
+    LSTMSequence-5 for `sequence_lengths`).
+
+    https://docs.openvino.ai/2025/documentation/openvino-ir-format/operation-sets/operation-specs/sequence/gru-sequence-5.html
+    """
+
+    name = "openvino.gru_sequence"
+
+    x = operand_def(TensorLike)
+    initial_hidden_state = operand_def(TensorLike)
+    sequence_lengths = operand_def(TensorLike)
+    w = operand_def(TensorLike)
+    r = operand_def(TensorLike)
+    b = operand_def(TensorLike)
+    y = result_def(TensorLike)
+    hidden_state = result_def(TensorLike)
+
+    hidden_size = prop_def(IntegerAttr[IntegerType])
+    activations = prop_def(ArrayAttr[StringAttr])
+    activations_alpha = prop_def(DenseArrayBase)
+    activations_beta = prop_def(DenseArrayBase)
+    clip = prop_def(FloatAttr[Float32Type])
+    direction = prop_def(StringAttr)
+    linear_before_reset = prop_def(BoolAttr, default_value=IntegerAttr.from_bool(False))
+
+    traits = traits_def(Pure())
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = OPERANDS_FORMAT
+
+    GATES: ClassVar[int] = 3
+    DEFAULT_ACTIVATIONS: ClassVar[tuple[str, ...]] = ("sigmoid", "tanh")
+
+    def __init__(
+        self,
+        operands: Sequence[SSAValue],
+        result_types: Sequence[Attribute],
+        hidden_size: int,
+        direction: str,
+        activations: Sequence[str] | None = None,
+        activations_alpha: Sequence[float] = (),
+        activations_beta: Sequence[float] = (),
+        clip: float = 0.0,
+        linear_before_reset: bool = False,
+    ):
+        props = self._init_properties(
+            hidden_size, activations, activations_alpha, activations_beta, clip
+        )
+        props["direction"] = StringAttr(direction)
+        props["linear_before_reset"] = _bool(linear_before_reset)
+        super().__init__(operands=list(operands), result_types=list(result_types), properties=props)
+
+    def verify_(self) -> None:
+        self._verify_sequence((self.initial_hidden_state,), self.sequence_lengths)
+
+    def _bias_size(self, hidden: int) -> int:
+        return (4 if bool(self.linear_before_reset.value.data) else 3) * hidden
+
+
 @irdl_op_definition
 class YieldOp(IRDLOperation):
     """Terminates a TensorIterator body: its operands are the body's Results, in IR order."""
@@ -2550,6 +2711,8 @@ OpenVINO = Dialect(
         BroadcastOp,
         LSTMCellOp,
         GRUCellOp,
+        LSTMSequenceOp,
+        GRUSequenceOp,
         TensorIteratorOp,
         YieldOp,
     ],

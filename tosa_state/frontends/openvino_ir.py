@@ -815,6 +815,28 @@ def _build_gru_cell(b: _OpBuilder) -> Operation:
     )
 
 
+def _direction(b: _OpBuilder) -> str:
+    direction = b.data("direction").strip().lower()
+    if direction not in ov.DIRECTIONS:
+        b.fail(f"direction '{direction}' is not one of {', '.join(ov.DIRECTIONS)}")
+    return direction
+
+
+def _build_lstm_sequence(b: _OpBuilder) -> Operation:
+    attributes = _cell_attributes(b, "sigmoid,tanh,tanh")
+    return ov.LSTMSequenceOp(b.operands, b.result_types, direction=_direction(b),
+                             **attributes)  # type: ignore[arg-type]
+
+
+def _build_gru_sequence(b: _OpBuilder) -> Operation:
+    attributes = _cell_attributes(b, "sigmoid,tanh")
+    return ov.GRUSequenceOp(
+        b.operands, b.result_types, direction=_direction(b),
+        linear_before_reset=b.data_bool("linear_before_reset", False),
+        **attributes,  # type: ignore[arg-type]
+    )
+
+
 def _build_read_value(b: _OpBuilder) -> Operation:
     variable_id = _variable_id(b)
     init = b.optional_operand(0)
@@ -935,6 +957,8 @@ SUPPORTED_OPS: dict[str, OpSpec] = {
     "Broadcast": OpSpec(("opset3",), (2, 3), _build_broadcast),
     "LSTMCell": OpSpec(("opset4",), (6, 6), _build_lstm_cell, outputs=2),
     "GRUCell": OpSpec(("opset3",), (5, 5), _build_gru_cell),
+    "LSTMSequence": OpSpec(("opset5",), (7, 7), _build_lstm_sequence, outputs=3),
+    "GRUSequence": OpSpec(("opset5",), (6, 6), _build_gru_sequence, outputs=2),
     "TensorIterator": OpSpec(("opset1",), (0, 1 << 30), _build_tensor_iterator, outputs=None),
     "ReadValue": OpSpec(("opset3", "opset6"), (0, 1), _build_read_value),
     "Assign": OpSpec(("opset3", "opset6"), (1, 1), _build_assign, outputs=None),
