@@ -721,3 +721,17 @@ func.func @depthwise_output(%x: tensor<1x5x5x2xf32>, %w: tensor<1x1x2x3xf32>, %b
   %0 = tosa.depthwise_conv2d %x, %w, %b, %z, %z {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x5x5x2xf32>, tensor<1x1x2x3xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x5x5x2xf32>
   return
 }
+
+// -----
+// CHECK: tensor-invalid.mlir:[[# @LINE + 2]]:3: error: 'tosa.max_pool2d' op expected padding [2, 0, 0, 0] to be less than the kernel [2, 2]
+func.func @pool_padding(%x: tensor<1x4x4x1xf32>) {
+  %0 = tosa.max_pool2d %x {kernel = array<i64: 2, 2>, pad = array<i64: 2, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x4x4x1xf32>) -> tensor<1x5x3x1xf32>
+  return
+}
+
+// -----
+// CHECK: tensor-invalid.mlir:[[# @LINE + 2]]:3: error: 'tosa.avg_pool2d' op expect 'input' element type to be one of f16, bf16, f32, got 'i8'
+func.func @avg_pool_int(%x: tensor<1x4x4x1xi8>, %z: tensor<1xi8>) {
+  %0 = tosa.avg_pool2d %x, %z, %z {acc_type = i32, kernel = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x4x4x1xi8>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x4x4x1xi8>
+  return
+}

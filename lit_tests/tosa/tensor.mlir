@@ -43,6 +43,17 @@ func.func @conv(%x: tensor<1x5x6x3xf32>, %w: tensor<4x3x2x3xf32>, %b: tensor<4xf
   return
 }
 
+// CHECK-LABEL: func.func @pool
+// CHECK-NEXT:    %{{.*}} = tosa.max_pool2d %{{.*}} {kernel = array<i64: 2, 2>, pad = array<i64: 0, 0, 0, 1>, stride = array<i64: 2, 2>} : (tensor<1x4x5x2xf32>) -> tensor<1x2x3x2xf32>
+// CHECK-NEXT:    %{{.*}} = tosa.max_pool2d %{{.*}} {kernel = array<i64: 1, 1>, nan_mode = IGNORE, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x4x5x2xi8>) -> tensor<1x4x5x2xi8>
+// CHECK-NEXT:    %{{.*}} = tosa.avg_pool2d %{{.*}}, %{{.*}}, %{{.*}} {acc_type = f32, kernel = array<i64: 3, 3>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>} : (tensor<1x4x5x2xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x4x5x2xf32>
+func.func @pool(%x: tensor<1x4x5x2xf32>, %q: tensor<1x4x5x2xi8>, %zp: tensor<1xf32>) {
+  %0 = tosa.max_pool2d %x {kernel = array<i64: 2, 2>, pad = array<i64: 0, 0, 0, 1>, stride = array<i64: 2, 2>} : (tensor<1x4x5x2xf32>) -> tensor<1x2x3x2xf32>
+  %1 = tosa.max_pool2d %q {kernel = array<i64: 1, 1>, nan_mode = IGNORE, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x4x5x2xi8>) -> tensor<1x4x5x2xi8>
+  %2 = tosa.avg_pool2d %x, %zp, %zp {acc_type = f32, kernel = array<i64: 3, 3>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>} : (tensor<1x4x5x2xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x4x5x2xf32>
+  return
+}
+
 // CHECK-LABEL: func.func @tensor_ops
 // CHECK-NEXT:    %{{.*}} = tosa.matmul %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : (tensor<2x3x4xf32>, tensor<2x4x5xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<2x3x5xf32>
 // CHECK-NEXT:    %{{.*}} = tosa.matmul %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : (tensor<1x3x4xi8>, tensor<1x4x5xi8>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x3x5xi32>

@@ -31,6 +31,7 @@ from xdsl.ir import Operation
 from tosa_state.diagnostics import InferenceError
 from tosa_state.dialects.tosa.tensor import (
     ArgMaxOp,
+    AvgPool2DOp,
     ConcatOp,
     ConstOp,
     ConstShapeOp,
@@ -41,6 +42,7 @@ from tosa_state.dialects.tosa.tensor import (
     IdentityOp,
     IfOp,
     MatMulOp,
+    MaxPool2DOp,
     PadOp,
     ReduceAllOp,
     ReduceAnyOp,
@@ -348,6 +350,62 @@ def _conv_kernel(op: ConvOperation) -> Kernel:
     return conv
 
 
+def _windows(x: np.ndarray, kernel: tuple[int, int], stride: tuple[int, int]
+             ) -> list[np.ndarray]:
+    """The strided `[N, OH, OW, C]` views of each kernel tap of a padded `x`."""
+    (kh, kw), (sy, sx) = kernel, stride
+    out_h = (x.shape[1] - kh) // sy + 1
+    out_w = (x.shape[2] - kw) // sx + 1
+    return [x[:, ky : ky + (out_h - 1) * sy + 1 : sy, kx : kx + (out_w - 1) * sx + 1 : sx, :]
+            for ky in range(kh) for kx in range(kw)]
+
+
+@_KERNELS.builds(MaxPool2DOp)
+def _max_pool_kernel(op: MaxPool2DOp) -> Kernel:
+    top, bottom, left, right = op.pad.get_values()
+    kernel, stride = tuple(op.kernel.get_values()), tuple(op.stride.get_values())
+    dtype = _result_dtype(op)
+    compute = _F32 if dtype == _BF16 else dtype  # ml_dtypes' bf16 max warns on NaN
+    lowest = -np.inf if _is_floating(dtype) else np.iinfo(dtype).min
+    larger = np.fmax if op.nan_mode.data == NanMode.IGNORE else np.maximum
+    padding = ((0, 0), (top, bottom), (left, right), (0, 0))
+
+    def max_pool(x: np.ndarray) -> np.ndarray:
+        padded = np.pad(x.astype(compute, copy=False), padding, constant_values=lowest)
+        taps = _windows(padded, kernel, stride)
+        result = taps[0]
+        for tap in taps[1:]:
+            result = larger(result, tap)
+        return result.astype(dtype)
+
+    return max_pool
+
+
+@_KERNELS.builds(AvgPool2DOp)
+def _avg_pool_kernel(op: AvgPool2DOp) -> Kernel:
+    """Sums of the taps over a zero-padded input, divided by how many input elements each
+    window holds (a pooled mask of ones)."""
+    top, bottom, left, right = op.pad.get_values()
+    kernel, stride = tuple(op.kernel.get_values()), tuple(op.stride.get_values())
+    dtype = _result_dtype(op)
+    accumulate = numpy_dtype(op.acc_type)
+    padding = ((0, 0), (top, bottom), (left, right), (0, 0))
+    counts: dict[tuple[int, ...], np.ndarray] = {}
+
+    def count(shape: tuple[int, ...]) -> np.ndarray:
+        if (known := counts.get(shape)) is None:
+            mask = np.pad(np.ones((1, *shape[1:3], 1), accumulate), padding)
+            known = counts[shape] = sum(_windows(mask, kernel, stride))
+        return known
+
+    def avg_pool(x: np.ndarray, input_zp: np.ndarray, output_zp: np.ndarray) -> np.ndarray:
+        padded = np.pad(x.astype(accumulate), padding)
+        total = sum(_windows(padded, kernel, stride))
+        return (total / count(x.shape)).astype(dtype)
+
+    return avg_pool
+
+
 @_KERNELS.builds(ReduceAllOp, ReduceAnyOp, ReduceMaxOp, ReduceMinOp, ReduceProductOp,
                  ReduceSumOp)
 def _reduce_kernel(op: ReductionOperation) -> Kernel:
@@ -448,6 +506,14 @@ class TosaTensorFunctions(InterpreterFunctions):
     def run_depthwise_conv2d(
         self, interpreter: Interpreter, op: DepthwiseConv2DOp, args: PythonValues
     ):
+        return (_KERNELS.of(op)(*args),)
+
+    @impl(MaxPool2DOp)
+    def run_max_pool2d(self, interpreter: Interpreter, op: MaxPool2DOp, args: PythonValues):
+        return (_KERNELS.of(op)(*args),)
+
+    @impl(AvgPool2DOp)
+    def run_avg_pool2d(self, interpreter: Interpreter, op: AvgPool2DOp, args: PythonValues):
         return (_KERNELS.of(op)(*args),)
 
     @impl(ArgMaxOp)

@@ -4,7 +4,8 @@ The specification's tensor, reduction, data-layout, scatter/gather, data-node, s
 control-flow operators (the elementwise chapters live in `elementwise.py`):
 
 - data nodes: `tosa.const`, `tosa.identity`; shapes: `tosa.const_shape`
-- tensor: `tosa.matmul`, `tosa.conv2d`, `tosa.depthwise_conv2d`, `tosa.argmax`
+- tensor: `tosa.matmul`, `tosa.conv2d`, `tosa.depthwise_conv2d`, `tosa.max_pool2d`,
+  `tosa.avg_pool2d`, `tosa.argmax`
 - reduction: `tosa.reduce_{all,any,max,min,product,sum}`
 - data layout: `tosa.concat`, `tosa.pad`, `tosa.reshape`, `tosa.reverse`, `tosa.slice`,
   `tosa.tile`, `tosa.transpose`
@@ -651,6 +652,141 @@ class DepthwiseConv2DOp(ConvOperation):
         kh, kw, c, m = w_shape
         out = DYNAMIC_INDEX if DYNAMIC_INDEX in (c, m) else c * m
         return out, kh, kw, c
+
+
+class PoolOperation(TosaOperation):
+    """Base of the 2-D pooling ops over `input [N,IH,IW,C]`: windows of `kernel` = [y, x],
+    moved by `stride` = [y, x], over the input padded by `pad` = [top, bottom, left, right]
+    (each pad smaller than the kernel; padding never wins a max nor counts in an average)."""
+
+    kernel = prop_def(DenseArrayBase[I64])
+    stride = prop_def(DenseArrayBase[I64])
+    pad = prop_def(DenseArrayBase[I64])
+
+    traits = traits_def(Pure())
+
+    ELEMENT_TYPES: ClassVar[tuple[Attribute, ...]]
+
+    def verify_(self) -> None:
+        input_value, output = self.operands[0], self.results[0]
+        in_shape, out_shape = _shape(input_value), _shape(output)
+        for what, shape in (("input", in_shape), ("output", out_shape)):
+            if len(shape) != 4:
+                raise VerifyException(f"expect '{what}' to have rank 4, got rank {len(shape)}")
+        _check_element_type("input", input_value, self.ELEMENT_TYPES)
+        _check_same_element_type(input_value, output, "input", "output")
+        kernel, stride, pad = (tuple(a.get_values()) for a in (self.kernel, self.stride,
+                                                                self.pad))
+        for what, values, size, low in (("kernel", kernel, 2, 1), ("stride", stride, 2, 1),
+                                        ("pad", pad, 4, 0)):
+            if len(values) != size or any(v < low for v in values):
+                raise VerifyException(
+                    f"expect '{what}' to hold {size} values >= {low}, got {list(values)}"
+                )
+        if pad[0] >= kernel[0] or pad[1] >= kernel[0] or pad[2] >= kernel[1] \
+                or pad[3] >= kernel[1]:
+            raise VerifyException(
+                f"expected padding {list(pad)} to be less than the kernel {list(kernel)}"
+            )
+        n, ih, iw, c = in_shape
+        inferred = [n, DYNAMIC_INDEX, DYNAMIC_INDEX, c]
+        for index, (size, k, before, after, step) in enumerate(
+            ((ih, kernel[0], pad[0], pad[1], stride[0]), (iw, kernel[1], pad[2], pad[3], stride[1]))
+        ):
+            if size == DYNAMIC_INDEX:
+                continue
+            span = size + before + after - k
+            what = ("height", "width")[index]
+            if span < 0 or span % step:
+                raise VerifyException(
+                    f"expected input_{what} + pad - kernel ({span}) to be wholly divisible "
+                    f"by stride ({step})"
+                )
+            inferred[1 + index] = span // step + 1
+        if not _same_shape(out_shape, inferred):
+            raise VerifyException(
+                f"expected output shape {_dims(out_shape)} to be compatible with inferred "
+                f"shape {_dims(inferred)}"
+            )
+
+
+@irdl_op_definition
+class MaxPool2DOp(PoolOperation):
+    """The maximum of each window (`nan_mode = IGNORE` skips NaNs; PROPAGATE, the default,
+    returns NaN for a window holding one).
+
+    https://mlir.llvm.org/docs/Dialects/TOSA/#tosamax_pool2d-mlirtosamaxpool2dop
+    """
+
+    name = "tosa.max_pool2d"
+
+    input = operand_def(TensorType)
+    output = result_def(TensorType)
+    nan_mode = prop_def(NanModeAttr, default_value=NanModeAttr(NanMode.PROPAGATE))
+
+    ELEMENT_TYPES: ClassVar[tuple[Attribute, ...]] = (i8, f16, bf16, f32)
+
+    def __init__(self, input: SSAValue | Operation, result_type: Attribute,
+                 kernel: Sequence[int], stride: Sequence[int], pad: Sequence[int]):
+        super().__init__(
+            operands=[input],
+            result_types=[result_type],
+            properties={
+                "kernel": DenseArrayBase.from_list(i64, kernel),
+                "pad": DenseArrayBase.from_list(i64, pad),
+                "stride": DenseArrayBase.from_list(i64, stride),
+            },
+        )
+
+
+@irdl_op_definition
+class AvgPool2DOp(PoolOperation):
+    """The mean of the input elements of each window (padding does not count), accumulated
+    in `acc_type`. Floating point only here (i8 averaging, with its zero points and scaled
+    rounding, is not implemented); the zero points are `tensor<1xT>` zeros.
+
+    https://mlir.llvm.org/docs/Dialects/TOSA/#tosaavg_pool2d-mlirtosaavgpool2dop
+    """
+
+    name = "tosa.avg_pool2d"
+
+    input = operand_def(TensorType)
+    input_zp = operand_def(TensorType)
+    output_zp = operand_def(TensorType)
+    output = result_def(TensorType)
+    acc_type = prop_def(TypeAttribute)
+
+    ELEMENT_TYPES: ClassVar[tuple[Attribute, ...]] = (f16, bf16, f32)
+    ACCUMULATORS: ClassVar[dict[Attribute, tuple[Attribute, ...]]] = {
+        f16: (f16, f32), bf16: (f32,), f32: (f32,)
+    }
+
+    def __init__(self, input: SSAValue | Operation, input_zp: SSAValue | Operation,
+                 output_zp: SSAValue | Operation, result_type: Attribute,
+                 kernel: Sequence[int], stride: Sequence[int], pad: Sequence[int],
+                 acc_type: Attribute):
+        super().__init__(
+            operands=[input, input_zp, output_zp],
+            result_types=[result_type],
+            properties={
+                "acc_type": acc_type,
+                "kernel": DenseArrayBase.from_list(i64, kernel),
+                "pad": DenseArrayBase.from_list(i64, pad),
+                "stride": DenseArrayBase.from_list(i64, stride),
+            },
+        )
+
+    def verify_(self) -> None:
+        super().verify_()
+        element = _element(self.input)
+        accumulators = self.ACCUMULATORS[element]
+        if self.acc_type not in accumulators:
+            raise VerifyException(
+                f"accumulator type '{self.acc_type}' is not one of {_names(accumulators)} for "
+                f"'{element}' inputs"
+            )
+        _check_zero_points(("input_zp", self.input_zp, element),
+                           ("output_zp", self.output_zp, element))
 
 
 @irdl_op_definition
@@ -1468,6 +1604,8 @@ TENSOR_OPS: list[type[IRDLOperation]] = [
     MatMulOp,
     Conv2DOp,
     DepthwiseConv2DOp,
+    MaxPool2DOp,
+    AvgPool2DOp,
     ArgMaxOp,
     ReduceAllOp,
     ReduceAnyOp,
