@@ -471,6 +471,11 @@ def streaming_convolution_model() -> object:
         ops.group_convolution(  # depthwise, multiplier 2, 1-D, strided and dilated
             frames, ops.constant(rng.standard_normal((2, 2, 1, 2)).astype(np.float32)),
             [2], [1], [1], [2]),
+        opset1.max_pool(z, [2, 2], [1, 0], [0, 1], [3, 2], "ceil"),
+        ops.max_pool(z, [2, 1], [1, 1], [0, 0], [0, 0], [2, 3], "floor", "same_upper").output(0),
+        ops.avg_pool(z, [2, 2], [1, 1], [1, 1], [3, 3], True, "ceil"),
+        ops.avg_pool(z, [2, 2], [1, 1], [1, 0], [3, 3], False, "ceil"),
+        ops.avg_pool(frames, [2], [1], [0], [3], False),
         ops.group_convolution(  # 2 groups of 2 input channels, 3 outputs each, 1-D
             ops.concat([frames, frames], 1),
             ops.constant(rng.standard_normal((2, 3, 2, 2)).astype(np.float32)),

@@ -433,6 +433,26 @@ def test_reverse_sequences_with_shorter_lengths_are_rejected() -> None:
         ts.compile_model(parse_mlir(make_context(), text, "test.mlir"))
 
 
+@pytest.mark.parametrize(
+    ("op", "results", "message"),
+    [
+        ("max_pool %x {kernel = array<i64: 2, 2>, strides = array<i64: 1, 1>, pads_begin = array<i64: 0, 0>, pads_end = array<i64: 0, 0>, dilations = array<i64: 2, 1>}",
+         "(tensor<1x1x4x5xf32>, tensor<1x1x2x4xi64>)", "dilated max pooling"),
+        ("avg_pool %x {kernel = array<i64: 2, 2>, strides = array<i64: 2, 2>, pads_begin = array<i64: 0, 0>, pads_end = array<i64: 0, 0>}",
+         "tensor<1x1x2x2xi32>", "average pooling of i32 values"),
+    ],
+)
+def test_unsupported_pooling_is_named(op: str, results: str, message: str) -> None:
+    element = "i32" if "i32" in results else "f32"
+    first = results.strip("()").split(", ")[0] if "," in results else results
+    names = "%r, %i" if "," in results else "%r"
+    text = func(f"%x: tensor<1x1x4x5x{element}>", first, f"""
+  {names} = openvino.{op} : (tensor<1x1x4x5x{element}>) -> {results}
+  func.return %r : {first}""")
+    with pytest.raises(PipelineError, match=message):
+        ts.compile_model(parse_mlir(make_context(), text, "test.mlir"))
+
+
 def test_reflect_padding_wider_than_the_axis_is_rejected() -> None:
     text = func("%x: tensor<2x3xf32>", "tensor<2x8xf32>", """
   %b = openvino.constant dense<[0, 3]> : tensor<2xi64>
@@ -556,3 +576,11 @@ def test_bundled_example_matches_the_mlir_example() -> None:
     for x in xs:
         np.testing.assert_allclose(from_ir.infer([x])[0], from_mlir.infer([x])[0],
                                    rtol=1e-6, atol=1e-6)
+
+
+def test_max_pool_indices_are_rejected_when_used() -> None:
+    text = func("%x: tensor<1x1x4x4xf32>", "tensor<1x1x2x2xi64>", """
+  %r, %i = openvino.max_pool %x {kernel = array<i64: 2, 2>, strides = array<i64: 2, 2>, pads_begin = array<i64: 0, 0>, pads_end = array<i64: 0, 0>, dilations = array<i64: 1, 1>} : (tensor<1x1x4x4xf32>) -> (tensor<1x1x2x2xf32>, tensor<1x1x2x2xi64>)
+  func.return %i : tensor<1x1x2x2xi64>""")
+    with pytest.raises(PipelineError, match="the indices output of MaxPool"):
+        ts.compile_model(parse_mlir(make_context(), text, "test.mlir"))

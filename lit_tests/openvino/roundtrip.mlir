@@ -240,3 +240,14 @@ func.func @tile_pad_reduce(%x: tensor<2x3xf32>, %r: tensor<2xi64>, %b: tensor<2x
   %4 = openvino.reduce_prod %x, %a {keep_dims = true} : (tensor<2x3xf32>, tensor<1xi64>) -> tensor<2x1xf32>
   func.return
 }
+
+// CHECK-LABEL: func.func @pooling(
+// CHECK-NEXT: openvino.max_pool %x {kernel = array<i64: 3, 2>, strides = array<i64: 2, 2>, pads_begin = array<i64: 1, 0>, pads_end = array<i64: 0, 1>, rounding_type = "ceil"} : (tensor<1x3x7x6xf32>) -> tensor<1x3x4x4xf32>
+// CHECK-NEXT: openvino.max_pool %x {kernel = array<i64: 2, 2>, strides = array<i64: 1, 1>, pads_begin = array<i64: 0, 0>, pads_end = array<i64: 0, 0>, dilations = array<i64: 1, 1>} : (tensor<1x3x7x6xf32>) -> (tensor<1x3x6x5xf32>, tensor<1x3x6x5xi64>)
+// CHECK-NEXT: openvino.avg_pool %x {kernel = array<i64: 3, 3>, strides = array<i64: 2, 2>, pads_begin = array<i64: 1, 1>, pads_end = array<i64: 1, 1>, exclude_pad = true} : (tensor<1x3x7x6xf32>) -> tensor<1x3x4x3xf32>
+func.func @pooling(%x: tensor<1x3x7x6xf32>) {
+  %0 = openvino.max_pool %x {kernel = array<i64: 3, 2>, strides = array<i64: 2, 2>, pads_begin = array<i64: 1, 0>, pads_end = array<i64: 0, 1>, rounding_type = "ceil"} : (tensor<1x3x7x6xf32>) -> tensor<1x3x4x4xf32>
+  %1, %2 = openvino.max_pool %x {kernel = array<i64: 2, 2>, strides = array<i64: 1, 1>, pads_begin = array<i64: 0, 0>, pads_end = array<i64: 0, 0>, dilations = array<i64: 1, 1>} : (tensor<1x3x7x6xf32>) -> (tensor<1x3x6x5xf32>, tensor<1x3x6x5xi64>)
+  %3 = openvino.avg_pool %x {kernel = array<i64: 3, 3>, strides = array<i64: 2, 2>, pads_begin = array<i64: 1, 1>, pads_end = array<i64: 1, 1>, exclude_pad = true} : (tensor<1x3x7x6xf32>) -> tensor<1x3x4x3xf32>
+  func.return
+}

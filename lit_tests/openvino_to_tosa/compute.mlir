@@ -174,6 +174,19 @@ func.func @padding(%x: tensor<2x4xf32>) -> (tensor<2x7xf32>, tensor<3x7xf32>) {
 
 // -----
 
+// MaxPool pads its input with the lowest finite value (as OpenVINO does; a `ceil` window
+// may lie in the padding only), then pools without padding.
+// CHECK-LABEL: func.func @max_pool(
+// CHECK:         %[[P:.*]] = tosa.pad %x, %{{.*}}, %{{.*}} : (tensor<1x1x4x5xf32>, !tosa.shape<8>, tensor<1xf32>) -> tensor<1x1x4x6xf32>
+// CHECK:         %[[T:.*]] = tosa.transpose %[[P]] {perms = array<i32: 0, 2, 3, 1>}
+// CHECK:         tosa.max_pool2d %[[T]] {kernel = array<i64: 2, 2>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 2, 2>} : (tensor<1x4x6x1xf32>) -> tensor<1x2x3x1xf32>
+func.func @max_pool(%x: tensor<1x1x4x5xf32>) -> tensor<1x1x2x3xf32> {
+  %0 = openvino.max_pool %x {kernel = array<i64: 2, 2>, strides = array<i64: 2, 2>, pads_begin = array<i64: 0, 0>, pads_end = array<i64: 0, 0>, rounding_type = "ceil"} : (tensor<1x1x4x5xf32>) -> tensor<1x1x2x3xf32>
+  func.return %0 : tensor<1x1x2x3xf32>
+}
+
+// -----
+
 // A TensorIterator is unrolled: iteration k gets the k-th slice of the sliced input and the
 // previous iteration's value through the back edge; the sliced output is the concatenation
 // of the iterations' values, the other output the last iteration's value.

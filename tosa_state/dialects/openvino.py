@@ -1533,6 +1533,118 @@ class GroupConvolutionOp(ConvolutionBase):
     FILTER_EXTRA_DIMS: ClassVar[int] = 1
 
 
+ROUNDING_TYPES = ("floor", "ceil")
+"""MaxPool / AvgPool `rounding_type` values."""
+
+
+class PoolBase(IRDLOperation):
+    """Base of MaxPool and AvgPool over `input [N, C, spatial...]`: windows of `kernel`,
+    moved by `strides`, over the input padded by `pads_begin` / `pads_end` (or `auto_pad`);
+    `rounding_type` rounds the output size down (`floor`) or up (`ceil`)."""
+
+    input = operand_def(TensorLike)
+    kernel = prop_def(DenseArrayBase[I64])
+    strides = prop_def(DenseArrayBase[I64])
+    pads_begin = prop_def(DenseArrayBase[I64])
+    pads_end = prop_def(DenseArrayBase[I64])
+    rounding_type = prop_def(StringAttr, default_value=StringAttr("floor"))
+    auto_pad = prop_def(StringAttr, default_value=StringAttr("explicit"))
+
+    traits = traits_def(Pure())
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = OPERANDS_FORMAT
+
+    def verify_(self) -> None:
+        _check_same_element_type(self, (self.input, self.results[0]), "input and output")
+        in_shape = tensor_shape(self.input.type)
+        if in_shape is None:
+            return
+        spatial = len(in_shape) - 2
+        if spatial < 1:
+            raise VerifyException(f"{self.name}: input rank {len(in_shape)} must be at least 3")
+        for what, values, low in (("kernel", self.kernel, 1), ("strides", self.strides, 1),
+                                  ("pads_begin", self.pads_begin, 0),
+                                  ("pads_end", self.pads_end, 0)):
+            numbers = values.get_values()
+            if len(numbers) != spatial or any(v < low for v in numbers):
+                raise VerifyException(
+                    f"{self.name}: {what} must hold {spatial} values >= {low}, got "
+                    f"{list(numbers)}"
+                )
+        if self.rounding_type.data not in ROUNDING_TYPES:
+            raise VerifyException(
+                f"{self.name}: rounding_type must be floor or ceil, got "
+                f"'{self.rounding_type.data}'"
+            )
+        if self.auto_pad.data not in AUTO_PADS:
+            raise VerifyException(
+                f"{self.name}: auto_pad must be one of {', '.join(AUTO_PADS)}, got "
+                f"'{self.auto_pad.data}'"
+            )
+
+    @staticmethod
+    def _properties(kernel: Sequence[int], strides: Sequence[int], pads_begin: Sequence[int],
+                    pads_end: Sequence[int], rounding_type: str, auto_pad: str
+                    ) -> dict[str, Attribute]:
+        return {
+            "kernel": DenseArrayBase.from_list(i64, kernel),
+            "strides": DenseArrayBase.from_list(i64, strides),
+            "pads_begin": DenseArrayBase.from_list(i64, pads_begin),
+            "pads_end": DenseArrayBase.from_list(i64, pads_end),
+            "rounding_type": StringAttr(rounding_type),
+            "auto_pad": StringAttr(auto_pad),
+        }
+
+
+@irdl_op_definition
+class MaxPoolOp(PoolBase):
+    """MaxPool-1 / MaxPool-8: the maximum of each window (MaxPool-8 also has `dilations`
+    and a second output, the indices of the maxima).
+
+    https://docs.openvino.ai/2025/documentation/openvino-ir-format/operation-sets/operation-specs/pooling/max-pool-8.html
+    """
+
+    name = "openvino.max_pool"
+
+    output = result_def(TensorLike)  # (declared here: IRDL lists a subclass's fields first)
+    indices = var_result_def(TensorLike)
+    dilations = opt_prop_def(DenseArrayBase[I64])
+
+    def __init__(self, input: SSAValue, result_types: Sequence[Attribute],
+                 kernel: Sequence[int], strides: Sequence[int], pads_begin: Sequence[int],
+                 pads_end: Sequence[int], rounding_type: str = "floor",
+                 auto_pad: str = "explicit", dilations: Sequence[int] | None = None):
+        properties = self._properties(kernel, strides, pads_begin, pads_end, rounding_type,
+                                      auto_pad)
+        if dilations is not None:
+            properties["dilations"] = DenseArrayBase.from_list(i64, dilations)
+        super().__init__(operands=[input], result_types=[result_types[0],
+                                                         list(result_types[1:])],
+                         properties=properties)
+
+
+@irdl_op_definition
+class AvgPoolOp(PoolBase):
+    """AvgPool-1: the mean of each window; `exclude_pad` leaves the padding out of the
+    count.
+
+    https://docs.openvino.ai/2025/documentation/openvino-ir-format/operation-sets/operation-specs/pooling/avg-pool-1.html
+    """
+
+    name = "openvino.avg_pool"
+
+    output = result_def(TensorLike)
+    exclude_pad = prop_def(BoolAttr, default_value=IntegerAttr.from_bool(False))
+
+    def __init__(self, input: SSAValue, result_type: Attribute, kernel: Sequence[int],
+                 strides: Sequence[int], pads_begin: Sequence[int], pads_end: Sequence[int],
+                 exclude_pad: bool, rounding_type: str = "floor", auto_pad: str = "explicit"):
+        properties = self._properties(kernel, strides, pads_begin, pads_end, rounding_type,
+                                      auto_pad)
+        properties["exclude_pad"] = _bool(exclude_pad)
+        super().__init__(operands=[input], result_types=[result_type], properties=properties)
+
+
 @irdl_op_definition
 class MatMulOp(IRDLOperation):
     """MatMul-1 (numpy matmul, optional transposes of the last two dims).
@@ -2690,6 +2802,8 @@ OpenVINO = Dialect(
         MatMulOp,
         ConvolutionOp,
         GroupConvolutionOp,
+        MaxPoolOp,
+        AvgPoolOp,
         ReduceSumOp,
         ReduceMeanOp,
         ReduceMaxOp,

@@ -690,6 +690,33 @@ def _build_pad(b: _OpBuilder) -> Operation:
     return ov.PadOp(b.operands[0], b.operands[1], b.operands[2], value, b.result_types[0], mode)
 
 
+def _pool_attributes(b: _OpBuilder) -> dict[str, object]:
+    auto_pad = b.data("auto_pad", "explicit").strip().lower()
+    auto_pad = "explicit" if auto_pad == "notset" else auto_pad
+    if auto_pad not in ov.AUTO_PADS:
+        b.fail(f"auto_pad '{auto_pad}' is not one of {', '.join(ov.AUTO_PADS)}")
+    rounding = b.data("rounding_type", "floor").strip().lower()
+    if rounding not in ov.ROUNDING_TYPES:
+        b.fail(f"rounding_type '{rounding}' is not floor or ceil")
+    return {
+        "kernel": b.data_ints("kernel"), "strides": b.data_ints("strides"),
+        "pads_begin": b.data_ints("pads_begin"), "pads_end": b.data_ints("pads_end"),
+        "rounding_type": rounding, "auto_pad": auto_pad,
+    }
+
+
+def _build_max_pool(b: _OpBuilder) -> Operation:
+    dilations = b.data_ints("dilations") if b.layer.version == "opset8" else None
+    return ov.MaxPoolOp(b.operands[0], b.result_types, dilations=dilations,
+                        **_pool_attributes(b))  # type: ignore[arg-type]
+
+
+def _build_avg_pool(b: _OpBuilder) -> Operation:
+    return ov.AvgPoolOp(b.operands[0], b.result_types[0],
+                        exclude_pad=b.data_bool("exclude-pad", False),
+                        **_pool_attributes(b))  # type: ignore[arg-type]
+
+
 def _build_prelu(b: _OpBuilder) -> Operation:
     return ov.PReluOp(b.operands[0], b.operands[1], b.result_types[0])
 
@@ -936,6 +963,8 @@ SUPPORTED_OPS: dict[str, OpSpec] = {
     "MatMul": OpSpec(("opset1",), (2, 2), _build_matmul),
     "Convolution": OpSpec(("opset1",), (2, 2), _convolution(ov.ConvolutionOp)),
     "GroupConvolution": OpSpec(("opset1",), (2, 2), _convolution(ov.GroupConvolutionOp)),
+    "MaxPool": OpSpec(("opset1", "opset8"), (1, 1), _build_max_pool, outputs=None),
+    "AvgPool": OpSpec(("opset1",), (1, 1), _build_avg_pool),
     "ReduceSum": OpSpec(("opset1",), (2, 2), _reduce(ov.ReduceSumOp)),
     "ReduceMean": OpSpec(("opset1",), (2, 2), _reduce(ov.ReduceMeanOp)),
     "ReduceMax": OpSpec(("opset1",), (2, 2), _reduce(ov.ReduceMaxOp)),

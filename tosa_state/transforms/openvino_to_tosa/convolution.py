@@ -1,4 +1,5 @@
-"""Convolution-1 and GroupConvolution-1 as `tosa.conv2d`.
+"""Convolution-1 and GroupConvolution-1 as `tosa.conv2d` / `tosa.depthwise_conv2d`, and
+MaxPool-1/-8 and AvgPool-1 as `tosa.max_pool2d` / `tosa.avg_pool2d`.
 
 OpenVINO convolves `NC[H]W` inputs by `OI[H]W` filters; TOSA's conv2d takes `NHWC` inputs
 and `OHWI` weights. A 1-D convolution becomes a 2-D one of height 1. OpenVINO's output size
@@ -11,9 +12,10 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+import ml_dtypes
 import numpy as np
 from xdsl.dialects.builtin import TensorType, bf16, f16, f32
-from xdsl.ir import SSAValue
+from xdsl.ir import Attribute, SSAValue
 
 from tosa_state.dialects import openvino as ov
 from tosa_state.dialects.tosa import tensor as tt
@@ -21,6 +23,7 @@ from tosa_state.transforms.openvino_to_tosa.common import (
     Emitter,
     OpenVINOPattern,
     Unsupported,
+    dtype_of,
     element,
     shape,
 )
@@ -137,4 +140,114 @@ class GroupConvolution(OpenVINOPattern):
         return [outputs[0] if groups == 1 else e.concat(outputs, 1)]
 
 
-CONVOLUTION_PATTERNS = (Convolution, GroupConvolution)
+def _lowest(element_type: Attribute) -> float | int:
+    """The lowest finite value of `element_type`: what OpenVINO's MaxPool pads with."""
+    dtype = dtype_of(element_type)
+    if dtype.kind == "f" or dtype == dtype_of(bf16):
+        return float(ml_dtypes.finfo(dtype).min)
+    return int(np.iinfo(dtype).min)
+
+
+def _padded(e: Emitter, x: SSAValue, sizes: list[int], pads: list[int], fill: float | int
+            ) -> tuple[SSAValue, list[int]]:
+    """`x [N, C, H, W]` padded by `pads` = [top, bottom, left, right] with `fill`."""
+    if not any(pads):
+        return x, sizes
+    n, channels = shape(x)[:2]
+    grown = [sizes[0] + pads[0] + pads[1], sizes[1] + pads[2] + pads[3]]
+    element_type = element(x)
+    padded = e.value(tt.PadOp(x, e.const_shape([0, 0, 0, 0, *pads]),
+                              e.const(np.full(1, fill), element_type),
+                              TensorType(element_type, (n, channels, *grown))))
+    return padded, grown
+
+
+def _pool_extent(op: ov.PoolBase, axis: int, size: int, kernel: int, stride: int
+                 ) -> tuple[int, int, int, int]:
+    """(input size, begin, explicit end, end) of one spatial axis of a pooling: OpenVINO's
+    output size (rounded down, or up with `ceil`) with an exact TOSA extent; `explicit end`
+    is the requested padding, `end` what TOSA gets."""
+    begin, end = auto_pads(op.auto_pad.data, size, kernel, stride, 1,
+                           op.pads_begin.get_values()[axis], op.pads_end.get_values()[axis])
+    span = size + begin + end - kernel
+    if span < 0:
+        raise Unsupported(f"the kernel ({kernel}) is larger than the padded input")
+    outputs = (-(-span // stride) if op.rounding_type.data == "ceil" else span // stride) + 1
+    needed = (outputs - 1) * stride + kernel
+    tosa_end = needed - size - begin
+    if tosa_end < 0:  # the input's tail is never read
+        size, tosa_end = size + tosa_end, 0
+    return size, begin, min(end, tosa_end), tosa_end
+
+
+class Pool(OpenVINOPattern):
+    """MaxPool-1/-8 and AvgPool-1 (1-D and 2-D): transposes around one TOSA pooling.
+    MaxPool pads its input with the lowest value first (TOSA's padding must be smaller than
+    the kernel; OpenVINO's `ceil` windows may lie in the padding only). An AvgPool that
+    counts its padding (`exclude_pad` false) pads the input with zeros first, so that only
+    the rounding's extra end padding stays out of the count."""
+
+    OPS = (ov.MaxPoolOp, ov.AvgPoolOp)
+
+    def convert(self, op: ov.MaxPoolOp | ov.AvgPoolOp, e: Emitter) -> Sequence[SSAValue]:
+        element_type = element(op.input)
+        average = isinstance(op, ov.AvgPoolOp)
+        if average and element_type not in _ACCUMULATOR:
+            raise Unsupported(f"average pooling of {element_type} values (floats only)")
+        if isinstance(op, ov.MaxPoolOp):
+            if op.indices and op.indices[0].uses:
+                raise Unsupported("the indices output of MaxPool")
+            if op.dilations is not None and any(d != 1 for d in op.dilations.get_values()):
+                raise Unsupported("dilated max pooling")
+        dims = shape(op.input)
+        spatial = len(dims) - 2
+        if spatial not in (1, 2):
+            raise Unsupported(f"{spatial}-D pooling (1-D and 2-D only)")
+        kernel, strides = list(op.kernel.get_values()), list(op.strides.get_values())
+        x = op.input
+        if spatial == 1:
+            x = e.reshape(x, (*dims[:2], 1, dims[2]))
+            kernel, strides = [1, *kernel], [1, *strides]
+        n, channels, height, width = shape(x)
+        sizes, counted, pads = [], [], []
+        for axis, size in enumerate((height, width)):
+            if spatial == 1 and axis == 0:
+                sizes.append(size)
+                counted += [0, 0]
+                pads += [0, 0]
+                continue
+            size, begin, explicit_end, end = _pool_extent(op, axis - (2 - spatial), size,
+                                                          kernel[axis], strides[axis])
+            sizes.append(size)
+            counted += [begin, explicit_end]
+            pads += [begin, end]
+        x = e.slice(x, (0, 0, 0, 0), (n, channels, *sizes))
+        if not average:  # pad explicitly with the lowest value
+            x, sizes = _padded(e, x, sizes, pads, _lowest(element_type))
+            pads = [0, 0, 0, 0]
+        elif not bool(op.exclude_pad.value.data) and any(counted):  # padding counts
+            x, sizes = _padded(e, x, sizes, counted, 0)
+            pads = [0, pads[1] - counted[1], 0, pads[3] - counted[3]]
+        if any(pad >= kernel[i // 2] for i, pad in enumerate(pads)):
+            raise Unsupported(f"average pooling windows that lie in the padding only (padding "
+                              f"{pads} for a kernel {kernel})")
+        x = e.transpose(x, (0, 2, 3, 1))
+        out_h = (sizes[0] + pads[0] + pads[1] - kernel[0]) // strides[0] + 1
+        out_w = (sizes[1] + pads[2] + pads[3] - kernel[1]) // strides[1] + 1
+        result_type = TensorType(element_type, (n, out_h, out_w, channels))
+        if average:
+            zero = e.const(np.zeros(1), element_type)
+            pooled = e.value(tt.AvgPool2DOp(x, zero, zero, result_type, kernel, strides, pads,
+                                            _ACCUMULATOR[element_type]))
+        else:
+            pooled = e.value(tt.MaxPool2DOp(x, result_type, kernel, strides, pads))
+        result = e.transpose(pooled, (0, 3, 1, 2))
+        if spatial == 1:
+            result = e.reshape(result, (n, channels, out_w))
+        outputs = [result]
+        if isinstance(op, ov.MaxPoolOp) and op.indices:  # unused (checked above)
+            outputs.append(e.const(np.zeros(shape(op.indices[0])), element(op.indices[0])))
+        return outputs
+
+
+CONVOLUTION_PATTERNS = (Convolution, GroupConvolution, Pool)
