@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import tosa_state as ts
@@ -105,7 +105,8 @@ def run_conv(x, w, b, x_zp, w_zp, pad, stride, dilation, depthwise=False) -> np.
     return request.infer([x, w, b, *zps])[0]
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=40, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(
     data=st.data(),
     channels=st.integers(1, 3),

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import tosa_state as ts
@@ -58,7 +58,8 @@ def run(text: str, x: np.ndarray) -> np.ndarray:
     return ts.compile_model(module, pipeline="").create_infer_request().infer([x])[0]
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=40, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(
     data=st.data(),
     op=st.sampled_from(["max", "avg"]),
