@@ -223,7 +223,7 @@ def golden_map(fn: Callable[[float], float], x: np.ndarray, dtype: np.dtype) -> 
 SAMPLE = """
 func.func @f(%a: tensor<2x4xf32>, %b: tensor<1x4xf32>, %i: tensor<2x4xi32>, %q: tensor<3xi8>,
              %p: tensor<2x4xi1>, %s: tensor<1xi8>, %zf: tensor<1xf32>, %zq: tensor<1xi8>,
-             %c: tensor<2x1xi1>, %h: tensor<f16>) {
+             %c: tensor<2x1xi1>, %h: tensor<f16>, %i1: tensor<1xi32>) {
   %0 = tosa.clamp %a {max_val = 6.000000e+00 : f32, min_val = 0.000000e+00 : f32} : (tensor<2x4xf32>) -> tensor<2x4xf32>
   %1 = tosa.clamp %q {max_val = 1 : i8, min_val = -1 : i8, nan_mode = IGNORE} : (tensor<3xi8>) -> tensor<3xi8>
   %2 = tosa.sigmoid %a : (tensor<2x4xf32>) -> tensor<2x4xf32>
@@ -265,6 +265,7 @@ func.func @f(%a: tensor<2x4xf32>, %b: tensor<1x4xf32>, %i: tensor<2x4xi32>, %q: 
   %38 = tosa.logical_left_shift %i, %i : (tensor<2x4xi32>, tensor<2x4xi32>) -> tensor<2x4xi32>
   %39 = tosa.logical_right_shift %q, %q : (tensor<3xi8>, tensor<3xi8>) -> tensor<3xi8>
   %40 = tosa.arithmetic_right_shift %i, %i {round = true} : (tensor<2x4xi32>, tensor<2x4xi32>) -> tensor<2x4xi32>
+  %41 = tosa.rescale %i, %i1, %s, %i1, %s {input_unsigned = false, output_unsigned = false, per_channel = false, rounding_mode = DOUBLE_ROUND, scale32 = true} : (tensor<2x4xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<2x4xi8>
   return
 }
 """

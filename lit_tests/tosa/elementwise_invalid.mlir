@@ -325,3 +325,22 @@ func.func @two_results(%a: tensor<4xf32>) {
   %0 = tosa.floor %a : (tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>)
   return
 }
+// -----
+func.func @rescale_multiplier(%x: tensor<2x3xi32>, %m: tensor<1xi32>, %s: tensor<1xi8>, %izp: tensor<1xi32>, %ozp: tensor<1xi8>) {
+  // CHECK: elementwise_invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'tosa.rescale' op expect 'multiplier' to be a tensor<3xi32>, got 'tensor<1xi32>'
+  %0 = tosa.rescale %x, %m, %s, %izp, %ozp {input_unsigned = false, output_unsigned = false, per_channel = true, rounding_mode = SINGLE_ROUND, scale32 = true} : (tensor<2x3xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<2x3xi8>
+  return
+}
+// -----
+func.func @rescale_zero_point(%x: tensor<2x3xi32>, %m: tensor<1xi32>, %s: tensor<1xi8>, %ozp: tensor<1xi8>) {
+  %izp = "tosa.const"() <{values = dense<5> : tensor<1xi32>}> : () -> tensor<1xi32>
+  // CHECK: elementwise_invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'tosa.rescale' op expect 'input_zp' to be zero unless its type is i8, ui8 or ui16
+  %0 = tosa.rescale %x, %m, %s, %izp, %ozp {input_unsigned = false, output_unsigned = false, per_channel = false, rounding_mode = SINGLE_ROUND, scale32 = true} : (tensor<2x3xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<2x3xi8>
+  return
+}
+// -----
+func.func @rescale_rounding_keyword(%x: tensor<2x3xi32>, %m: tensor<1xi32>, %s: tensor<1xi8>, %izp: tensor<1xi32>, %ozp: tensor<1xi8>) {
+  // CHECK: elementwise_invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: expected rounding_mode SINGLE_ROUND or INEXACT_ROUND or DOUBLE_ROUND, got 'HALF_EVEN'
+  %0 = tosa.rescale %x, %m, %s, %izp, %ozp {input_unsigned = false, output_unsigned = false, per_channel = false, rounding_mode = HALF_EVEN, scale32 = true} : (tensor<2x3xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<2x3xi8>
+  return
+}

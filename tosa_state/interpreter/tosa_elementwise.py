@@ -68,6 +68,7 @@ from tosa_state.dialects.tosa.elementwise import (
     NegateOp,
     PowOp,
     ReciprocalOp,
+    RescaleOp,
     RsqrtOp,
     SelectOp,
     SigmoidOp,
@@ -314,6 +315,52 @@ def _arithmetic_right_shift_kernel(op: ArithmeticRightShiftOp) -> Kernel:
         return result.astype(dtype)
 
     return arithmetic_right_shift
+
+
+@_builds(RescaleOp)
+def _rescale_kernel(op: RescaleOp) -> Kernel:
+    """TOSA 1.0 RESCALE: in 64-bit integers (Python integers when a product could overflow
+    them), `apply_scale_32` with optional double rounding or `apply_scale_16`, then the
+    output zero point and saturation to the (unsigned) output range."""
+    out_dtype = _dtype(op.output)
+    in_unsigned = bool(op.input_unsigned.value.data)
+    out_unsigned = bool(op.output_unsigned.value.data)
+    double_round = bool(op.scale32.value.data) and op.rounding_mode.data == "DOUBLE_ROUND"
+    per_channel = bool(op.per_channel.value.data)
+    out_bits = out_dtype.itemsize * 8
+    low, high = (0, (1 << out_bits) - 1) if out_unsigned else \
+        (-(1 << (out_bits - 1)), (1 << (out_bits - 1)) - 1)
+    bad_shift = error_at(op, f"'{op.name}' op shift must be in [2, 62]")
+
+    def widen(x: np.ndarray, unsigned: bool) -> np.ndarray:
+        if unsigned:
+            x = x.view(np.dtype(f"u{x.dtype.itemsize}"))
+        return x.astype(np.int64)
+
+    def rescale(x: np.ndarray, multiplier: np.ndarray, shift: np.ndarray, in_zp: np.ndarray,
+                out_zp: np.ndarray) -> np.ndarray:
+        shifts = shift.astype(np.int64)
+        if shifts.size and (shifts.min() < 2 or shifts.max() > 62):
+            raise InferenceError(bad_shift)
+        value = widen(x, in_unsigned) - widen(in_zp, in_unsigned)
+        multipliers = multiplier.astype(np.int64)
+        if not per_channel:
+            multipliers, shifts = multipliers.reshape(()), shifts.reshape(())
+        rounding = np.left_shift(np.int64(1), shifts - 1)
+        if double_round:
+            adjust = np.where(shifts > 31, np.int64(1 << 30), np.int64(0))
+            rounding = rounding + np.where(value >= 0, adjust, -adjust)
+        if value.size and int(np.abs(value).max()) * int(multipliers.max(initial=0)) \
+                + int(np.max(rounding, initial=0)) >= 1 << 62:
+            value, multipliers = value.astype(object), multipliers.astype(object)
+            rounding = np.asarray(rounding).astype(object)
+        scaled = (value * multipliers + rounding) >> shifts
+        result = np.clip(scaled + widen(out_zp, out_unsigned), low, high).astype(np.int64)
+        if out_unsigned:
+            return result.astype(np.dtype(f"u{out_dtype.itemsize}")).view(out_dtype)
+        return result.astype(out_dtype)
+
+    return rescale
 
 
 @_builds(NegateOp)
@@ -589,6 +636,12 @@ class TosaElementwiseFunctions(InterpreterFunctions):
     @impl(ArithmeticRightShiftOp)
     def run_arithmetic_right_shift(
         self, interpreter: Interpreter, op: ArithmeticRightShiftOp, args: PythonValues
+    ) -> PythonValues:
+        return (kernel(op)(*args),)
+
+    @impl(RescaleOp)
+    def run_rescale(
+        self, interpreter: Interpreter, op: RescaleOp, args: PythonValues
     ) -> PythonValues:
         return (kernel(op)(*args),)
 

@@ -34,6 +34,7 @@ import math
 from abc import ABC
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import ClassVar, Self
 
 from xdsl.dialects.builtin import (
@@ -55,7 +56,7 @@ from xdsl.dialects.builtin import (
     i32,
     i64,
 )
-from xdsl.dialects.tosa import NanMode, NanModeAttr
+from xdsl.dialects.tosa import NanMode, NanModeAttr, RoundingMode, RoundingModeAttr
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
@@ -270,16 +271,24 @@ def _parse_attr_entry(parser: Parser) -> tuple[str, Attribute]:
     name = parser.parse_identifier_or_str_literal("as an attribute name")
     if parser.parse_optional_punctuation("=") is None:
         return name, UnitAttr()
-    if name == "nan_mode":
+    if name in _KEYWORD_ENUMS:
+        enum, attr_type = _KEYWORD_ENUMS[name]
         pos = parser.pos
         if (keyword := parser.parse_optional_identifier()) is not None:
             try:
-                return name, NanModeAttr(NanMode(keyword))
+                return name, attr_type(enum(keyword))
             except ValueError:
                 parser.raise_error(
-                    f"expected nan_mode PROPAGATE or IGNORE, got '{keyword}'", pos, parser.pos
+                    f"expected {name} {' or '.join(enum)}, got '{keyword}'", pos, parser.pos
                 )
     return name, parser.parse_attribute()
+
+
+_KEYWORD_ENUMS: dict[str, tuple[type[StrEnum], type[Attribute]]] = {
+    "nan_mode": (NanMode, NanModeAttr),
+    "rounding_mode": (RoundingMode, RoundingModeAttr),
+}
+"""Enum properties `tosa-opt` prints as a bare keyword (`nan_mode = IGNORE`)."""
 
 
 class TosaElementwiseOperation(IRDLOperation, ABC):
@@ -354,7 +363,7 @@ def _print_entry(printer: Printer, name: str, attr: Attribute) -> None:
     if isinstance(attr, UnitAttr):
         return
     printer.print_string(" = ")
-    if name == "nan_mode" and isinstance(attr, NanModeAttr):
+    if isinstance(attr, NanModeAttr | RoundingModeAttr):
         printer.print_string(attr.data)
     else:
         printer.print_attribute(attr)
@@ -1141,6 +1150,79 @@ class CastOp(TosaElementwiseOperation):
             )
 
 
+RESCALE_TYPES = frozenset({i8, i16, i32})
+"""Element types RESCALE converts between (unsigned 8/16-bit values travel as i8 / i16)."""
+
+
+@irdl_op_definition
+class RescaleOp(TosaElementwiseOperation):
+    """`output = clamp(apply_scale(input - input_zp, multiplier, shift) + output_zp)`: integer
+    rescaling with a 32-bit (`scale32`) or 16-bit multiplier, per channel (the last
+    dimension) or not; `rounding_mode` SINGLE_ROUND or DOUBLE_ROUND (INEXACT_ROUND runs as
+    SINGLE_ROUND); `input_unsigned` / `output_unsigned` read i8 / i16 as ui8 / ui16.
+
+    https://mlir.llvm.org/docs/Dialects/TOSA/#tosarescale-mlirtosarescaleop
+    """
+
+    name = "tosa.rescale"
+
+    input = operand_def(TensorType)
+    multiplier = operand_def(TensorType)
+    shift = operand_def(TensorType)
+    input_zp = operand_def(TensorType)
+    output_zp = operand_def(TensorType)
+    output = result_def(TensorType)
+    scale32 = prop_def(BoolAttr)
+    rounding_mode = prop_def(RoundingModeAttr)
+    per_channel = prop_def(BoolAttr)
+    input_unsigned = prop_def(BoolAttr)
+    output_unsigned = prop_def(BoolAttr)
+
+    def verify_(self) -> None:
+        for index, value in enumerate((self.input,)):
+            _check_element_type("operand", index, value, ElementTypes(RESCALE_TYPES,
+                                                                      "8/16/32-bit integer"))
+        _check_element_type("result", 0, self.output,
+                            ElementTypes(RESCALE_TYPES, "8/16/32-bit integer"))
+        _check_same_shape(self.input, self.output,
+                          "requires the same shape for input and output")
+        scale_t = i32 if self.scale32.value.data else i16
+        channels = 1
+        if self.per_channel.value.data:
+            output_type = self.output.type
+            assert isinstance(output_type, TensorType)
+            shape = output_type.get_shape()
+            channels = shape[-1] if shape else 1
+        for what, value, element_type in (("multiplier", self.multiplier, scale_t),
+                                          ("shift", self.shift, i8)):
+            value_type = value.type
+            assert isinstance(value_type, TensorType)
+            if value_type.element_type != element_type or value_type.get_num_dims() != 1 or \
+                    value_type.get_shape()[0] not in (channels, DYNAMIC_INDEX):
+                raise VerifyException(
+                    f"expect '{what}' to be a tensor<{channels}x{element_type}>, got "
+                    f"'{value_type}'"
+                )
+        for what, zp, operand in (("input_zp", self.input_zp, self.input),
+                                  ("output_zp", self.output_zp, self.output)):
+            zp_type = zp.type
+            assert isinstance(zp_type, TensorType)
+            if zp_type.get_shape() != (1,) or zp_type.element_type != _element_type(operand):
+                raise VerifyException(
+                    f"expect '{what}' to be a tensor<1x{_element_type(operand)}>, got "
+                    f"'{zp_type}'"
+                )
+        for what, zp, unsigned in (("input_zp", self.input_zp, self.input_unsigned),
+                                   ("output_zp", self.output_zp, self.output_unsigned)):
+            element_type = _element_type(zp)
+            may_offset = element_type == i8 or (element_type == i16 and unsigned.value.data)
+            values = constant_values(zp)
+            if not may_offset and values is not None and any(v != 0 for v in values):
+                raise VerifyException(
+                    f"expect '{what}' to be zero unless its type is i8, ui8 or ui16"
+                )
+
+
 ELEMENTWISE_OPS: list[type[IRDLOperation]] = [
     # activation
     ClampOp,
@@ -1186,8 +1268,10 @@ ELEMENTWISE_OPS: list[type[IRDLOperation]] = [
     GreaterEqualOp,
     # type conversion
     CastOp,
+    RescaleOp,
 ]
 
-ELEMENTWISE_ATTRS: list[type[Attribute]] = [NanModeAttr]
-"""`#tosa.nan_mode<...>` (xDSL's class: it matches upstream). Registered here only; other
-modules of the dialect import it from this module without listing it again."""
+ELEMENTWISE_ATTRS: list[type[Attribute]] = [NanModeAttr, RoundingModeAttr]
+"""`#tosa.nan_mode<...>` and `#tosa.rounding_mode<...>` (xDSL's classes: they match upstream).
+Registered here only; other modules of the dialect import them from this module without
+listing them again."""
