@@ -223,7 +223,7 @@ def golden_map(fn: Callable[[float], float], x: np.ndarray, dtype: np.dtype) -> 
 SAMPLE = """
 func.func @f(%a: tensor<2x4xf32>, %b: tensor<1x4xf32>, %i: tensor<2x4xi32>, %q: tensor<3xi8>,
              %p: tensor<2x4xi1>, %s: tensor<1xi8>, %zf: tensor<1xf32>, %zq: tensor<1xi8>,
-             %c: tensor<2x1xi1>, %h: tensor<f16>, %i1: tensor<1xi32>) {
+             %c: tensor<2x1xi1>, %h: tensor<f16>, %i1: tensor<1xi32>, %t: tensor<256xi8>) {
   %0 = tosa.clamp %a {max_val = 6.000000e+00 : f32, min_val = 0.000000e+00 : f32} : (tensor<2x4xf32>) -> tensor<2x4xf32>
   %1 = tosa.clamp %q {max_val = 1 : i8, min_val = -1 : i8, nan_mode = IGNORE} : (tensor<3xi8>) -> tensor<3xi8>
   %2 = tosa.sigmoid %a : (tensor<2x4xf32>) -> tensor<2x4xf32>
@@ -266,6 +266,7 @@ func.func @f(%a: tensor<2x4xf32>, %b: tensor<1x4xf32>, %i: tensor<2x4xi32>, %q: 
   %39 = tosa.logical_right_shift %q, %q : (tensor<3xi8>, tensor<3xi8>) -> tensor<3xi8>
   %40 = tosa.arithmetic_right_shift %i, %i {round = true} : (tensor<2x4xi32>, tensor<2x4xi32>) -> tensor<2x4xi32>
   %41 = tosa.rescale %i, %i1, %s, %i1, %s {input_unsigned = false, output_unsigned = false, per_channel = false, rounding_mode = DOUBLE_ROUND, scale32 = true} : (tensor<2x4xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<2x4xi8>
+  %42 = tosa.table %q, %t : (tensor<3xi8>, tensor<256xi8>) -> tensor<3xi8>
   return
 }
 """
@@ -616,6 +617,47 @@ def test_shift_amount_out_of_range_is_an_error(op: str, dtype: np.dtype, amount:
     attrs = "round = false" if op == "arithmetic_right_shift" else ""
     with pytest.raises(InferenceError, match=message):
         run(op, value, shift, attrs=attrs)
+
+
+TABLE_TEXT = """
+func.func @f(%x: tensor<6xi8>, %t: tensor<256xi8>, %y: tensor<7xi16>, %u: tensor<513xi16>)
+    -> (tensor<6xi8>, tensor<7xi32>) {
+  %0 = tosa.table %x, %t : (tensor<6xi8>, tensor<256xi8>) -> tensor<6xi8>
+  %1 = tosa.table %y, %u : (tensor<7xi16>, tensor<513xi16>) -> tensor<7xi32>
+  return %0, %1 : tensor<6xi8>, tensor<7xi32>
+}
+"""
+
+
+def table_inputs() -> list[np.ndarray]:
+    rng = np.random.default_rng(8)
+    return [np.array([-128, -1, 0, 1, 5, 127], I8),
+            rng.integers(-128, 128, 256).astype(I8),
+            np.array([-32768, -32767, -129, 0, 127, 128, 32767], np.int16),
+            rng.integers(-32768, 32768, 513).astype(np.int16)]
+
+
+def test_table_looks_up_and_interpolates() -> None:
+    x, t, y, u = table_inputs()
+    got_i8, got_i16 = run_text(TABLE_TEXT, x, t, y, u)
+    np.testing.assert_array_equal(got_i8, [t[int(v) + 128] for v in x])
+    expected = []
+    for v in y:  # TOSA 1.0 TABLE for i16, in Python integers
+        index, fraction = (int(v) + 32768) >> 7, (int(v) + 32768) & 0x7F
+        base, following = int(u[index]), int(u[index + 1])
+        expected.append((base << 7) + (following - base) * fraction)
+    np.testing.assert_array_equal(got_i16, np.array(expected, np.int32))
+
+
+@pytest.mark.peers
+@pytest.mark.usefixtures("tosa_reference_tools")
+def test_table_matches_the_tosa_reference_model() -> None:
+    from tests.peers.tosa_reference import run_reference
+
+    inputs = table_inputs()
+    (theirs,) = run_reference(TABLE_TEXT.replace("@f(", "@main(", 1), [inputs]).outputs
+    for mine, reference in zip(run_text(TABLE_TEXT, *inputs), theirs, strict=True):
+        np.testing.assert_array_equal(mine, reference)
 
 
 # ---------------------------------------------------------------------------------------

@@ -186,3 +186,12 @@ func.func @rescale(%x: tensor<2x3xi32>, %m: tensor<3xi32>, %s: tensor<3xi8>, %iz
   %1 = "tosa.rescale"(%q, %m16, %s1, %qzp, %ozp32) <{input_unsigned = true, output_unsigned = false, per_channel = false, rounding_mode = #tosa.rounding_mode<SINGLE_ROUND>, scale32 = false}> : (tensor<2x3xi8>, tensor<1xi16>, tensor<1xi8>, tensor<1xi8>, tensor<1xi32>) -> tensor<2x3xi32>
   return
 }
+
+// CHECK-LABEL: func.func @table(
+// CHECK-NEXT:    %{{.*}} = tosa.table %{{.*}}, %{{.*}} : (tensor<2x3xi8>, tensor<256xi8>) -> tensor<2x3xi8>
+// CHECK-NEXT:    %{{.*}} = tosa.table %{{.*}}, %{{.*}} : (tensor<4xi16>, tensor<513xi16>) -> tensor<4xi32>
+func.func @table(%x: tensor<2x3xi8>, %t: tensor<256xi8>, %y: tensor<4xi16>, %u: tensor<513xi16>) {
+  %0 = tosa.table %x, %t : (tensor<2x3xi8>, tensor<256xi8>) -> tensor<2x3xi8>
+  %1 = tosa.table %y, %u : (tensor<4xi16>, tensor<513xi16>) -> tensor<4xi32>
+  return
+}

@@ -344,3 +344,9 @@ func.func @rescale_rounding_keyword(%x: tensor<2x3xi32>, %m: tensor<1xi32>, %s: 
   %0 = tosa.rescale %x, %m, %s, %izp, %ozp {input_unsigned = false, output_unsigned = false, per_channel = false, rounding_mode = HALF_EVEN, scale32 = true} : (tensor<2x3xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<2x3xi8>
   return
 }
+// -----
+func.func @table_size(%x: tensor<2x3xi8>, %t: tensor<255xi8>) {
+  // CHECK: elementwise_invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'tosa.table' op expect table to be a tensor<256xi8>, got 'tensor<255xi8>'
+  %0 = tosa.table %x, %t : (tensor<2x3xi8>, tensor<255xi8>) -> tensor<2x3xi8>
+  return
+}

@@ -74,6 +74,7 @@ from tosa_state.dialects.tosa.elementwise import (
     SigmoidOp,
     SinOp,
     SubOp,
+    TableOp,
     TanhOp,
 )
 from tosa_state.dtypes import numpy_dtype
@@ -315,6 +316,25 @@ def _arithmetic_right_shift_kernel(op: ArithmeticRightShiftOp) -> Kernel:
         return result.astype(dtype)
 
     return arithmetic_right_shift
+
+
+@_builds(TableOp)
+def _table_kernel(op: TableOp) -> Kernel:
+    """TOSA 1.0 TABLE: an i8 lookup, or i16 linear interpolation into i32."""
+    if _dtype(op.input1) == np.int8:
+
+        def table_i8(x: np.ndarray, table: np.ndarray) -> np.ndarray:
+            return table[x.astype(np.int64) + 128]
+
+        return table_i8
+
+    def table_i16(x: np.ndarray, table: np.ndarray) -> np.ndarray:
+        offset = x.astype(np.int64) + 32768
+        index, fraction = offset >> 7, offset & 0x7F
+        base, following = table.astype(np.int64)[index], table.astype(np.int64)[index + 1]
+        return ((base << 7) + (following - base) * fraction).astype(np.int32)
+
+    return table_i16
 
 
 @_builds(RescaleOp)
@@ -637,6 +657,10 @@ class TosaElementwiseFunctions(InterpreterFunctions):
     def run_arithmetic_right_shift(
         self, interpreter: Interpreter, op: ArithmeticRightShiftOp, args: PythonValues
     ) -> PythonValues:
+        return (kernel(op)(*args),)
+
+    @impl(TableOp)
+    def run_table(self, interpreter: Interpreter, op: TableOp, args: PythonValues) -> PythonValues:
         return (kernel(op)(*args),)
 
     @impl(RescaleOp)

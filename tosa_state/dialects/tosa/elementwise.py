@@ -1150,6 +1150,44 @@ class CastOp(TosaElementwiseOperation):
             )
 
 
+@irdl_op_definition
+class TableOp(TosaElementwiseOperation):
+    """Table lookup: i8 inputs index a 256-entry i8 table (`table[x + 128]`); i16 inputs
+    interpolate linearly between the 513 entries of an i16 table into an i32 result
+    (`(table[i] << 7) + (table[i + 1] - table[i]) * fraction`, 7 fraction bits).
+
+    https://mlir.llvm.org/docs/Dialects/TOSA/#tosatable-mlirtosatableop
+    """
+
+    name = "tosa.table"
+
+    input1 = operand_def(TensorType)
+    table = operand_def(TensorType)
+    output = result_def(TensorType)
+
+    LAYOUTS: ClassVar[dict[Attribute, tuple[int, Attribute]]] = {i8: (256, i8), i16: (513, i32)}
+    """Input element type -> (table size, output element type)."""
+
+    def verify_(self) -> None:
+        input_t = _element_type(self.input1)
+        if input_t not in self.LAYOUTS:
+            raise VerifyException(f"expect input element type i8 or i16, got '{input_t}'")
+        size, output_t = self.LAYOUTS[input_t]
+        table_type = self.table.type
+        assert isinstance(table_type, TensorType)
+        if table_type.element_type != input_t or table_type.get_shape() not in ((size,),
+                                                                               (DYNAMIC_INDEX,)):
+            raise VerifyException(
+                f"expect table to be a tensor<{size}x{input_t}>, got '{table_type}'"
+            )
+        if _element_type(self.output) != output_t:
+            raise VerifyException(
+                f"expect output element type '{output_t}', got '{_element_type(self.output)}'"
+            )
+        _check_same_shape(self.input1, self.output,
+                          "requires the same shape for input1 and output")
+
+
 RESCALE_TYPES = frozenset({i8, i16, i32})
 """Element types RESCALE converts between (unsigned 8/16-bit values travel as i8 / i16)."""
 
@@ -1269,6 +1307,7 @@ ELEMENTWISE_OPS: list[type[IRDLOperation]] = [
     # type conversion
     CastOp,
     RescaleOp,
+    TableOp,
 ]
 
 ELEMENTWISE_ATTRS: list[type[Attribute]] = [NanModeAttr, RoundingModeAttr]
