@@ -87,6 +87,39 @@ def test_max_pool_nan_modes() -> None:
     assert np.isnan(propagate).all() and ignore.item() == 3.0
 
 
+I8_AVG = """
+func.func @main(%x: tensor<1x5x6x2xi8>, %izp: tensor<1xi8>, %ozp: tensor<1xi8>) -> tensor<1x3x6x2xi8> {
+  %0 = tosa.avg_pool2d %x, %izp, %ozp {acc_type = i32, kernel = array<i64: 3, 2>, pad = array<i64: 1, 1, 1, 0>, stride = array<i64: 2, 1>} : (tensor<1x5x6x2xi8>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x3x6x2xi8>
+  return %0 : tensor<1x3x6x2xi8>
+}
+"""
+
+
+def i8_inputs() -> list[np.ndarray]:
+    x = np.random.default_rng(6).integers(-128, 128, (1, 5, 6, 2)).astype(np.int8)
+    return [x, np.array([-7], np.int8), np.array([12], np.int8)]
+
+
+def test_i8_avg_pool_rounds_by_the_reciprocal_scale() -> None:
+    """TOSA 1.0 AVG_POOL2D for i8, element by element in Python integers."""
+    x, izp, ozp = i8_inputs()
+    module = parse_mlir(ts.make_context(), I8_AVG, "pool.mlir")
+    got = ts.compile_model(module, pipeline="").create_infer_request().infer([x, izp, ozp])[0]
+    want = np.zeros(got.shape, np.int64)
+    for y in range(3):
+        for x_ in range(6):
+            rows = [r for r in range(2 * y - 1, 2 * y + 2) if 0 <= r < 5]
+            cols = [c for c in range(x_ - 1, x_ + 1) if 0 <= c < 6]
+            for ch in range(2):
+                values = [int(x[0, r, c, ch]) - int(izp[0]) for r in rows for c in cols]
+                count, total = len(values), sum(values)
+                k = (count - 1).bit_length()
+                multiplier, shift = (((1 << 30) + 1) << k) // count, 30 + k
+                scaled = (total * multiplier + (1 << (shift - 1))) >> shift
+                want[0, y, x_, ch] = min(max(scaled + int(ozp[0]), -128), 127)
+    np.testing.assert_array_equal(got, want.astype(np.int8))
+
+
 @pytest.mark.peers
 def test_the_tosa_reference_model_agrees(tosa_reference_tools: None) -> None:
     from peers.tosa_reference import run_reference
@@ -98,3 +131,8 @@ def test_the_tosa_reference_model_agrees(tosa_reference_tools: None) -> None:
         text = pool_module(op, x.shape, shape, kernel, stride, pad)
         (theirs,) = run_reference(text, [[x]]).outputs
         np.testing.assert_allclose(run(text, x), theirs[0], rtol=1e-6, atol=1e-6)
+    inputs = i8_inputs()
+    (theirs,) = run_reference(I8_AVG, [inputs]).outputs
+    module = parse_mlir(ts.make_context(), I8_AVG, "pool.mlir")
+    ours = ts.compile_model(module, pipeline="").create_infer_request().infer(inputs)[0]
+    np.testing.assert_array_equal(ours, theirs[0])

@@ -730,8 +730,8 @@ func.func @pool_padding(%x: tensor<1x4x4x1xf32>) {
 }
 
 // -----
-// CHECK: tensor-invalid.mlir:[[# @LINE + 2]]:3: error: 'tosa.avg_pool2d' op expect 'input' element type to be one of f16, bf16, f32, got 'i8'
-func.func @avg_pool_int(%x: tensor<1x4x4x1xi8>, %z: tensor<1xi8>) {
-  %0 = tosa.avg_pool2d %x, %z, %z {acc_type = i32, kernel = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x4x4x1xi8>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x4x4x1xi8>
+// CHECK: tensor-invalid.mlir:[[# @LINE + 2]]:3: error: 'tosa.avg_pool2d' op expect 'input' element type to be one of i8, f16, bf16, f32, got 'i16'
+func.func @avg_pool_int(%x: tensor<1x4x4x1xi16>, %z: tensor<1xi16>) {
+  %0 = tosa.avg_pool2d %x, %z, %z {acc_type = i32, kernel = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x4x4x1xi16>, tensor<1xi16>, tensor<1xi16>) -> tensor<1x4x4x1xi16>
   return
 }

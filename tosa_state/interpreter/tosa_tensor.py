@@ -381,27 +381,47 @@ def _max_pool_kernel(op: MaxPool2DOp) -> Kernel:
     return max_pool
 
 
+def _reciprocal_scales(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """TOSA's `reciprocal_scale` of each count: (multiplier, shift) with
+    `multiplier / 2**shift` close to `1 / count`."""
+    bits = np.array([int(c - 1).bit_length() for c in counts.reshape(-1)],
+                    np.int64).reshape(counts.shape)
+    numerator = np.left_shift(np.int64((1 << 30) + 1), bits)
+    return numerator // counts, 30 + bits
+
+
 @_KERNELS.builds(AvgPool2DOp)
 def _avg_pool_kernel(op: AvgPool2DOp) -> Kernel:
-    """Sums of the taps over a zero-padded input, divided by how many input elements each
-    window holds (a pooled mask of ones)."""
+    """Sums of the taps over a zero-padded input (zero points subtracted first), divided by
+    how many input elements each window holds (a pooled mask of ones): in floating point,
+    or for i8 by TOSA's fixed-point reciprocal, rounding half up, then `output_zp`."""
     top, bottom, left, right = op.pad.get_values()
     kernel, stride = tuple(op.kernel.get_values()), tuple(op.stride.get_values())
     dtype = _result_dtype(op)
-    accumulate = numpy_dtype(op.acc_type)
+    integer = dtype.kind == "i"
+    accumulate = np.dtype(np.int64) if integer else numpy_dtype(op.acc_type)
     padding = ((0, 0), (top, bottom), (left, right), (0, 0))
-    counts: dict[tuple[int, ...], np.ndarray] = {}
+    counts: dict[tuple[int, ...], Any] = {}
 
-    def count(shape: tuple[int, ...]) -> np.ndarray:
+    def divisor(shape: tuple[int, ...]) -> Any:
         if (known := counts.get(shape)) is None:
-            mask = np.pad(np.ones((1, *shape[1:3], 1), accumulate), padding)
-            known = counts[shape] = sum(_windows(mask, kernel, stride))
+            mask = np.pad(np.ones((1, *shape[1:3], 1), np.int64), padding)
+            count = sum(_windows(mask, kernel, stride))
+            known = counts[shape] = _reciprocal_scales(count) if integer else \
+                count.astype(accumulate)
         return known
 
     def avg_pool(x: np.ndarray, input_zp: np.ndarray, output_zp: np.ndarray) -> np.ndarray:
-        padded = np.pad(x.astype(accumulate), padding)
-        total = sum(_windows(padded, kernel, stride))
-        return (total / count(x.shape)).astype(dtype)
+        values = x.astype(accumulate)
+        if integer:
+            values -= input_zp.astype(accumulate)
+        total = sum(_windows(np.pad(values, padding), kernel, stride))
+        if not integer:
+            return (total / divisor(x.shape)).astype(dtype)
+        multiplier, shift = divisor(x.shape)
+        scaled = (total * multiplier + np.left_shift(1, shift - 1)) >> shift
+        info = np.iinfo(dtype)
+        return np.clip(scaled + output_zp.astype(np.int64), info.min, info.max).astype(dtype)
 
     return avg_pool
 

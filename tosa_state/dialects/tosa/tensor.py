@@ -742,8 +742,8 @@ class MaxPool2DOp(PoolOperation):
 @irdl_op_definition
 class AvgPool2DOp(PoolOperation):
     """The mean of the input elements of each window (padding does not count), accumulated
-    in `acc_type`. Floating point only here (i8 averaging, with its zero points and scaled
-    rounding, is not implemented); the zero points are `tensor<1xT>` zeros.
+    in `acc_type`. i8 subtracts `input_zp`, divides by a fixed-point reciprocal of the
+    count (rounding half up), adds `output_zp` and saturates; float zero points are zeros.
 
     https://mlir.llvm.org/docs/Dialects/TOSA/#tosaavg_pool2d-mlirtosaavgpool2dop
     """
@@ -756,9 +756,9 @@ class AvgPool2DOp(PoolOperation):
     output = result_def(TensorType)
     acc_type = prop_def(TypeAttribute)
 
-    ELEMENT_TYPES: ClassVar[tuple[Attribute, ...]] = (f16, bf16, f32)
+    ELEMENT_TYPES: ClassVar[tuple[Attribute, ...]] = (i8, f16, bf16, f32)
     ACCUMULATORS: ClassVar[dict[Attribute, tuple[Attribute, ...]]] = {
-        f16: (f16, f32), bf16: (f32,), f32: (f32,)
+        i8: (i32,), f16: (f16, f32), bf16: (f32,), f32: (f32,)
     }
 
     def __init__(self, input: SSAValue | Operation, input_zp: SSAValue | Operation,
