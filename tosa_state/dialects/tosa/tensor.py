@@ -248,6 +248,38 @@ def _check_zero_points(*zero_points: tuple[str, SSAValue, Attribute]) -> None:
             )
 
 
+def _check_windowed_shape(
+    out_shape: Sequence[int],
+    batch_channels: tuple[int, int],
+    sizes: tuple[int, int],
+    kernels: Sequence[int],
+    pad: Sequence[int],
+    stride: Sequence[int],
+    dilation: Sequence[int],
+    span_text: str,
+) -> None:
+    """The output of a 2-D window op (convolution, pooling): for each of height and width,
+    `size - 1 + pads - (kernel - 1) * dilation` must be divisible by the stride (TOSA has
+    no partial windows); `span_text` names that quantity in the message."""
+    inferred = [batch_channels[0], DYNAMIC_INDEX, DYNAMIC_INDEX, batch_channels[1]]
+    for index in (0, 1):
+        size, kernel, step = sizes[index], kernels[index], stride[index]
+        if DYNAMIC_INDEX in (size, kernel):
+            continue
+        span = size - 1 + pad[2 * index] + pad[2 * index + 1] - (kernel - 1) * dilation[index]
+        if span < 0 or span % step:
+            what = span_text.format(("height", "width")[index])
+            raise VerifyException(
+                f"expected {what} ({span}) to be wholly divisible by stride ({step})"
+            )
+        inferred[1 + index] = span // step + 1
+    if not _same_shape(out_shape, inferred):
+        raise VerifyException(
+            f"expected output shape {_dims(out_shape)} to be compatible with inferred "
+            f"shape {_dims(inferred)}"
+        )
+
+
 # ---------------------------------------------------------------------------------------
 # Custom syntax shared by the ops: `operands attr-dict : functional-type(operands, results)`
 # ---------------------------------------------------------------------------------------
@@ -596,27 +628,10 @@ class ConvOperation(TosaOperation):
         if bias_size not in (1, oc, DYNAMIC_INDEX) and oc != DYNAMIC_INDEX:
             raise VerifyException(f"bias channels expected to be equal to output channels "
                                   f"({oc}) or 1, got {bias_size}")
-        inferred = [n, DYNAMIC_INDEX, DYNAMIC_INDEX, oc]
-        for index, (size, kernel, before, after, step, spread) in enumerate(
-            ((ih, kh, pad[0], pad[1], stride[0], dilation[0]),
-             (iw, kw, pad[2], pad[3], stride[1], dilation[1]))
-        ):
-            if DYNAMIC_INDEX in (size, kernel):
-                continue
-            span = size - 1 + before + after - (kernel - 1) * spread
-            what = ("height", "width")[index]
-            if span < 0 or span % step:
-                raise VerifyException(
-                    f"expected input_{what} - 1 + pad - (kernel_{what} - 1) * dilation "
-                    f"({span}) to be wholly divisible by stride ({step})"
-                )
-            inferred[1 + index] = span // step + 1
-        if not _same_shape(out_shape, inferred):
-            raise VerifyException(
-                f"expected output shape {_dims(out_shape)} to be compatible with inferred "
-                f"shape {_dims(inferred)}"
-            )
-
+        _check_windowed_shape(
+            out_shape, (n, oc), (ih, iw), (kh, kw), pad, stride, dilation,
+            "input_{0} - 1 + pad - (kernel_{0} - 1) * dilation",
+        )
 
     def weight_dims(self, w_shape: tuple[int, ...]) -> tuple[int, int, int, int]:
         """(output channels, KH, KW, input channels) of a weight of shape `w_shape`."""
@@ -689,25 +704,8 @@ class PoolOperation(TosaOperation):
                 f"expected padding {list(pad)} to be less than the kernel {list(kernel)}"
             )
         n, ih, iw, c = in_shape
-        inferred = [n, DYNAMIC_INDEX, DYNAMIC_INDEX, c]
-        for index, (size, k, before, after, step) in enumerate(
-            ((ih, kernel[0], pad[0], pad[1], stride[0]), (iw, kernel[1], pad[2], pad[3], stride[1]))
-        ):
-            if size == DYNAMIC_INDEX:
-                continue
-            span = size + before + after - k
-            what = ("height", "width")[index]
-            if span < 0 or span % step:
-                raise VerifyException(
-                    f"expected input_{what} + pad - kernel ({span}) to be wholly divisible "
-                    f"by stride ({step})"
-                )
-            inferred[1 + index] = span // step + 1
-        if not _same_shape(out_shape, inferred):
-            raise VerifyException(
-                f"expected output shape {_dims(out_shape)} to be compatible with inferred "
-                f"shape {_dims(inferred)}"
-            )
+        _check_windowed_shape(out_shape, (n, c), (ih, iw), kernel, pad, stride, (1, 1),
+                              "input_{0} + pad - kernel")
 
 
 @irdl_op_definition
