@@ -9,7 +9,7 @@ reverse and identity return views.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Any, NamedTuple
 
@@ -300,14 +300,26 @@ def _matmul_kernel(op: MatMulOp) -> Kernel:
     return matmul
 
 
+def _windows(
+    x: np.ndarray, kernel: Sequence[int], stride: Sequence[int], dilation: Sequence[int] = (1, 1)
+) -> list[np.ndarray]:
+    """The strided `[N, OH, OW, C]` views of a padded `x` that each kernel tap (`ky, kx`, in
+    row-major order) reads."""
+    (kh, kw), (sy, sx), (dy, dx) = kernel, stride, dilation
+    out_h = (x.shape[1] - (kh - 1) * dy - 1) // sy + 1
+    out_w = (x.shape[2] - (kw - 1) * dx - 1) // sx + 1
+    return [x[:, ky * dy : ky * dy + (out_h - 1) * sy + 1 : sy,
+              kx * dx : kx * dx + (out_w - 1) * sx + 1 : sx, :]
+            for ky in range(kh) for kx in range(kw)]
+
+
 @_KERNELS.builds(Conv2DOp, DepthwiseConv2DOp)
 def _conv_kernel(op: ConvOperation) -> Kernel:
     """A sum over the kernel taps of (strided input window) x (tap's weights); integers
     (i8) have their zero points subtracted and accumulate in i64, then wrap to i32. A
     depthwise weight `[KH,KW,C,M]` multiplies each channel by its own `M` filters."""
     top, bottom, left, right = op.pad.get_values()
-    stride_y, stride_x = op.stride.get_values()
-    dilation_y, dilation_x = op.dilation.get_values()
+    stride, dilation = op.stride.get_values(), op.dilation.get_values()
     output = _result_dtype(op)
     integer = output.kind == "i"
     compute = np.dtype(np.int64) if integer else _F32
@@ -328,36 +340,19 @@ def _conv_kernel(op: ConvOperation) -> Kernel:
         else:  # [OC, KH, KW, IC] -> one [OC, IC] matrix per tap
             _, kernel_h, kernel_w, _ = w.shape
             taps = w.transpose(1, 2, 0, 3)
-        n, height, width, _ = x.shape
-        out_h = (height - (kernel_h - 1) * dilation_y - 1) // stride_y + 1
-        out_w = (width - (kernel_w - 1) * dilation_x - 1) // stride_x + 1
-        acc: np.ndarray | None = None
-        for ky in range(kernel_h):
-            for kx in range(kernel_w):
-                y0, x0 = ky * dilation_y, kx * dilation_x
-                window = x[:, y0 : y0 + (out_h - 1) * stride_y + 1 : stride_y,
-                           x0 : x0 + (out_w - 1) * stride_x + 1 : stride_x, :]
-                if depthwise:
-                    term = window[..., np.newaxis] * taps[ky, kx]
-                else:
-                    term = np.tensordot(window, taps[ky, kx], axes=([3], [1]))
-                acc = term if acc is None else acc + term
-        assert acc is not None
+        windows = _windows(x, (kernel_h, kernel_w), stride, dilation)
+        matrices = taps.reshape(kernel_h * kernel_w, *taps.shape[2:])
         if depthwise:
+            acc = sum(window[..., np.newaxis] * tap
+                      for window, tap in zip(windows, matrices, strict=True))
+            n, out_h, out_w, _ = windows[0].shape
             acc = acc.reshape(n, out_h, out_w, channels * multiplier)
+        else:
+            acc = sum(np.tensordot(window, tap, axes=([3], [1]))
+                      for window, tap in zip(windows, matrices, strict=True))
         return (acc + bias.astype(compute)).astype(output)
 
     return conv
-
-
-def _windows(x: np.ndarray, kernel: tuple[int, int], stride: tuple[int, int]
-             ) -> list[np.ndarray]:
-    """The strided `[N, OH, OW, C]` views of each kernel tap of a padded `x`."""
-    (kh, kw), (sy, sx) = kernel, stride
-    out_h = (x.shape[1] - kh) // sy + 1
-    out_w = (x.shape[2] - kw) // sx + 1
-    return [x[:, ky : ky + (out_h - 1) * sy + 1 : sy, kx : kx + (out_w - 1) * sx + 1 : sx, :]
-            for ky in range(kh) for kx in range(kw)]
 
 
 @_KERNELS.builds(MaxPool2DOp)
