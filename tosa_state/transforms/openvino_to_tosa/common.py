@@ -394,6 +394,16 @@ class Emitter:
         result_type = TensorType(element(value), out)
         return self.value(tt.TileOp(value, self.const_shape(multiples), result_type))
 
+    def pad(self, value: SSAValue, padding: Sequence[int], fill: float | int = 0) -> SSAValue:
+        """`tosa.pad` by `padding` = [before0, after0, before1, ...] with `fill`."""
+        if not any(padding):
+            return value
+        dims = shape(value)
+        out = [d + padding[2 * i] + padding[2 * i + 1] for i, d in enumerate(dims)]
+        pad_const = self.const(np.full(1, fill), element(value))
+        result_type = TensorType(element(value), out)
+        return self.value(tt.PadOp(value, self.const_shape(padding), pad_const, result_type))
+
     def broadcast_to(self, value: SSAValue, out_shape: Sequence[int]) -> SSAValue:
         """`value` (rank <= len(out_shape), numpy-compatible) materialised at `out_shape`."""
         value = self.with_rank(value, len(out_shape))

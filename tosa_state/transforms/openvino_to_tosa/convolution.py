@@ -148,18 +148,12 @@ def _lowest(element_type: Attribute) -> float | int:
     return int(np.iinfo(dtype).min)
 
 
-def _padded(e: Emitter, x: SSAValue, sizes: list[int], pads: list[int], fill: float | int
+def _padded(e: Emitter, x: SSAValue, pads: list[int], fill: float | int
             ) -> tuple[SSAValue, list[int]]:
-    """`x [N, C, H, W]` padded by `pads` = [top, bottom, left, right] with `fill`."""
-    if not any(pads):
-        return x, sizes
-    n, channels = shape(x)[:2]
-    grown = [sizes[0] + pads[0] + pads[1], sizes[1] + pads[2] + pads[3]]
-    element_type = element(x)
-    padded = e.value(tt.PadOp(x, e.const_shape([0, 0, 0, 0, *pads]),
-                              e.const(np.full(1, fill), element_type),
-                              TensorType(element_type, (n, channels, *grown))))
-    return padded, grown
+    """`x [N, C, H, W]` padded by `pads` = [top, bottom, left, right] with `fill`, and its
+    new [H, W]."""
+    padded = e.pad(x, [0, 0, 0, 0, *pads], fill)
+    return padded, list(shape(padded)[2:])
 
 
 def _pool_extent(op: ov.PoolBase, axis: int, size: int, kernel: int, stride: int
@@ -223,10 +217,10 @@ class Pool(OpenVINOPattern):
             pads += [begin, end]
         x = e.slice(x, (0, 0, 0, 0), (n, channels, *sizes))
         if not average:  # pad explicitly with the lowest value
-            x, sizes = _padded(e, x, sizes, pads, _lowest(element_type))
+            x, sizes = _padded(e, x, pads, _lowest(element_type))
             pads = [0, 0, 0, 0]
         elif not bool(op.exclude_pad.value.data) and any(counted):  # padding counts
-            x, sizes = _padded(e, x, sizes, counted, 0)
+            x, sizes = _padded(e, x, counted, 0)
             pads = [0, pads[1] - counted[1], 0, pads[3] - counted[3]]
         if any(pad >= kernel[i // 2] for i, pad in enumerate(pads)):
             raise Unsupported(f"average pooling windows that lie in the padding only (padding "

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-from xdsl.dialects.builtin import IntegerType, TensorType, i1, i32
+from xdsl.dialects.builtin import IntegerType, i1, i32
 from xdsl.ir import SSAValue
 
 from tosa_state.dialects import openvino as ov
@@ -388,15 +388,8 @@ class Pad(OpenVINOPattern):
 
 def _pad_constant(e: Emitter, value: SSAValue, begins: list[int], ends: list[int],
                   pad_value: SSAValue | None) -> SSAValue:
-    if not any(begins) and not any(ends):
-        return value
-    element_type = element(value)
     fill = 0 if pad_value is None else require_constant(pad_value, "pad_value").reshape(-1)[0]
-    padding = [p for pair in zip(begins, ends, strict=True) for p in pair]
-    out = [d + b + a for d, b, a in zip(shape(value), begins, ends, strict=True)]
-    pad_const = e.const(np.full(1, fill), element_type)
-    result_type = TensorType(element_type, out)
-    return e.value(tt.PadOp(value, e.const_shape(padding), pad_const, result_type))
+    return e.pad(value, [p for pair in zip(begins, ends, strict=True) for p in pair], fill)
 
 
 def _pad_axis(e: Emitter, value: SSAValue, axis: int, before: int, after: int, mode: str
