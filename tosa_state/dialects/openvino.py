@@ -1431,6 +1431,27 @@ AUTO_PADS = ("explicit", "valid", "same_upper", "same_lower")
 """Convolution-1's `auto_pad` values (`notset` in older IR means `explicit`)."""
 
 
+def _check_window_properties(
+    op: ConvolutionBase | PoolBase,
+    spatial: int,
+    extents: Sequence[tuple[str, DenseArrayBase, int]],
+) -> None:
+    """`extents` (name, values, lowest value) and the pads each hold one value per spatial
+    dim; `auto_pad` is one of `AUTO_PADS`."""
+    for what, values, low in (*extents, ("pads_begin", op.pads_begin, 0),
+                              ("pads_end", op.pads_end, 0)):
+        numbers = values.get_values()
+        if len(numbers) != spatial or any(v < low for v in numbers):
+            raise VerifyException(
+                f"{op.name}: {what} must hold {spatial} values >= {low}, got {list(numbers)}"
+            )
+    if op.auto_pad.data not in AUTO_PADS:
+        raise VerifyException(
+            f"{op.name}: auto_pad must be one of {', '.join(AUTO_PADS)}, got "
+            f"'{op.auto_pad.data}'"
+        )
+
+
 class ConvolutionBase(IRDLOperation):
     """Base of Convolution-1 and GroupConvolution-1: `input [N, C_IN, spatial...]`,
     a `filter`, `strides`, `dilations`, `pads_begin` / `pads_end` and `auto_pad`."""
@@ -1487,20 +1508,8 @@ class ConvolutionBase(IRDLOperation):
                 f"{len(filter_shape)} do not fit (the filter has "
                 f"{len(in_shape) + self.FILTER_EXTRA_DIMS} dims)"
             )
-        for what, values, low in (("strides", self.strides, 1), ("dilations", self.dilations, 1),
-                                  ("pads_begin", self.pads_begin, 0),
-                                  ("pads_end", self.pads_end, 0)):
-            numbers = values.get_values()
-            if len(numbers) != spatial or any(v < low for v in numbers):
-                raise VerifyException(
-                    f"{self.name}: {what} must hold {spatial} values >= {low}, got "
-                    f"{list(numbers)}"
-                )
-        if self.auto_pad.data not in AUTO_PADS:
-            raise VerifyException(
-                f"{self.name}: auto_pad must be one of {', '.join(AUTO_PADS)}, got "
-                f"'{self.auto_pad.data}'"
-            )
+        _check_window_properties(self, spatial, (("strides", self.strides, 1),
+                                                 ("dilations", self.dilations, 1)))
         groups = filter_shape[0] if self.FILTER_EXTRA_DIMS else 1
         per_group = filter_shape[1 + self.FILTER_EXTRA_DIMS]
         if -1 not in (in_shape[1], per_group, groups) and in_shape[1] != per_group * groups:
@@ -1562,24 +1571,12 @@ class PoolBase(IRDLOperation):
         spatial = len(in_shape) - 2
         if spatial < 1:
             raise VerifyException(f"{self.name}: input rank {len(in_shape)} must be at least 3")
-        for what, values, low in (("kernel", self.kernel, 1), ("strides", self.strides, 1),
-                                  ("pads_begin", self.pads_begin, 0),
-                                  ("pads_end", self.pads_end, 0)):
-            numbers = values.get_values()
-            if len(numbers) != spatial or any(v < low for v in numbers):
-                raise VerifyException(
-                    f"{self.name}: {what} must hold {spatial} values >= {low}, got "
-                    f"{list(numbers)}"
-                )
+        _check_window_properties(self, spatial, (("kernel", self.kernel, 1),
+                                                 ("strides", self.strides, 1)))
         if self.rounding_type.data not in ROUNDING_TYPES:
             raise VerifyException(
                 f"{self.name}: rounding_type must be floor or ceil, got "
                 f"'{self.rounding_type.data}'"
-            )
-        if self.auto_pad.data not in AUTO_PADS:
-            raise VerifyException(
-                f"{self.name}: auto_pad must be one of {', '.join(AUTO_PADS)}, got "
-                f"'{self.auto_pad.data}'"
             )
 
     @staticmethod

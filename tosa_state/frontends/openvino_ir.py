@@ -663,16 +663,21 @@ def _build_swish(b: _OpBuilder) -> Operation:
     return ov.SwishOp(b.operands[0], beta, b.result_types[0])
 
 
+def _auto_pad(b: _OpBuilder) -> str:
+    """The layer's `auto_pad` (`notset`, older IR's name for `explicit`, is `explicit`)."""
+    auto_pad = b.data("auto_pad", "explicit").strip().lower()
+    auto_pad = "explicit" if auto_pad == "notset" else auto_pad
+    if auto_pad not in ov.AUTO_PADS:
+        b.fail(f"auto_pad '{auto_pad}' is not one of {', '.join(ov.AUTO_PADS)}")
+    return auto_pad
+
+
 def _convolution(cls: type[ov.ConvolutionBase]) -> Converter:
     def build(b: _OpBuilder) -> Operation:
-        auto_pad = b.data("auto_pad", "explicit").strip().lower()
-        auto_pad = "explicit" if auto_pad == "notset" else auto_pad
-        if auto_pad not in ov.AUTO_PADS:
-            b.fail(f"auto_pad '{auto_pad}' is not one of {', '.join(ov.AUTO_PADS)}")
         return cls(
             b.operands[0], b.operands[1], b.result_types[0],
             b.data_ints("strides"), b.data_ints("dilations"),
-            b.data_ints("pads_begin"), b.data_ints("pads_end"), auto_pad,
+            b.data_ints("pads_begin"), b.data_ints("pads_end"), _auto_pad(b),
         )
 
     return build
@@ -691,10 +696,7 @@ def _build_pad(b: _OpBuilder) -> Operation:
 
 
 def _pool_attributes(b: _OpBuilder) -> dict[str, object]:
-    auto_pad = b.data("auto_pad", "explicit").strip().lower()
-    auto_pad = "explicit" if auto_pad == "notset" else auto_pad
-    if auto_pad not in ov.AUTO_PADS:
-        b.fail(f"auto_pad '{auto_pad}' is not one of {', '.join(ov.AUTO_PADS)}")
+    auto_pad = _auto_pad(b)
     rounding = b.data("rounding_type", "floor").strip().lower()
     if rounding not in ov.ROUNDING_TYPES:
         b.fail(f"rounding_type '{rounding}' is not floor or ceil")
