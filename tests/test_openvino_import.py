@@ -38,7 +38,7 @@ from xdsl.printer import Printer
 from tosa_state.diagnostics import ModelImportError
 from tosa_state.dialects import openvino as ovd
 from tosa_state.dtypes import dense_to_numpy
-from tosa_state.frontends.openvino_ir import (
+from tosa_state.frontends.openvino import (
     ELEMENT_TYPES,
     import_openvino_ir,
     openvino_element_name,

@@ -14,7 +14,7 @@ from tosa_state.frontends.mlir import parse_mlir, read_mlir_file
 def read_model_file(ctx: Context, path: str | os.PathLike[str]) -> ModuleOp:
     """Read `path`: OpenVINO IR for `.xml` (its `.bin` beside it), MLIR text otherwise."""
     if Path(path).suffix.lower() == ".xml":
-        from tosa_state.frontends.openvino_ir import import_openvino_ir
+        from tosa_state.frontends.openvino import import_openvino_ir
 
         return import_openvino_ir(path, ctx)
     return read_mlir_file(ctx, path)

@@ -1,0 +1,106 @@
+"""Importing the shape and data-movement layers: Tile, Pad, Split, VariadicSplit, StridedSlice,
+Slice, Concat, Reshape, Squeeze, Unsqueeze, Transpose, ShapeOf, Gather, Broadcast.
+"""
+
+from __future__ import annotations
+
+from xdsl.ir import Operation
+
+from tosa_state.dialects import openvino as ov
+from tosa_state.frontends.openvino.common import OpBuilder, OpSpec
+
+
+def _build_tile(b: OpBuilder) -> Operation:
+    return ov.TileOp(b.operands[0], b.operands[1], b.result_types[0])
+
+
+def _build_pad(b: OpBuilder) -> Operation:
+    mode = b.data("pad_mode", "constant").strip().lower()
+    if mode not in ov.PAD_MODES:
+        b.fail(f"pad_mode '{mode}' is not one of {', '.join(ov.PAD_MODES)}")
+    value = b.operands[3] if len(b.operands) > 3 else None
+    return ov.PadOp(b.operands[0], b.operands[1], b.operands[2], value, b.result_types[0], mode)
+
+
+def _build_split(b: OpBuilder) -> Operation:
+    num_splits = b.data_int("num_splits")
+    if num_splits != len(b.result_types):
+        b.fail(f"num_splits={num_splits} but the layer has {len(b.result_types)} output ports")
+    return ov.SplitOp(b.operands[0], b.operands[1], b.result_types)
+
+
+def _build_variadic_split(b: OpBuilder) -> Operation:
+    return ov.VariadicSplitOp(*b.operands, b.result_types)
+
+
+def _build_strided_slice(b: OpBuilder) -> Operation:
+    masks = {name: b.data_ints(name) for name in ov.MASK_NAMES}
+    for name, mask in masks.items():
+        if any(v not in (0, 1) for v in mask):
+            b.fail(f"{name} must contain only 0 and 1")
+    return ov.StridedSliceOp(
+        b.operands[0], b.operands[1], b.operands[2], b.optional_operand(3), b.result_types[0], masks
+    )
+
+
+def _build_slice(b: OpBuilder) -> Operation:
+    return ov.SliceOp(*b.operands[:4], b.optional_operand(4), b.result_types[0])
+
+
+def _build_concat(b: OpBuilder) -> Operation:
+    return ov.ConcatOp(b.operands, b.result_types[0], b.data_int("axis"))
+
+
+def _build_reshape(b: OpBuilder) -> Operation:
+    return ov.ReshapeOp(*b.operands, b.result_types[0], b.data_bool("special_zero", False))
+
+
+def _build_squeeze(b: OpBuilder) -> Operation:
+    return ov.SqueezeOp(b.operands[0], b.optional_operand(1), b.result_types[0])
+
+
+def _build_unsqueeze(b: OpBuilder) -> Operation:
+    return ov.UnsqueezeOp(b.operands[0], b.operands[1], b.result_types[0])
+
+
+def _build_transpose(b: OpBuilder) -> Operation:
+    return ov.TransposeOp(b.operands[0], b.operands[1], b.result_types[0])
+
+
+def _build_shape_of(b: OpBuilder) -> Operation:
+    if b.layer.version == "opset3":
+        output_type = b.data_element("output_type") if "output_type" in b.layer.data else None
+        if output_type is not None and output_type.mlir != ov.element_type(b.result_types[0]):
+            b.fail(f"output_type '{output_type.name}' differs from the output port's type")
+    return ov.ShapeOfOp(b.operands[0], b.result_types[0])
+
+
+def _build_gather(b: OpBuilder) -> Operation:
+    return ov.GatherOp(*b.operands, b.result_types[0], b.data_int("batch_dims", 0))
+
+
+def _build_broadcast(b: OpBuilder) -> Operation:
+    mode = b.data("mode", "numpy").strip().lower()
+    if mode not in ov.BROADCAST_MODES:
+        b.fail(f"mode='{mode}' is not supported (supported: {', '.join(ov.BROADCAST_MODES)})")
+    return ov.BroadcastOp(
+        b.operands[0], b.operands[1], b.optional_operand(2), b.result_types[0], mode
+    )
+
+
+DATA_MOVEMENT_LAYERS: dict[str, OpSpec] = {
+    "Tile": OpSpec(("opset1",), (2, 2), _build_tile),
+    "Pad": OpSpec(("opset1", "opset12"), (3, 4), _build_pad),
+    "Split": OpSpec(("opset1",), (2, 2), _build_split, outputs=None),
+    "VariadicSplit": OpSpec(("opset1",), (3, 3), _build_variadic_split, outputs=None),
+    "StridedSlice": OpSpec(("opset1",), (3, 4), _build_strided_slice),
+    "Slice": OpSpec(("opset8",), (4, 5), _build_slice),
+    "Concat": OpSpec(("opset1",), (1, 1 << 30), _build_concat),
+    "Reshape": OpSpec(("opset1",), (2, 2), _build_reshape),
+    "Squeeze": OpSpec(("opset1",), (1, 2), _build_squeeze),
+    "Unsqueeze": OpSpec(("opset1",), (2, 2), _build_unsqueeze),
+    "Transpose": OpSpec(("opset1",), (2, 2), _build_transpose),
+    "ShapeOf": OpSpec(("opset1", "opset3"), (1, 1), _build_shape_of),
+    "Gather": OpSpec(("opset8",), (3, 3), _build_gather),
+    "Broadcast": OpSpec(("opset3",), (2, 3), _build_broadcast),
+}

@@ -1,0 +1,64 @@
+"""Importing the recurrent cells: LSTMCell, GRUCell, LSTMSequence, GRUSequence."""
+
+from __future__ import annotations
+
+from xdsl.ir import Operation
+
+from tosa_state.dialects import openvino as ov
+from tosa_state.frontends.openvino.common import OpBuilder, OpSpec
+
+
+def _cell_attributes(b: OpBuilder, default_activations: str) -> dict[str, object]:
+    return {
+        "hidden_size": b.data_int("hidden_size"),
+        "activations": b.data_list("activations", default_activations),
+        "activations_alpha": b.data_floats("activations_alpha"),
+        "activations_beta": b.data_floats("activations_beta"),
+        "clip": b.data_float("clip", 0.0),
+    }
+
+
+def _build_lstm_cell(b: OpBuilder) -> Operation:
+    attributes = _cell_attributes(b, "sigmoid,tanh,tanh")
+    return ov.LSTMCellOp(b.operands, b.result_types, **attributes)  # type: ignore[arg-type]
+
+
+def _build_gru_cell(b: OpBuilder) -> Operation:
+    attributes = _cell_attributes(b, "sigmoid,tanh")
+    linear_before_reset = b.data_bool("linear_before_reset", False)
+    return ov.GRUCellOp(
+        b.operands,
+        b.result_types[0],
+        linear_before_reset=linear_before_reset,
+        **attributes,  # type: ignore[arg-type]
+    )
+
+
+def _direction(b: OpBuilder) -> str:
+    direction = b.data("direction").strip().lower()
+    if direction not in ov.DIRECTIONS:
+        b.fail(f"direction '{direction}' is not one of {', '.join(ov.DIRECTIONS)}")
+    return direction
+
+
+def _build_lstm_sequence(b: OpBuilder) -> Operation:
+    attributes = _cell_attributes(b, "sigmoid,tanh,tanh")
+    return ov.LSTMSequenceOp(b.operands, b.result_types, direction=_direction(b),
+                             **attributes)  # type: ignore[arg-type]
+
+
+def _build_gru_sequence(b: OpBuilder) -> Operation:
+    attributes = _cell_attributes(b, "sigmoid,tanh")
+    return ov.GRUSequenceOp(
+        b.operands, b.result_types, direction=_direction(b),
+        linear_before_reset=b.data_bool("linear_before_reset", False),
+        **attributes,  # type: ignore[arg-type]
+    )
+
+
+RNN_CELL_LAYERS: dict[str, OpSpec] = {
+    "LSTMCell": OpSpec(("opset4",), (6, 6), _build_lstm_cell, outputs=2),
+    "GRUCell": OpSpec(("opset3",), (5, 5), _build_gru_cell),
+    "LSTMSequence": OpSpec(("opset5",), (7, 7), _build_lstm_sequence, outputs=3),
+    "GRUSequence": OpSpec(("opset5",), (6, 6), _build_gru_sequence, outputs=2),
+}
