@@ -163,7 +163,7 @@ def openvino_lstm_model(weights: LstmWeights):  # -> openvino.Model
     return ov.Model([result], [assign(h1, "h"), assign(c1, "c")], [x], "lstm_cell")
 
 
-def _median_step_seconds(
+def median_step_seconds(
     steppers: dict[str, Callable[[np.ndarray], object]], xs: list[np.ndarray], repeats: int
 ) -> dict[str, float]:
     """Median seconds per step of each stepper; the batches interleave, so that a busy
@@ -205,7 +205,7 @@ def measure(hidden: int, pipeline: str | None = None, steps: int = 200,
     for step in steppers.values():  # warm up
         for x in xs[:20]:
             step(x)
-    return _median_step_seconds(steppers, xs, repeats)
+    return median_step_seconds(steppers, xs, repeats)
 
 
 def memory_growth(hidden: int = 16, steps: int = 10_000, pipeline: str | None = None) -> int:
