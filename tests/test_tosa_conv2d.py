@@ -4,6 +4,8 @@ reference model."""
 
 from __future__ import annotations
 
+from unittest import mock
+
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
@@ -11,6 +13,7 @@ from hypothesis import strategies as st
 
 import tosa_state as ts
 from tosa_state.frontends.mlir import parse_mlir
+from tosa_state.interpreter import tosa_tensor
 
 ELEMENT = {np.dtype(np.float32): "f32", np.dtype(np.int8): "i8", np.dtype(np.int32): "i32"}
 
@@ -37,6 +40,16 @@ func.func @main(%x: {x}, %w: {w}, %b: {b}, %xzp: {zp}, %wzp: {zp}) -> {o} {{
   return %0 : {o}
 }}
 """
+
+
+def tensor_type(array: np.ndarray) -> str:
+    return f"tensor<{'x'.join(map(str, array.shape))}x{ELEMENT[array.dtype]}>"
+
+
+def dense(array: np.ndarray) -> str:
+    """An f32 array as an MLIR attribute (hex: exact)."""
+    payload = np.ascontiguousarray(array, "<f4").tobytes().hex().upper()
+    return f'dense<"0x{payload}"> : {tensor_type(array)}'
 
 
 def as_conv_weight(w: np.ndarray) -> np.ndarray:
@@ -116,10 +129,15 @@ def run_conv(x, w, b, x_zp, w_zp, pad, stride, dilation, depthwise=False) -> np.
     dilation=st.tuples(st.integers(1, 2), st.integers(1, 2)),
     pad=st.tuples(*[st.integers(0, 2)] * 4),
     depthwise=st.booleans(),
+    gather=st.sampled_from(["index", "strided"]),
+    few_positions=st.sampled_from([0, 16, 10**9]),
 )
 def test_float_conv2d_matches_the_definition(
-    data, channels, out_channels, kernel, stride, dilation, pad, depthwise
+    data, channels, out_channels, kernel, stride, dilation, pad, depthwise, gather,
+    few_positions
 ) -> None:
+    """Both ways of gathering the columns (an index array; the strided view, as for images
+    beyond `_GATHER_LIMIT`) and both orientations of the matmul."""
     size = data.draw(st.tuples(st.integers(1, 6), st.integers(1, 6)))
     x_shape = (2, *size, channels)
     if depthwise:  # out_channels is the channel multiplier M
@@ -132,9 +150,57 @@ def test_float_conv2d_matches_the_definition(
     x = rng.standard_normal(x_shape).astype(np.float32)
     w = rng.standard_normal(w_shape).astype(np.float32)
     b = rng.standard_normal(total).astype(np.float32)
-    got = run_conv(x, w, b, 0, 0, pad, stride, dilation, depthwise)
+    limit = 1 << 16 if gather == "index" else 0
+    with (mock.patch.object(tosa_tensor, "_GATHER_LIMIT", limit),
+          mock.patch.object(tosa_tensor, "_FEW_POSITIONS", few_positions)):
+        got = run_conv(x, w, b, 0, 0, pad, stride, dilation, depthwise)
     want = definition(x, w, b, 0, 0, pad, stride, dilation, depthwise)
     np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("depthwise", [False, True])
+def test_constant_weights_serve_every_call(depthwise: bool) -> None:
+    """Weights folded into the plan are prepared once: later calls with other inputs (and
+    another input shape) still compute with them."""
+    rng = np.random.default_rng(5)
+    w_shape = (3, 2, 4, 2) if depthwise else (5, 3, 2, 4)
+    w = rng.standard_normal(w_shape).astype(np.float32)
+    b = rng.standard_normal(8 if depthwise else 5).astype(np.float32)
+    pad, stride, dilation = (1, 0, 1, 1), (1, 2), (1, 1)
+    out = output_shape((1, 7, 6, 4), w_shape, pad, stride, dilation, depthwise)
+    op = "depthwise_conv2d" if depthwise else "conv2d"
+    text = conv_module((1, 7, 6, 4), w_shape, out, pad, stride, dilation, False, op)
+    constants = (f'%w = "tosa.const"() <{{values = {dense(w)}}}> : () -> {tensor_type(w)}\n'
+                 f'  %b = "tosa.const"() <{{values = {dense(b)}}}> : () -> {tensor_type(b)}\n'
+                 '  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> '
+                 "tensor<1xf32>\n  %0")
+    text = (text.replace("%w: ", "%w_in: ").replace("%b: ", "%b_in: ")
+            .replace("%0", constants, 1).replace("%xzp, %wzp {", "%zp, %zp {"))
+    module = parse_mlir(ts.make_context(), text, "conv.mlir")
+    request = ts.compile_model(module, pipeline="").create_infer_request()
+    for _ in range(3):
+        x = rng.standard_normal((1, 7, 6, 4)).astype(np.float32)
+        got = request.infer([x, w, b, np.zeros(1, np.float32), np.zeros(1, np.float32)])[0]
+        want = definition(x, w, b, 0, 0, pad, stride, dilation, depthwise)
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+
+
+def test_weights_passed_as_inputs_are_read_on_every_call() -> None:
+    rng = np.random.default_rng(6)
+    x = rng.standard_normal((1, 4, 4, 2)).astype(np.float32)
+    w = rng.standard_normal((3, 2, 2, 2)).astype(np.float32)
+    b = np.zeros(3, np.float32)
+    out = output_shape(x.shape, w.shape, (0, 0, 0, 0), (1, 1), (1, 1))
+    text = conv_module(x.shape, w.shape, out, (0, 0, 0, 0), (1, 1), (1, 1), False)
+    request = ts.compile_model(parse_mlir(ts.make_context(), text, "conv.mlir"),
+                               pipeline="").create_infer_request()
+    zp = np.zeros(1, np.float32)
+    zp.flags.writeable = False
+    for scale in (1.0, -2.0):
+        w *= scale  # the same array, changed in place
+        got = request.infer([x, w, b, zp, zp])[0]
+        want = definition(x, w, b, 0, 0, (0, 0, 0, 0), (1, 1), (1, 1))
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
 
 
 def test_i8_conv2d_subtracts_zero_points_and_accumulates_in_i32() -> None:

@@ -9,6 +9,7 @@ reverse and identity return views.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Any, NamedTuple
@@ -353,18 +354,75 @@ class _Prepared:
         return value
 
 
+class _Columns:
+    """The im2col matrix of a convolution's padded input: `[P, KH*KW*C]` rows of patches
+    (`[C, P, KH*KW]` for a depthwise one), `P = N*OH*OW` output positions.
+
+    For each input shape an index array is computed once, by running the very same gather
+    (`_patches` of the padding) on the element numbers of the input; the padding's number
+    picks a zero appended to the flattened input. Each call is then a single fancy index.
+    Gathers larger than `_GATHER_LIMIT` elements (images) copy the strided view instead."""
+
+    def __init__(self, pad: Sequence[int], stride: Sequence[int], dilation: Sequence[int],
+                 depthwise: bool):
+        self._pad_values, self._stride, self._dilation = pad, stride, dilation
+        self._depthwise = depthwise
+        self._padded = any(pad)
+        self._pad = _padder(pad)  # zeros: the zero point, once it is subtracted
+        self._indices: dict[tuple[Any, ...], tuple[np.ndarray | None, tuple[int, ...]]] = {}
+
+    def _layout(self, patches: np.ndarray) -> np.ndarray:
+        n, out_h, out_w, kh, kw, channels = patches.shape
+        if self._depthwise:
+            return patches.reshape(n * out_h * out_w, kh * kw, channels).transpose(2, 0, 1)
+        return patches.reshape(n * out_h * out_w, kh * kw * channels)
+
+    def _index(self, shape: tuple[int, ...], kernel: tuple[int, int]
+               ) -> tuple[np.ndarray | None, tuple[int, ...]]:
+        size = math.prod(shape)
+        numbers = _padder(self._pad_values, size)(np.arange(size).reshape(shape))
+        patches = _patches(numbers, kernel, self._stride, self._dilation)
+        index = np.ascontiguousarray(self._layout(patches))
+        return (index if index.size <= _GATHER_LIMIT else None), patches.shape[:3]
+
+    def __call__(self, x: np.ndarray, kernel: tuple[int, int]
+                 ) -> tuple[np.ndarray, tuple[int, ...]]:
+        """The columns of `x` and the output's `(N, OH, OW)`."""
+        key = (x.shape, kernel)
+        if (known := self._indices.get(key)) is None:
+            known = self._indices[key] = self._index(x.shape, kernel)
+        index, positions = known
+        if index is None:
+            patches = _patches(self._pad(x), kernel, self._stride, self._dilation)
+            # A copy: the reshape may give an overlapping view, which BLAS cannot take.
+            return np.ascontiguousarray(self._layout(patches)), positions
+        flat = x.reshape(-1)
+        if self._padded:
+            flat = np.concatenate((flat, np.zeros(1, x.dtype)))
+        return flat[index], positions
+
+
+_GATHER_LIMIT = 1 << 16
+"""Largest im2col matrix (elements) gathered through a precomputed index array."""
+
+_FEW_POSITIONS = 16
+"""Up to this many output positions (a streaming chunk), a convolution computes
+`weights @ columns.T`: OpenBLAS multiplies a few rows by a wide matrix about twice as fast
+as the other way round; beyond it (images), `columns @ weights.T` wins."""
+
+
 @_KERNELS.builds(Conv2DOp, DepthwiseConv2DOp)
 def _conv_kernel(op: ConvOperation) -> Kernel:
-    """One matmul over gathered windows (im2col): the `[N*OH*OW, KH*KW*IC]` patches of the
-    padded input times the weights as a `[KH*KW*IC, OC]` matrix; a depthwise conv is one
-    batched matmul per channel (`[C, N*OH*OW, KH*KW] @ [C, KH*KW, M]`). Integers (i8) have
-    their zero points subtracted and accumulate in i64, then wrap to i32."""
-    stride, dilation = op.stride.get_values(), op.dilation.get_values()
+    """One matmul (im2col): the `[P, KH*KW*IC]` columns of the padded input times the
+    weights as an `[OC, KH*KW*IC]` matrix; a depthwise conv is one batched matmul over the
+    channels (`[C, P, KH*KW] @ [C, KH*KW, M]`). Integers (i8) have their zero points
+    subtracted and accumulate in i64, then wrap to i32."""
     output = _result_dtype(op)
     integer = output.kind == "i"
     compute = np.dtype(np.int64) if integer else _F32
-    pad = _padder(op.pad.get_values())  # zeros: the zero point, once it is subtracted
     depthwise = isinstance(op, DepthwiseConv2DOp)
+    columns_of = _Columns(op.pad.get_values(), op.stride.get_values(),
+                          op.dilation.get_values(), depthwise)
 
     def weights(w: np.ndarray, w_zp: np.ndarray) -> np.ndarray:
         w = w.astype(compute) - w_zp.astype(compute) if integer else w.astype(compute)
@@ -379,33 +437,22 @@ def _conv_kernel(op: ConvOperation) -> Kernel:
     def conv(x: np.ndarray, w: np.ndarray, bias: np.ndarray, x_zp: np.ndarray,
              w_zp: np.ndarray) -> np.ndarray:
         matrix = prepared(w, w_zp)
-        x = x.astype(compute) - x_zp.astype(compute) if integer else x.astype(compute, copy=False)
-        patches = _patches(pad(x), w.shape[:2] if depthwise else w.shape[1:3], stride,
-                           dilation)
-        n, out_h, out_w, kh, kw, channels = patches.shape
-        positions = n * out_h * out_w
-        # Copies (reshape may give an overlapping view, which BLAS cannot take).
+        if integer:
+            x = x.astype(compute) - x_zp.astype(compute)
+        elif x.dtype != compute:
+            x = x.astype(compute)
+        columns, positions = columns_of(x, w.shape[:2] if depthwise else w.shape[1:3])
         if depthwise:
-            columns = np.ascontiguousarray(
-                patches.reshape(positions, kh * kw, channels).transpose(2, 0, 1))
             acc = np.matmul(columns, matrix).transpose(1, 0, 2)  # [P, C, M]
+        elif len(columns) <= _FEW_POSITIONS:  # OpenBLAS: twice as fast this way round
+            acc = np.ascontiguousarray((matrix @ columns.T).T)
         else:
-            columns = np.ascontiguousarray(patches.reshape(positions, kh * kw * channels))
-            if positions <= _FEW_POSITIONS:  # OpenBLAS: twice as fast this way round
-                acc = np.ascontiguousarray((matrix @ columns.T).T)
-            else:
-                acc = columns @ matrix.T
-        acc = acc.reshape(n, out_h, out_w, -1)
-        acc += bias.astype(compute, copy=False)
-        return acc.astype(output, copy=False)
+            acc = columns @ matrix.T
+        acc = acc.reshape(*positions, -1)
+        acc += bias if bias.dtype == compute else bias.astype(compute)
+        return acc if acc.dtype == output else acc.astype(output)
 
     return conv
-
-
-_FEW_POSITIONS = 16
-"""Up to this many output positions (a streaming chunk), a convolution computes
-`weights @ patches.T`: OpenBLAS multiplies a few rows by a wide matrix about twice as fast
-as the other way round; beyond it (images), `patches @ weights.T` wins."""
 
 
 def _pooled(
