@@ -3,7 +3,7 @@
 // The openvino dialect's verifiers.
 
 func.func @rv3_without_init() -> tensor<2xf32> {
-  // CHECK: ReadValue-3 requires an init operand
+  // expected-error@+1 {{ReadValue-3 requires an init operand}}
   %0 = openvino.read_value "v" {version = 3 : i64} : () -> tensor<2xf32>
   func.return %0 : tensor<2xf32>
 }
@@ -11,7 +11,7 @@ func.func @rv3_without_init() -> tensor<2xf32> {
 // -----
 
 func.func @rv3_with_declaration(%x: tensor<2xf32>) -> tensor<2xf32> {
-  // CHECK: ReadValue-3 takes its type from init; variable_type and variable_shape are opset 6 properties
+  // expected-error@+1 {{ReadValue-3 takes its type from init; variable_type and variable_shape are opset 6 properties}}
   %0 = openvino.read_value "v"(%x) {version = 3 : i64, variable_type = f32} : (tensor<2xf32>) -> tensor<2xf32>
   func.return %0 : tensor<2xf32>
 }
@@ -19,7 +19,7 @@ func.func @rv3_with_declaration(%x: tensor<2xf32>) -> tensor<2xf32> {
 // -----
 
 func.func @rv6_shape_does_not_relax(%x: tensor<1x4xf32>) -> tensor<2x4xf32> {
-  // CHECK: variable_shape [2,4] does not relax the init value's shape [1,4]
+  // expected-error@+1 {{variable_shape [2,4] does not relax the init value's shape [1,4]}}
   %0 = openvino.read_value "v"(%x) {version = 6 : i64, variable_type = f32, variable_shape = #openvino.partial_shape<[2, 4]>} : (tensor<1x4xf32>) -> tensor<2x4xf32>
   func.return %0 : tensor<2x4xf32>
 }
@@ -27,7 +27,7 @@ func.func @rv6_shape_does_not_relax(%x: tensor<1x4xf32>) -> tensor<2x4xf32> {
 // -----
 
 func.func @rv6_interval_does_not_contain(%x: tensor<1x4xf32>) -> tensor<?x4xf32> {
-  // CHECK: variable_shape [2..5,4] does not relax the init value's shape [1,4]
+  // expected-error@+1 {{variable_shape [2..5,4] does not relax the init value's shape [1,4]}}
   %0 = openvino.read_value "v"(%x) {version = 6 : i64, variable_type = f32, variable_shape = #openvino.partial_shape<[2:5, 4]>} : (tensor<1x4xf32>) -> tensor<?x4xf32>
   func.return %0 : tensor<?x4xf32>
 }
@@ -35,7 +35,7 @@ func.func @rv6_interval_does_not_contain(%x: tensor<1x4xf32>) -> tensor<?x4xf32>
 // -----
 
 func.func @rv6_rank_differs(%x: tensor<1x4xf32>) -> tensor<4xf32> {
-  // CHECK: variable_shape [4] does not relax the init value's shape [1,4]
+  // expected-error@+1 {{variable_shape [4] does not relax the init value's shape [1,4]}}
   %0 = openvino.read_value "v"(%x) {version = 6 : i64, variable_type = f32, variable_shape = #openvino.partial_shape<[4]>} : (tensor<1x4xf32>) -> tensor<4xf32>
   func.return %0 : tensor<4xf32>
 }
@@ -43,7 +43,7 @@ func.func @rv6_rank_differs(%x: tensor<1x4xf32>) -> tensor<4xf32> {
 // -----
 
 func.func @rv6_static_does_not_relax_dynamic(%x: tensor<?x4xf32>) -> tensor<1x4xf32> {
-  // CHECK: variable_shape [1,4] does not relax the init value's shape [?,4]
+  // expected-error@+1 {{variable_shape [1,4] does not relax the init value's shape [?,4]}}
   %0 = openvino.read_value "v"(%x) {version = 6 : i64, variable_type = f32, variable_shape = #openvino.partial_shape<[1, 4]>} : (tensor<?x4xf32>) -> tensor<1x4xf32>
   func.return %0 : tensor<1x4xf32>
 }
@@ -51,7 +51,7 @@ func.func @rv6_static_does_not_relax_dynamic(%x: tensor<?x4xf32>) -> tensor<1x4x
 // -----
 
 func.func @rv6_type_differs(%x: tensor<1x4xi32>) -> tensor<1x4xf32> {
-  // CHECK: variable_type f32 does not relax the init value's element type i32 (it must be equal, or dynamic)
+  // expected-error@+1 {{variable_type f32 does not relax the init value's element type i32 (it must be equal, or dynamic)}}
   %0 = openvino.read_value "v"(%x) {version = 6 : i64, variable_type = f32, variable_shape = #openvino.partial_shape<[1, 4]>} : (tensor<1x4xi32>) -> tensor<1x4xf32>
   func.return %0 : tensor<1x4xf32>
 }
@@ -59,7 +59,7 @@ func.func @rv6_type_differs(%x: tensor<1x4xi32>) -> tensor<1x4xf32> {
 // -----
 
 func.func @rv6_without_shape() -> tensor<1x4xf32> {
-  // CHECK: ReadValue-6 requires variable_shape
+  // expected-error@+1 {{ReadValue-6 requires variable_shape}}
   %0 = openvino.read_value "v" {version = 6 : i64, variable_type = f32} : () -> tensor<1x4xf32>
   func.return %0 : tensor<1x4xf32>
 }
@@ -67,7 +67,7 @@ func.func @rv6_without_shape() -> tensor<1x4xf32> {
 // -----
 
 func.func @rv6_result_does_not_fit() -> tensor<3x4xf32> {
-  // CHECK: result shape [3,4] does not fit variable_shape [1..2,4]
+  // expected-error@+1 {{result shape [3,4] does not fit variable_shape [1..2,4]}}
   %0 = openvino.read_value "v" {version = 6 : i64, variable_type = f32, variable_shape = #openvino.partial_shape<[1:2, 4]>} : () -> tensor<3x4xf32>
   func.return %0 : tensor<3x4xf32>
 }
@@ -75,7 +75,7 @@ func.func @rv6_result_does_not_fit() -> tensor<3x4xf32> {
 // -----
 
 func.func @rv_bad_version() -> tensor<1x4xf32> {
-  // CHECK: version must be 3 or 6, got 5
+  // expected-error@+1 {{version must be 3 or 6, got 5}}
   %0 = openvino.read_value "v" {version = 5 : i64, variable_type = f32, variable_shape = #openvino.partial_shape<[1, 4]>} : () -> tensor<1x4xf32>
   func.return %0 : tensor<1x4xf32>
 }
@@ -83,7 +83,7 @@ func.func @rv_bad_version() -> tensor<1x4xf32> {
 // -----
 
 func.func @rv_empty_id() -> tensor<1x4xf32> {
-  // CHECK: openvino.read_value: variable_id must not be empty
+  // expected-error@+1 {{openvino.read_value: variable_id must not be empty}}
   %0 = openvino.read_value "" {version = 6 : i64, variable_type = f32, variable_shape = #openvino.partial_shape<[1, 4]>} : () -> tensor<1x4xf32>
   func.return %0 : tensor<1x4xf32>
 }
@@ -91,7 +91,7 @@ func.func @rv_empty_id() -> tensor<1x4xf32> {
 // -----
 
 func.func @assign_bad_version(%x: tensor<2xf32>) {
-  // CHECK: openvino.assign: version must be 3 or 6, got 4
+  // expected-error@+1 {{openvino.assign: version must be 3 or 6, got 4}}
   openvino.assign "v", %x {version = 4 : i64} : tensor<2xf32>
   func.return
 }
@@ -99,7 +99,7 @@ func.func @assign_bad_version(%x: tensor<2xf32>) {
 // -----
 
 func.func @add_bad_broadcast(%a: tensor<2x3xf32>, %b: tensor<4xf32>) -> tensor<2x3xf32> {
-  // CHECK: openvino.add: shapes [2,3] and [1,4] cannot be broadcast (numpy rules)
+  // expected-error@+1 {{openvino.add: shapes [2,3] and [1,4] cannot be broadcast (numpy rules)}}
   %0 = openvino.add %a, %b : (tensor<2x3xf32>, tensor<4xf32>) -> tensor<2x3xf32>
   func.return %0 : tensor<2x3xf32>
 }
@@ -107,7 +107,7 @@ func.func @add_bad_broadcast(%a: tensor<2x3xf32>, %b: tensor<4xf32>) -> tensor<2
 // -----
 
 func.func @add_no_broadcast(%a: tensor<2x3xf32>, %b: tensor<3xf32>) -> tensor<2x3xf32> {
-  // CHECK: openvino.add: with auto_broadcast = "none" the operand shapes must match, got [2,3] and [3]
+  // expected-error@+1 {{openvino.add: with auto_broadcast = "none" the operand shapes must match, got [2,3] and [3]}}
   %0 = openvino.add %a, %b {auto_broadcast = "none"} : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
   func.return %0 : tensor<2x3xf32>
 }
@@ -115,7 +115,7 @@ func.func @add_no_broadcast(%a: tensor<2x3xf32>, %b: tensor<3xf32>) -> tensor<2x
 // -----
 
 func.func @add_pdpd(%a: tensor<2x3xf32>) -> tensor<2x3xf32> {
-  // CHECK: openvino.add: auto_broadcast must be one of numpy, none, got 'pdpd'
+  // expected-error@+1 {{openvino.add: auto_broadcast must be one of numpy, none, got 'pdpd'}}
   %0 = openvino.add %a, %a {auto_broadcast = "pdpd"} : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
   func.return %0 : tensor<2x3xf32>
 }
@@ -123,7 +123,7 @@ func.func @add_pdpd(%a: tensor<2x3xf32>) -> tensor<2x3xf32> {
 // -----
 
 func.func @add_mixed_types(%a: tensor<2xf32>, %b: tensor<2xf16>) -> tensor<2xf32> {
-  // CHECK: openvino.add: lhs and rhs must have one element type, got f16, f32
+  // expected-error@+1 {{openvino.add: lhs and rhs must have one element type, got f16, f32}}
   %0 = openvino.add %a, %b : (tensor<2xf32>, tensor<2xf16>) -> tensor<2xf32>
   func.return %0 : tensor<2xf32>
 }
@@ -131,7 +131,7 @@ func.func @add_mixed_types(%a: tensor<2xf32>, %b: tensor<2xf16>) -> tensor<2xf32
 // -----
 
 func.func @greater_not_boolean(%a: tensor<2xf32>) -> tensor<2xf32> {
-  // CHECK: openvino.greater: result element type must be i1, got f32
+  // expected-error@+1 {{openvino.greater: result element type must be i1, got f32}}
   %0 = openvino.greater %a, %a : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
   func.return %0 : tensor<2xf32>
 }
@@ -139,7 +139,7 @@ func.func @greater_not_boolean(%a: tensor<2xf32>) -> tensor<2xf32> {
 // -----
 
 func.func @split_count(%a: tensor<2x6xf32>, %axis: tensor<i64>) -> tensor<2x3xf32> {
-  // CHECK: openvino.split: num_splits = 3 but the op has 2 results
+  // expected-error@+1 {{openvino.split: num_splits = 3 but the op has 2 results}}
   %0:2 = openvino.split %a, %axis {num_splits = 3 : i64} : (tensor<2x6xf32>, tensor<i64>) -> (tensor<2x3xf32>, tensor<2x3xf32>)
   func.return %0#0 : tensor<2x3xf32>
 }
@@ -147,7 +147,7 @@ func.func @split_count(%a: tensor<2x6xf32>, %axis: tensor<i64>) -> tensor<2x3xf3
 // -----
 
 func.func @convert_mismatch(%a: tensor<2xf32>) -> tensor<2xf16> {
-  // CHECK: openvino.convert: result element type f16 differs from destination_type i32
+  // expected-error@+1 {{openvino.convert: result element type f16 differs from destination_type i32}}
   %0 = openvino.convert %a {destination_type = i32} : (tensor<2xf32>) -> tensor<2xf16>
   func.return %0 : tensor<2xf16>
 }
@@ -155,7 +155,7 @@ func.func @convert_mismatch(%a: tensor<2xf32>) -> tensor<2xf16> {
 // -----
 
 func.func @clamp_bounds(%a: tensor<2xf32>) -> tensor<2xf32> {
-  // CHECK: openvino.clamp: min 3.0 is greater than max 1.0
+  // expected-error@+1 {{openvino.clamp: min 3.0 is greater than max 1.0}}
   %0 = openvino.clamp %a {min = 3.0 : f64, max = 1.0 : f64} : (tensor<2xf32>) -> tensor<2xf32>
   func.return %0 : tensor<2xf32>
 }
@@ -163,7 +163,7 @@ func.func @clamp_bounds(%a: tensor<2xf32>) -> tensor<2xf32> {
 // -----
 
 func.func @broadcast_explicit(%a: tensor<2xf32>, %s: tensor<2xi64>) -> tensor<?x?xf32> {
-  // CHECK: openvino.broadcast: axes_mapping is given exactly in explicit mode
+  // expected-error@+1 {{openvino.broadcast: axes_mapping is given exactly in explicit mode}}
   %0 = openvino.broadcast %a, %s {mode = "explicit"} : (tensor<2xf32>, tensor<2xi64>) -> tensor<?x?xf32>
   func.return %0 : tensor<?x?xf32>
 }
@@ -171,7 +171,7 @@ func.func @broadcast_explicit(%a: tensor<2xf32>, %s: tensor<2xi64>) -> tensor<?x
 // -----
 
 func.func @shape_of_size(%a: tensor<2x3xf32>) -> tensor<3xi64> {
-  // CHECK: openvino.shape_of: result has 3 elements for an input of rank 2
+  // expected-error@+1 {{openvino.shape_of: result has 3 elements for an input of rank 2}}
   %0 = openvino.shape_of %a : (tensor<2x3xf32>) -> tensor<3xi64>
   func.return %0 : tensor<3xi64>
 }
@@ -179,7 +179,7 @@ func.func @shape_of_size(%a: tensor<2x3xf32>) -> tensor<3xi64> {
 // -----
 
 func.func @reshape_float_shape(%a: tensor<2x3xf32>, %s: tensor<2xf32>) -> tensor<3x2xf32> {
-  // CHECK: openvino.reshape: shape must be an integer tensor, got tensor<2xf32>
+  // expected-error@+1 {{openvino.reshape: shape must be an integer tensor, got tensor<2xf32>}}
   %0 = openvino.reshape %a, %s {special_zero = false} : (tensor<2x3xf32>, tensor<2xf32>) -> tensor<3x2xf32>
   func.return %0 : tensor<3x2xf32>
 }
@@ -187,7 +187,7 @@ func.func @reshape_float_shape(%a: tensor<2x3xf32>, %s: tensor<2xf32>) -> tensor
 // -----
 
 func.func @lstm_weights(%x: tensor<1x3xf32>, %h: tensor<1x4xf32>, %w: tensor<12x3xf32>, %r: tensor<16x4xf32>, %b: tensor<16xf32>) -> tensor<1x4xf32> {
-  // CHECK: openvino.lstm_cell: W must have shape [16,3], got [12,3]
+  // expected-error@+1 {{openvino.lstm_cell: W must have shape [16,3], got [12,3]}}
   %ho, %co = openvino.lstm_cell %x, %h, %h, %w, %r, %b {hidden_size = 4 : i64, activations = ["sigmoid", "tanh", "tanh"], activations_alpha = array<f32>, activations_beta = array<f32>, clip = 0.0 : f32} : (tensor<1x3xf32>, tensor<1x4xf32>, tensor<1x4xf32>, tensor<12x3xf32>, tensor<16x4xf32>, tensor<16xf32>) -> (tensor<1x4xf32>, tensor<1x4xf32>)
   func.return %ho : tensor<1x4xf32>
 }
@@ -195,7 +195,7 @@ func.func @lstm_weights(%x: tensor<1x3xf32>, %h: tensor<1x4xf32>, %w: tensor<12x
 // -----
 
 func.func @gru_activations(%x: tensor<1x3xf32>, %h: tensor<1x4xf32>, %w: tensor<12x3xf32>, %r: tensor<12x4xf32>, %b: tensor<12xf32>) -> tensor<1x4xf32> {
-  // CHECK: openvino.gru_cell: expects 2 activations, got 3
+  // expected-error@+1 {{openvino.gru_cell: expects 2 activations, got 3}}
   %0 = openvino.gru_cell %x, %h, %w, %r, %b {hidden_size = 4 : i64, activations = ["sigmoid", "tanh", "tanh"], activations_alpha = array<f32>, activations_beta = array<f32>, clip = 0.0 : f32} : (tensor<1x3xf32>, tensor<1x4xf32>, tensor<12x3xf32>, tensor<12x4xf32>, tensor<12xf32>) -> tensor<1x4xf32>
   func.return %0 : tensor<1x4xf32>
 }
@@ -203,7 +203,7 @@ func.func @gru_activations(%x: tensor<1x3xf32>, %h: tensor<1x4xf32>, %w: tensor<
 // -----
 
 func.func @ti_port_map(%h0: tensor<1x4xf32>) -> tensor<1x4xf32> {
-  // CHECK: openvino.tensor_iterator: input_port_map internal index 3 is out of range [0, 1)
+  // expected-error@+1 {{openvino.tensor_iterator: input_port_map internal index 3 is out of range [0, 1)}}
   %0 = openvino.tensor_iterator(%h0) {input_port_map = [#openvino.port_map<external = 0, internal = 3>], output_port_map = [#openvino.port_map<external = 0, internal = 0>], back_edges = []} : (tensor<1x4xf32>) -> tensor<1x4xf32> {
   ^bb0(%h: tensor<1x4xf32>):
     openvino.yield %h : tensor<1x4xf32>
@@ -214,7 +214,7 @@ func.func @ti_port_map(%h0: tensor<1x4xf32>) -> tensor<1x4xf32> {
 // -----
 
 func.func @ti_back_edge(%h0: tensor<1x4xf32>) -> tensor<1x4xf32> {
-  // CHECK: openvino.tensor_iterator: back edge to body argument 1, which has no initial value in input_port_map
+  // expected-error@+1 {{openvino.tensor_iterator: back edge to body argument 1, which has no initial value in input_port_map}}
   %0 = openvino.tensor_iterator(%h0) {input_port_map = [#openvino.port_map<external = 0, internal = 0>], output_port_map = [#openvino.port_map<external = 0, internal = 0>], back_edges = [#openvino.back_edge<from = 0, to = 1>]} : (tensor<1x4xf32>) -> tensor<1x4xf32> {
   ^bb0(%h: tensor<1x4xf32>, %g: tensor<1x4xf32>):
     openvino.yield %h : tensor<1x4xf32>
@@ -225,7 +225,7 @@ func.func @ti_back_edge(%h0: tensor<1x4xf32>) -> tensor<1x4xf32> {
 // -----
 
 func.func @constant_type() -> tensor<3xf32> {
-  // CHECK: openvino.constant: result type tensor<3xf32> differs from the value's type tensor<2xf32>
+  // expected-error@+1 {{openvino.constant: result type tensor<3xf32> differs from the value's type tensor<2xf32>}}
   %0 = "openvino.constant"() <{value = dense<[1.0, 2.0]> : tensor<2xf32>}> : () -> tensor<3xf32>
   func.return %0 : tensor<3xf32>
 }
@@ -233,14 +233,14 @@ func.func @constant_type() -> tensor<3xf32> {
 // -----
 
 func.func @yield_outside() {
-  // CHECK: 'openvino.yield' expects parent op 'openvino.tensor_iterator'
+  // expected-error@+1 {{'openvino.yield' expects parent op 'openvino.tensor_iterator'}}
   openvino.yield
 }
 
 // -----
 
 func.func @gru_sequence_bias(%x: tensor<2x3x1xf32>, %h: tensor<2x1x1xf32>, %n: tensor<2xi32>, %w: tensor<1x3x1xf32>, %r: tensor<1x3x1xf32>, %b: tensor<1x3xf32>) {
-  // CHECK: openvino.gru_sequence: B must have shape [1,4], got [1,3]
+  // expected-error@+1 {{openvino.gru_sequence: B must have shape [1,4], got [1,3]}}
   %y, %ho = openvino.gru_sequence %x, %h, %n, %w, %r, %b {hidden_size = 1 : i64, activations = ["sigmoid", "tanh"], activations_alpha = array<f32>, activations_beta = array<f32>, clip = 0.0 : f32, direction = "forward", linear_before_reset = true} : (tensor<2x3x1xf32>, tensor<2x1x1xf32>, tensor<2xi32>, tensor<1x3x1xf32>, tensor<1x3x1xf32>, tensor<1x3xf32>) -> (tensor<2x1x3x1xf32>, tensor<2x1x1xf32>)
   func.return
 }
@@ -248,7 +248,7 @@ func.func @gru_sequence_bias(%x: tensor<2x3x1xf32>, %h: tensor<2x1x1xf32>, %n: t
 // -----
 
 func.func @lstm_sequence_direction(%x: tensor<2x3x1xf32>, %h: tensor<2x1x1xf32>, %n: tensor<2xi32>, %w: tensor<1x4x1xf32>, %b: tensor<1x4xf32>) {
-  // CHECK: openvino.lstm_sequence: direction must be one of forward, reverse, bidirectional, got 'sideways'
+  // expected-error@+1 {{openvino.lstm_sequence: direction must be one of forward, reverse, bidirectional, got 'sideways'}}
   %y, %ho, %co = openvino.lstm_sequence %x, %h, %h, %n, %w, %w, %b {hidden_size = 1 : i64, activations = ["sigmoid", "tanh", "tanh"], activations_alpha = array<f32>, activations_beta = array<f32>, clip = 0.0 : f32, direction = "sideways"} : (tensor<2x3x1xf32>, tensor<2x1x1xf32>, tensor<2x1x1xf32>, tensor<2xi32>, tensor<1x4x1xf32>, tensor<1x4x1xf32>, tensor<1x4xf32>) -> (tensor<2x1x3x1xf32>, tensor<2x1x1xf32>, tensor<2x1x1xf32>)
   func.return
 }

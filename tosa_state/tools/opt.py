@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
+from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 
 from tosa_state.context import make_context
@@ -15,6 +17,7 @@ from tosa_state.frontends import read_model_file
 from tosa_state.frontends.mlir import parse_mlir
 from tosa_state.printing import Spelling, print_module
 from tosa_state.tools.cli import ArgumentParser, run_tool, write_atomically
+from tosa_state.tools.verify_diagnostics import DiagnosticVerifier
 from tosa_state.transforms import get_all_passes
 from tosa_state.transforms.pipeline import apply_pipeline, parse_pipeline
 from tosa_state.verification import verify_module
@@ -58,8 +61,11 @@ def _arg_parser() -> argparse.ArgumentParser:
         help=f"split the input at '{SPLIT_MARKER}' lines and process each chunk alone",
     )
     parser.add_argument(
-        "--verify-diagnostics", action="store_true",
-        help="print diagnostics as output (exit 0) instead of failing; for lit tests",
+        "--verify-diagnostics", nargs="?", const="all", choices=["all", "only-expected"],
+        help="check the diagnostics against the input's 'expected-error {{...}}' (-warning, "
+        "-note, -remark; @+N, @-N, @above, @below, @unknown; -re for {{regex}} parts) "
+        "annotations, as mlir-opt: exit 1 on a missing or unexpected diagnostic "
+        "('only-expected': ignore unexpected ones)",
     )
     parser.add_argument(
         "--print-op-generic", action="store_true", help="print every op in generic form"
@@ -75,15 +81,34 @@ def _arg_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _chunks(text: str, split: bool) -> Iterator[tuple[str, int]]:
-    """The input's chunks with the number of lines before each."""
+@dataclass(frozen=True)
+class _Chunk:
+    text: str
+    first_line: int
+    """The file line number of the chunk's first line."""
+
+
+def _chunks(text: str, split: bool) -> Iterator[_Chunk]:
+    """The input's chunks (the whole input unless `split`)."""
     if not split:
-        yield text, 0
+        yield _Chunk(text, 1)
         return
     offset = 0
     for chunk in text.split(SPLIT_MARKER):
-        yield chunk, offset
+        yield _Chunk(chunk, offset + 1)
         offset += chunk.count("\n")
+
+
+def _inputs(
+    ctx: Context, path: str, split: bool
+) -> Iterator[tuple[_Chunk, str, Callable[[], ModuleOp]]]:
+    """Each chunk of the input, its file name, and how to parse it into a module."""
+    if Path(path).suffix.lower() == ".xml":
+        yield _Chunk("", 1), path, lambda: read_model_file(ctx, path)
+        return
+    text, name = _read_input(path)
+    for chunk in _chunks(text, split):
+        yield chunk, name, lambda c=chunk: parse_mlir(ctx, c.text, name, c.first_line - 1)
 
 
 def _read_input(path: str) -> tuple[str, str]:
@@ -112,18 +137,22 @@ def main(argv: list[str] | None = None) -> int:
 
     outputs: list[str] = []
     errors: list[str] = []
-    if Path(args.input).suffix.lower() == ".xml":
-        outputs.append(process(read_model_file(ctx, args.input)))
-    else:
-        text, name = _read_input(args.input)
-        for chunk, offset in _chunks(text, args.split_input_file):
-            try:
-                outputs.append(process(parse_mlir(ctx, chunk, name, offset)))
-            except TosaStateError as error:
-                if args.verify_diagnostics:
-                    outputs.append(f"{error}\n")
-                else:
-                    errors.append(str(error))  # as mlir-opt: report, go on with the next
+    for chunk, name, load in _inputs(ctx, args.input, args.split_input_file):
+        verifier = None
+        if args.verify_diagnostics:
+            verifier = DiagnosticVerifier(
+                chunk.text, name, chunk.first_line,
+                only_expected=args.verify_diagnostics == "only-expected",
+            )
+        try:
+            outputs.append(process(load()))
+        except TosaStateError as error:
+            if verifier is None:
+                errors.append(str(error))  # as mlir-opt: report, go on with the next
+            else:
+                verifier.process_text(str(error))
+        if verifier is not None:
+            errors.extend(verifier.finish())
     result = f"{SPLIT_MARKER}\n".join(outputs)
     if errors:
         if not args.output:  # the chunks that worked, as mlir-opt prints them; no file
