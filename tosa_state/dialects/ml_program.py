@@ -143,27 +143,36 @@ def lookup_global(op: Operation, ref: SymbolRefAttr) -> GlobalOp | None:
 
 
 class GlobalUser(SymbolUserOpInterface):
-    """Upstream's `verifySymbolUses` of the three accessors."""
+    """Upstream's `verifySymbolUses` of the three accessors.
+
+    The global is read through its properties, so that xDSL's own `ml_program.global`
+    (which `xdsl-opt` parses, see `tosa_state.universe`) is accepted as well as ours.
+    """
 
     def verify(self, op: Operation) -> None:
         assert isinstance(op, GlobalLoadOp | GlobalStoreOp | GlobalLoadConstOp)
         ref = op.global_
-        found = lookup_global(op, ref)
-        if found is None:
+        try:
+            found = SymbolTable.lookup_symbol(op, ref)
+        except ValueError:  # not inside a symbol table
+            found = None
+        if found is None or found.name != GlobalOp.name:
             raise VerifyException(f"undefined global: {ref}")
+        global_type = found.properties.get("type")
+        mutable = found.properties.get("is_mutable") is not None
         if isinstance(op, GlobalStoreOp):
-            if not found.mutable:
+            if not mutable:
                 raise VerifyException(f"cannot store to an immutable global {ref}")
-            if found.type != op.value.type:
+            if global_type != op.value.type:
                 raise VerifyException(
-                    f"cannot store to a global typed '{found.type}' from '{op.value.type}'"
+                    f"cannot store to a global typed '{global_type}' from '{op.value.type}'"
                 )
             return
-        if isinstance(op, GlobalLoadConstOp) and found.mutable:
+        if isinstance(op, GlobalLoadConstOp) and mutable:
             raise VerifyException(f"cannot load as const from mutable global {ref}")
-        if found.type != op.result.type:
+        if global_type != op.result.type:
             raise VerifyException(
-                f"cannot load from global typed '{found.type}' as '{op.result.type}'"
+                f"cannot load from global typed '{global_type}' as '{op.result.type}'"
             )
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import importlib.metadata
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -19,10 +20,17 @@ from tosa_state.printing import Spelling, print_module
 from tosa_state.tools.cli import ArgumentParser, run_tool, write_atomically
 from tosa_state.tools.verify_diagnostics import DiagnosticVerifier
 from tosa_state.transforms import get_all_passes
-from tosa_state.transforms.pipeline import apply_pipeline, parse_pipeline
+from tosa_state.transforms.pipeline import apply_pipeline, describe_options, parse_pipeline
 from tosa_state.verification import verify_module
 
 SPLIT_MARKER = "// -----"
+
+
+def _version(distribution: str = "tosa-state") -> str:
+    try:
+        return importlib.metadata.version(distribution)
+    except importlib.metadata.PackageNotFoundError:
+        return "unknown"
 
 
 _XDSL_SUMMARIES = {
@@ -32,11 +40,16 @@ _XDSL_SUMMARIES = {
 
 
 def _pass_list() -> str:
-    """The passes `-p` takes, each with the first line of its docstring."""
-    lines = ["passes (-p, options in braces: -p 'name{option=value}'):"]
+    """The passes `-p` takes, each with the first line of its docstring and its options."""
+    lines = [
+        "passes (-p / --pass-pipeline, as mlir-opt: "
+        "'builtin.module(func.func(cse), pass{option=value})', or xDSL's 'pass-a,pass-b'):"
+    ]
     for name, load in sorted(get_all_passes().items()):
-        summary = (load().__doc__ or "").strip().split("\n")[0] or _XDSL_SUMMARIES.get(name, "")
+        pass_type = load()
+        summary = (pass_type.__doc__ or "").strip().split("\n")[0] or _XDSL_SUMMARIES.get(name, "")
         lines.append(f"  {name:<34} {summary}")
+        lines.extend(f"    --{option}" for option in describe_options(pass_type))
     return "\n".join(lines)
 
 
@@ -52,8 +65,14 @@ def _arg_parser() -> argparse.ArgumentParser:
         help="an .mlir file, an OpenVINO IR .xml (its .bin beside it), or - for stdin",
     )
     parser.add_argument(
-        "-p", "--passes", default="",
-        help="pass pipeline, e.g. 'tosa-hoist-variables,convert-tosa-variables-to-memref'",
+        "-p", "--pass-pipeline", "--passes", dest="passes", default="",
+        help="pass pipeline, e.g. 'builtin.module(tosa-hoist-variables,"
+        "convert-tosa-variables-to-memref{elide-copies=false})' or "
+        "'tosa-hoist-variables,convert-tosa-variables-to-memref'",
+    )
+    parser.add_argument(
+        "--version", action="version",
+        version=f"tosa-state-opt (tosa-state {_version()}, xDSL {_version('xdsl')})",
     )
     parser.add_argument("-o", "--output", help="output file (default: stdout)")
     parser.add_argument(
