@@ -139,15 +139,18 @@ def test_run_steps_and_print(model: Path, tmp_path: Path) -> None:
                   "--steps", "2", "--print", "--pipeline", "")
     assert result.returncode == 0, result.stderr
     assert "step 1:" in result.stdout and "step 2:" not in result.stdout
-    assert "acc = [1. 1.]" in result.stdout
+    assert "  acc float32[2] = [1. 1.]" in result.stdout
 
 
 @pytest.mark.parametrize(
     ("arrays", "message"),
     [
-        ({}, "no array for input 'arg0' (arg0) in the inputs; expected one of shape "
-             "[steps, 2] and dtype float32"),
-        ({"arg0": np.ones((3, 4), np.float32)}, "input 'arg0' has shape [4]; expected [2]"),
+        ({}, "no array for input 'x' (arg0) in the inputs; expected one of shape "
+             "[steps, 2] and dtype float32; the inputs hold: no arrays"),
+        ({"arg0": np.ones((3, 4), np.float32)}, "input 'arg0' has shape [3, 4]; expected "
+         "[steps, 2] (a leading step axis, then the input's shape float32[2])"),
+        ({"x": np.ones(2, np.float32)}, "input 'x' has shape [2], the shape of one call: the "
+         "step axis is missing; expected [steps, 2] (x[None] for one step)"),
         ({"arg0": np.ones((3, 2), np.int32)}, "input 'arg0' has dtype int32; expected float32"),
         ({"arg0": np.ones((3, 2), np.float32), "extra": np.ones(3)}, "unknown input(s) extra"),
     ],
@@ -164,7 +167,9 @@ def test_run_bad_inputs(model: Path, tmp_path: Path, arrays, message: str) -> No
 def test_run_unreadable_inputs(model: Path, tmp_path: Path) -> None:
     (tmp_path / "in.npz").write_bytes(b"not a zip")
     result = tool("tosa-state-run", str(model), "--inputs", str(tmp_path / "in.npz"))
-    assert_clean_failure(result, "cannot read inputs")
+    assert_clean_failure(result, "in.npz: error: not an .npz archive (not a zip file); --inputs "
+                         "takes an .npz with one array per model input, keyed by input name or "
+                         "arg<i>, each with a leading step axis: numpy.savez('in.npz', x=xs)")
 
 
 def test_run_too_many_steps(model: Path, tmp_path: Path) -> None:

@@ -341,7 +341,9 @@ def test_run_zero_steps_writes_empty_results(model: Path, tmp_path: Path) -> Non
         ({"arg0": np.float32(1.0)},
          "error: input 'arg0' is a scalar; it needs a leading step axis: shape [steps, 2]"),
         ({"arg0": np.array([["a", "b"]])}, "error: input 'arg0' has dtype <U1; expected float32"),
-        ({"x": np.ones((3, 2), np.float32)}, "error: no array for input 'arg0'"),
+        ({"y": np.ones((3, 2), np.float32)},
+         "error: no array for input 'x' (arg0) in the inputs; expected one of shape [steps, 2] "
+         "and dtype float32; the inputs hold: y float32[3,2]"),
     ],
 )
 def test_run_bad_npz(model: Path, tmp_path: Path, arrays: dict, message: str) -> None:
@@ -357,7 +359,9 @@ def test_run_npy_instead_of_npz(model: Path, tmp_path: Path) -> None:
     with path.open("wb") as stream:
         np.save(stream, np.ones((3, 2), np.float32))
     code, _, err = cli(run.main, str(model), "--inputs", str(path))
-    assert_clean_failure(code, err, f"{path}: error: cannot read inputs: not an .npz archive")
+    assert_clean_failure(code, err, f"{path}: error: not an .npz archive (a single .npy array: "
+                         "numpy.savez('in.npz', x=numpy.load('in.npy')) makes one); --inputs "
+                         "takes an .npz with one array per model input")
 
 
 @pytest.mark.parametrize("tool", ["opt", "run"])
@@ -521,8 +525,8 @@ def test_unknown_ports_raise_a_lookup_error_that_is_ours(model: Path) -> None:
     compiled = ts.compile_model(model)
     result = compiled.create_infer_request().infer([np.ones(2, np.float32)])
     for lookup, message in (
-        (lambda: compiled.input("nope"), "no input named 'nope' (inputs: arg0)"),
-        (lambda: compiled.input(7), "no input 7 (inputs: arg0)"),
+        (lambda: compiled.input("nope"), "no input named 'nope' (inputs: x)"),
+        (lambda: compiled.input(7), "no input 7 (inputs: x)"),
         (lambda: compiled.output("nope"), "no output named 'nope' (outputs: result0)"),
         (lambda: result["nope"], "no output named 'nope' (outputs: result0)"),
         (lambda: result[3], "no output 3 (outputs: result0)"),

@@ -137,19 +137,37 @@ def test_results_by_position_name_and_port(snapshot: ts.CompiledModel) -> None:
     assert len(result) == 2
     np.testing.assert_array_equal(result["result1"], f32(5, 6))
     np.testing.assert_array_equal(result[snapshot.outputs[1]], result[1])
-    assert [p.name for p in snapshot.inputs] == ["arg0"]
     assert sorted(result.to_dict()) == ["result0", "result1"]
+
+
+def test_mlir_inputs_are_named_by_their_ssa_names_and_keep_arg_aliases(
+    snapshot: ts.CompiledModel,
+) -> None:
+    """`%x` is input `x`; `arg0` still finds it, and an unnamed `%0` argument is `arg<i>`."""
+    assert [p.name for p in snapshot.inputs] == ["x"]
+    assert snapshot.input("arg0") is snapshot.input("x") is snapshot.inputs[0]
+    request = snapshot.create_infer_request()
+    np.testing.assert_array_equal(request.infer({"x": f32(5, 6)})[0], f32(1, 1))
+    np.testing.assert_array_equal(request.infer({"arg0": f32(7, 8)})[0], f32(5, 6))
+    with pytest.raises(ts.TosaStateError, match=r"no input named 'arg1' \(inputs: x\)"):
+        snapshot.input("arg1")
+    generic = compile_text('"func.func"() <{sym_name = "main", function_type = '
+                           "(tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>}> ({\n"
+                           "^bb0(%0: tensor<2xf32>, %y: tensor<2xf32>):\n"
+                           '  "func.return"(%0) : (tensor<2xf32>) -> ()\n}) : () -> ()\n')
+    assert [p.name for p in generic.inputs] == ["arg0", "y"]
+    assert generic.input("arg1") is generic.input("y")
 
 
 @pytest.mark.parametrize(
     ("inputs", "message"),
     [
-        ([], r"expected 1 input\(s\) \(arg0\), got 0"),
-        ([f32(1, 2, 3)], r"input 'arg0' has shape \[3\]; expected \[2\]"),
-        ([np.zeros(2, np.float64)], "input 'arg0' has dtype float64; expected float32"),
+        ([], r"expected 1 input\(s\) \(x\), got 0"),
+        ([f32(1, 2, 3)], r"input 'x' has shape \[3\]; expected \[2\]"),
+        ([np.zeros(2, np.float64)], "input 'x' has dtype float64; expected float32"),
         ({"nope": f32(1, 2)}, "no input named 'nope'"),
         ({}, "missing input"),
-        ([["a", "b"]], "input 'arg0' cannot be converted to float32"),
+        ([["a", "b"]], "input 'x' cannot be converted to float32"),
     ],
 )
 def test_bad_inputs_name_the_input(snapshot: ts.CompiledModel, inputs, message: str) -> None:

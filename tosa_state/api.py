@@ -9,6 +9,7 @@ from xdsl.dialects.builtin import ModuleOp
 from tosa_state.context import make_context
 from tosa_state.frontends import read_model_file
 from tosa_state.interpreter.runtime import CompiledModel
+from tosa_state.progress import Progress
 from tosa_state.transforms.convert_openvino_to_tosa import (
     ConvertOpenVINOToTosaPass,
     contains_openvino_ops,
@@ -34,22 +35,36 @@ def compile_model(
     pipeline: str | None = None,
     entry: str | None = None,
     input_shapes: InputShapes | None = None,
+    progress: bool = False,
 ) -> CompiledModel:
     """Read (or copy) `model`, bring it to TOSA, lower it with `pipeline` and plan it.
 
     `pipeline=""` runs the TOSA module as it is; the default is `DEFAULT_PIPELINE`. A module
     holding `openvino` ops (an OpenVINO IR model) is converted to TOSA first.
     `input_shapes` (`{"x": [1, 8]}`, by input name, `arg<i>` or position) fixes dynamic
-    input dimensions first, as OpenVINO's `Model.reshape`.
+    input dimensions first, as OpenVINO's `Model.reshape`. `progress=True` shows a progress
+    bar on stderr when it is a terminal and compiling takes over a second.
     """
     ctx = make_context()
-    module = model.clone() if isinstance(model, ModuleOp) else read_model_file(ctx, model)
-    verify_module(module)
-    if input_shapes:
-        specialize_input_shapes(module, input_shapes, entry)
+    pipeline = DEFAULT_PIPELINE if pipeline is None else pipeline
+    with Progress.on_terminal("compiling: reading", total=5, enabled=progress) as bar:
+        module = model.clone() if isinstance(model, ModuleOp) else read_model_file(ctx, model)
         verify_module(module)
-    if contains_openvino_ops(module):
-        apply_pipeline(ctx, module, ConvertOpenVINOToTosaPass.name)
-    hoist_variables(ctx, module)
-    apply_pipeline(ctx, module, DEFAULT_PIPELINE if pipeline is None else pipeline)
-    return CompiledModel(module, entry)
+        if input_shapes:
+            specialize_input_shapes(module, input_shapes, entry)
+            verify_module(module)
+        bar.advance()
+        if contains_openvino_ops(module):
+            bar.describe(f"compiling: {ConvertOpenVINOToTosaPass.name}")
+            apply_pipeline(ctx, module, ConvertOpenVINOToTosaPass.name)
+        bar.advance()
+        bar.describe("compiling: tosa-hoist-variables")
+        hoist_variables(ctx, module)
+        bar.advance()
+        bar.describe(f"compiling: {pipeline or 'planning'}")
+        apply_pipeline(ctx, module, pipeline)
+        bar.advance()
+        bar.describe("compiling: planning")
+        compiled = CompiledModel(module, entry)
+        bar.advance()
+    return compiled

@@ -3,6 +3,9 @@ called (shared by the runtime and by `specialize-input-shapes`)."""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
+
 from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, ModuleOp, StringAttr
 from xdsl.dialects.func import FuncOp
 
@@ -35,10 +38,30 @@ def select_entry(module: ModuleOp, entry: str | None) -> FuncOp:
                      "(--entry / entry=...)")
 
 
-def port_names(attrs: ArrayAttr | None, count: int, prefix: str) -> list[str]:
-    """The names of `count` arguments or results: their name attribute, else
-    `<prefix><index>` (`arg0`, `result1`, ...)."""
+def input_names(func: FuncOp) -> list[str]:
+    """The names of `func`'s inputs (see `port_names`)."""
+    args = func.body.block.args if func.body.blocks else ()
+    count = len(func.function_type.inputs.data)
+    return port_names(func.arg_attrs, count, "arg", [a.name_hint for a in args])
+
+
+def positional_index(key: str, prefix: str, count: int) -> int | None:
+    """`i` when `key` is `<prefix><i>` (`arg1`, `result0`) for an existing port, else None."""
+    match = re.fullmatch(rf"{prefix}(0|[1-9][0-9]*)", key)
+    return int(match.group(1)) if match and int(match.group(1)) < count else None
+
+
+def port_names(
+    attrs: ArrayAttr | None, count: int, prefix: str, hints: Sequence[str | None] = ()
+) -> list[str]:
+    """The names of `count` arguments or results: their name attribute, else their SSA name
+    as the parser kept it (`hints`: `%x` gives `x`), else `<prefix><index>` (`arg0`,
+    `result1`, ...). Lookups accept `<prefix><index>` as an alias of every name
+    (`positional_index`)."""
     names = [f"{prefix}{i}" for i in range(count)]
+    for i, hint in enumerate(hints[:count]):
+        if hint:
+            names[i] = hint
     if attrs is None:
         return names
     for i, entry in enumerate(attrs.data[:count]):

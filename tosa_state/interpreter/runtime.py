@@ -24,7 +24,7 @@ from tosa_state.interpreter.functions import all_functions, make_interpreter
 from tosa_state.interpreter.plan import ModulePlan, PlanError
 from tosa_state.interpreter.state import VariableSpec, VariableStore, collect_specs
 from tosa_state.interpreter.tosa_variables import attach_store
-from tosa_state.signature import port_names, select_entry
+from tosa_state.signature import port_names, positional_index, select_entry
 
 InputsLike = Sequence[Any] | Mapping[str | int, Any] | None
 
@@ -49,9 +49,10 @@ class Port:
         )
 
 
-def _ports(func: FuncOp, types: Sequence[Attribute], attrs: ArrayAttr | None, prefix: str):
+def _ports(func: FuncOp, types: Sequence[Attribute], attrs: ArrayAttr | None, prefix: str,
+           hints: Sequence[str | None] = ()) -> tuple[Port, ...]:
     ports: list[Port] = []
-    names = port_names(attrs, len(types), prefix)
+    names = port_names(attrs, len(types), prefix, hints)
     for i, (tensor_type, name) in enumerate(zip(types, names, strict=True)):
         if not isinstance(tensor_type, TensorType):
             raise PlanError(error_at(func, f"{prefix} {i} of '{func.sym_name.data}' is not a "
@@ -74,8 +75,12 @@ class PortLookupError(InferenceError, KeyError, IndexError):
         return str(self.args[0]) if self.args else ""
 
 
+_PREFIXES = {"input": "arg", "output": "result"}
+
+
 def _port(ports: tuple[Port, ...], key: int | str, what: str) -> Port:
-    """The port `key` (an index or a name) of `ports`."""
+    """The port `key` of `ports`: an index, a name, or the positional alias `arg<i>` /
+    `result<i>` (which every port keeps, whatever its name)."""
     if not isinstance(key, str | bool) and hasattr(key, "__index__"):
         key = operator.index(key)  # numpy integers too
     if isinstance(key, int) and 0 <= key < len(ports):
@@ -84,6 +89,8 @@ def _port(ports: tuple[Port, ...], key: int | str, what: str) -> Port:
         for port in ports:
             if port.name == key:
                 return port
+        if (index := positional_index(key, _PREFIXES[what], len(ports))) is not None:
+            return ports[index]
     names = ", ".join(p.name for p in ports) or "none"
     which = f"named {key!r}" if isinstance(key, str) else f"{key!r}"
     raise PortLookupError(f"error: no {what} {which} ({what}s: {names})")
@@ -155,7 +162,8 @@ class CompiledModel:
         self.entry = func.sym_name.data
         self._plan = self._plans.plan(self.entry)
         function_type = func.function_type
-        self.inputs = _ports(func, function_type.inputs.data, func.arg_attrs, "arg")
+        self.inputs = _ports(func, function_type.inputs.data, func.arg_attrs, "arg",
+                             [arg.name_hint for arg in func.body.block.args])
         self.outputs = _ports(func, function_type.outputs.data, func.res_attrs, "result")
 
     @property

@@ -1,18 +1,16 @@
 """`tosa-state-run`: run a stateful model for many consecutive calls, keeping its state.
 
 Inputs come from an `.npz` whose arrays carry a leading step axis (keyed by input name or
-`arg<i>`); the output `.npz` holds `result<i>` (leading step axis) and
-`state/<variable>` (the final state).
+`arg<i>`, see `tools/npz.py` for the dtype rule); the output `.npz` holds each output by
+name and as `result<i>` (leading step axis), and `state/<variable>` (the final state).
 """
 
 from __future__ import annotations
 
 import argparse
-import io
 import sys
-import zipfile
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp
@@ -21,8 +19,10 @@ from tosa_state.api import DEFAULT_PIPELINE, compile_model
 from tosa_state.context import make_context
 from tosa_state.diagnostics import InferenceError, TosaStateError
 from tosa_state.frontends.mlir import parse_mlir
-from tosa_state.interpreter.runtime import CompiledModel, InferRequest, Port
-from tosa_state.tools.cli import ArgumentParser, run_tool, write_atomically
+from tosa_state.interpreter.runtime import CompiledModel, InferRequest
+from tosa_state.progress import Progress
+from tosa_state.tools.cli import ArgumentParser, run_tool
+from tosa_state.tools.npz import load_npz, output_arrays, port_type, save_npz, step_inputs
 from tosa_state.transforms.specialize_input_shapes import parse_shapes
 
 
@@ -46,52 +46,26 @@ def _arg_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--reset-at", default="", help="reset every variable before these steps, e.g. 3,7"
     )
-    parser.add_argument("-o", "--output", help="write result<i> and state/<name> to this .npz")
+    parser.add_argument(
+        "-o", "--output",
+        help="write each output (by name, and as result<i>) and state/<name> to this .npz",
+    )
     parser.add_argument("--print", action="store_true", help="print a readable summary")
+    parser.add_argument(
+        "--print-limit", type=int, default=DEFAULT_PRINT_LIMIT, metavar="N",
+        help=f"--print shows the first and last N/2 steps (default {DEFAULT_PRINT_LIMIT}; "
+        "0 shows all)",
+    )
+    parser.add_argument(
+        "-q", "--quiet", action="store_true",
+        help="no progress bar and no notes on stderr (bars show on a terminal only, for work "
+        "over a second)",
+    )
     return parser
 
 
-def _load_inputs(path: str | None) -> dict[str, np.ndarray]:
-    if path is None:
-        return {}
-    try:
-        loaded = np.load(path, allow_pickle=False)
-        if not isinstance(loaded, np.lib.npyio.NpzFile):
-            raise ValueError("not an .npz archive (a single .npy array?); write one with "
-                             "numpy.savez(path, name=array, ...)")
-        with loaded as data:
-            return {key: data[key] for key in data.files}
-    except (OSError, ValueError, zipfile.BadZipFile, EOFError) as error:
-        raise TosaStateError(f"{path}: error: cannot read inputs: {error}") from None
-
-
-def _step_inputs(compiled: CompiledModel, data: dict[str, np.ndarray]) -> list[np.ndarray]:
-    """One array per model input, by name or `arg<i>`, each with a leading step axis."""
-    arrays: list[np.ndarray] = []
-    used: set[str] = set()
-    for port in compiled.inputs:
-        key = next((k for k in (port.name, f"arg{port.index}") if k in data), None)
-        if key is None:
-            raise InferenceError(
-                f"error: no array for input '{port.name}' (arg{port.index}) in the inputs; "
-                f"expected one of shape {_stepped_shape(port)} and dtype {port.dtype}"
-            )
-        used.add(key)
-        if data[key].ndim == 0:
-            raise InferenceError(
-                f"error: input '{key}' is a scalar; it needs a leading step axis: shape "
-                f"{_stepped_shape(port)}"
-            )
-        arrays.append(data[key])
-    unknown = sorted(set(data) - used)
-    if unknown:
-        names = ", ".join(p.name for p in compiled.inputs) or "none"
-        raise InferenceError(f"error: unknown input(s) {', '.join(unknown)} (inputs: {names})")
-    return arrays
-
-
-def _stepped_shape(port: Port) -> str:
-    return f"[{', '.join(['steps', *(str(d) if d >= 0 else '?' for d in port.shape)])}]"
+DEFAULT_PRINT_LIMIT = 20
+"""Steps `--print` shows by default: the first and the last ten."""
 
 
 def _step_count(compiled: CompiledModel, arrays: list[np.ndarray], steps: int | None) -> int:
@@ -121,17 +95,21 @@ def _reset_steps(spec: str) -> set[int]:
 
 
 def run(
-    compiled: CompiledModel, arrays: list[np.ndarray], steps: int, resets: set[int]
+    compiled: CompiledModel, arrays: list[np.ndarray], steps: int, resets: set[int],
+    progress: bool = False,
 ) -> tuple[list[list[np.ndarray]], InferRequest]:
+    """Run `steps` calls on one request, resetting its state before the steps in `resets`."""
     request = compiled.create_infer_request()
     outputs: list[list[np.ndarray]] = []
-    for step in range(steps):
-        if step in resets:
-            request.reset_state()
-        try:
-            outputs.append(list(request.infer([a[step] for a in arrays])))
-        except TosaStateError as error:
-            raise type(error)(f"{error}\nnote: at step {step}") from None
+    with Progress.on_terminal("running", total=steps, enabled=progress) as bar:
+        for step in range(steps):
+            if step in resets:
+                request.reset_state()
+            try:
+                outputs.append(list(request.infer([a[step] for a in arrays])))
+            except TosaStateError as error:
+                raise type(error)(f"{error}\nnote: at step {step}") from None
+            bar.advance()
     return outputs, request
 
 
@@ -145,31 +123,44 @@ def _final_state(request: InferRequest) -> dict[str, np.ndarray]:
     return states
 
 
-def _save(path: str, compiled: CompiledModel, outputs: list[list[np.ndarray]],
-          states: dict[str, np.ndarray]) -> None:
-    arrays: dict[str, Any] = {}
-    for port in compiled.outputs:
-        arrays[f"result{port.index}"] = np.stack([step[port.index] for step in outputs]) if \
-            outputs else np.zeros((0, *[max(d, 0) for d in port.shape]), port.dtype)
-    for name, value in states.items():
-        arrays[f"state/{name}"] = value
-    buffer = io.BytesIO()
-    np.savez(buffer, **arrays)
-    write_atomically(path, buffer.getvalue())
-
-
 def _summary(compiled: CompiledModel, outputs: list[list[np.ndarray]],
-             states: dict[str, np.ndarray], resets: set[int]) -> str:
-    lines = [f"model: entry '{compiled.entry}', {len(outputs)} step(s)"]
-    with np.printoptions(precision=6, suppress=True, threshold=64, edgeitems=4):
-        for step, values in enumerate(outputs):
+             states: dict[str, np.ndarray], resets: set[int], limit: int) -> str:
+    """What ran and what came out: each output's name, dtype and shape, its value at each
+    shown step (the first and last `limit // 2`; all when `limit` is 0), the final state."""
+    resets_note = f", reset before step {', '.join(map(str, sorted(resets)))}" if resets else ""
+    lines = [f"model: entry '{compiled.entry}', {len(outputs)} step(s){resets_note}",
+             "inputs:  " + (", ".join(f"{p.name} {port_type(p)}" for p in compiled.inputs)
+                            or "none"),
+             "outputs: " + (", ".join(f"{p.name} {port_type(p)}" for p in compiled.outputs)
+                            or "none")]
+    names = [port.name for port in compiled.outputs]
+    shown = range(len(outputs))
+    if 0 < limit < len(outputs):
+        shown = [*range((limit + 1) // 2), *range(len(outputs) - limit // 2, len(outputs))]
+    with np.printoptions(precision=6, suppress=True, threshold=64, edgeitems=4,
+                         linewidth=100):
+        previous = -1
+        for step in shown:
+            if step != previous + 1:
+                lines.append(f"... {step - previous - 1} step(s) not shown (--print-limit 0 "
+                             "shows all) ...")
+            previous = step
             lines.append(f"step {step}{' (after reset)' if step in resets else ''}:")
-            for port, value in zip(compiled.outputs, values, strict=True):
-                lines.append(f"  {port.name} = {np.array2string(value, prefix='    ')}")
+            lines += _aligned(names, outputs[step])
         lines.append("final state:")
-        for name, value in states.items():
-            lines.append(f"  {name} = {np.array2string(value, prefix='    ')}")
+        lines += _aligned([f"{n} {v.dtype}[{','.join(map(str, v.shape))}]"
+                           for n, v in states.items()], list(states.values()))
     return "\n".join(lines) + "\n"
+
+
+def _aligned(labels: Sequence[str], values: Sequence[np.ndarray]) -> list[str]:
+    """`  label = value` rows, the `=` signs and every row of a value's text aligned."""
+    width = max((len(label) for label in labels), default=0)
+    lines: list[str] = []
+    for label, value in zip(labels, values, strict=True):
+        prefix = f"  {label:<{width}} = "
+        lines.append(prefix + np.array2string(value, prefix=" " * len(prefix)))
+    return lines
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -180,22 +171,31 @@ def main(argv: list[str] | None = None) -> int:
         model = parse_mlir(make_context(), sys.stdin.read(), "<stdin>")
     elif not Path(args.input).exists():
         raise TosaStateError(f"{args.input}: error: no such file")
+    if args.print_limit < 0:
+        raise TosaStateError(f"error: --print-limit must not be negative, got {args.print_limit}")
+    data = load_npz(args.inputs) if args.inputs else {}
     compiled = compile_model(model, pipeline=args.pipeline, entry=args.entry,
-                             input_shapes=parse_shapes(args.input_shape))
-    arrays = _step_inputs(compiled, _load_inputs(args.inputs))
+                             input_shapes=parse_shapes(args.input_shape),
+                             progress=not args.quiet)
+    arrays = step_inputs(compiled.inputs, data, None if args.quiet else _note)
     steps = _step_count(compiled, arrays, args.steps)
     if late := sorted(k for k in resets if k >= steps):
         raise TosaStateError(
             f"error: --reset-at {','.join(map(str, late))}: the run has only {steps} step(s), "
             "numbered from 0"
         )
-    outputs, request = run(compiled, arrays, steps, resets)
+    outputs, request = run(compiled, arrays, steps, resets, progress=not args.quiet)
     states = _final_state(request)
     if args.output:
-        _save(args.output, compiled, outputs, states)
+        save_npz(args.output, {**output_arrays(compiled.outputs, outputs),
+                               **{f"state/{name}": value for name, value in states.items()}})
     if args.print or not args.output:
-        print(_summary(compiled, outputs, states, resets), end="")
+        print(_summary(compiled, outputs, states, resets, args.print_limit), end="")
     return 0
+
+
+def _note(message: str) -> None:
+    print(message, file=sys.stderr)
 
 
 def entry_point() -> None:

@@ -18,7 +18,7 @@ from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import PassFailedException
 
 from tosa_state.diagnostics import TosaStateError, error_at
-from tosa_state.signature import port_names, select_entry
+from tosa_state.signature import input_names, select_entry
 
 InputShapes = Mapping[str | int, Sequence[int]]
 """New shapes by input name, `arg<i>` or position."""
@@ -71,7 +71,7 @@ def specialize_input_shapes(module: ModuleOp, shapes: InputShapes, entry: str | 
         return
     func = select_entry(module, entry)
     block = func.body.block
-    names = port_names(func.arg_attrs, len(block.args), "arg")
+    names = input_names(func)
     for key, shape in shapes.items():
         index = _input_index(func, names, key)
         old = block.args[index]
@@ -79,6 +79,7 @@ def specialize_input_shapes(module: ModuleOp, shapes: InputShapes, entry: str | 
         if new_type == old.type:
             continue
         new = block.insert_arg(new_type, index)
+        new.name_hint = old.name_hint
         old.replace_all_uses_with(new)
         block.erase_arg(old)
     func.function_type = FunctionType.from_lists(

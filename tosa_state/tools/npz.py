@@ -1,0 +1,168 @@
+"""Step inputs from an `.npz` and results to one, for `tosa-state-run` and `tosa-state validate`.
+
+Inputs: one array per model input, keyed by the input's name (an OpenVINO name, or the SSA
+name of an `.mlir` argument: `%x` is `x`) or `arg<i>`, each with a leading step axis.
+
+The dtype rule: an array of the input's dtype is used as it is; a float array of a wider
+float type (numpy's default float64) is cast to the input's float type (rounding to nearest)
+and an integer array to the input's integer type, each with a note, when every value fits
+the input's range; any other dtype (floats for an integer input, integers for a float input,
+booleans, ...) is an error saying how to convert.
+"""
+
+from __future__ import annotations
+
+import io
+import zipfile
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+
+import numpy as np
+
+from tosa_state.diagnostics import InferenceError, TosaStateError
+from tosa_state.interpreter.runtime import Port
+from tosa_state.tools.cli import write_atomically
+
+Note = Callable[[str], None]
+
+_NPZ_HOWTO = ("--inputs takes an .npz with one array per model input, keyed by input name or "
+              "arg<i>, each with a leading step axis: numpy.savez('in.npz', x=xs)")
+
+
+def load_npz(path: str) -> dict[str, np.ndarray]:
+    """The arrays of the `.npz` at `path`; anything else is one clear `TosaStateError`."""
+    try:
+        with open(path, "rb") as stream:
+            head = stream.read(8)
+    except OSError as error:
+        raise TosaStateError(f"{path}: error: cannot read inputs: {error.strerror}") from None
+    if not head.startswith(b"PK"):
+        raise TosaStateError(f"{path}: error: not an .npz archive ({_looks_like(path, head)}); "
+                             f"{_NPZ_HOWTO}")
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            return {key: data[key] for key in data.files}
+    except (OSError, ValueError, zipfile.BadZipFile, EOFError) as error:
+        raise TosaStateError(f"{path}: error: cannot read inputs: {error}") from None
+
+
+def _looks_like(path: str, head: bytes) -> str:
+    if head.startswith(b"\x93NUMPY"):
+        return "a single .npy array: numpy.savez('in.npz', x=numpy.load('in.npy')) makes one"
+    if head.lstrip().startswith(b"<"):
+        return "XML: a model? the model is the first argument"
+    if Path(path).suffix.lower() in (".mlir", ".onnx", ".tflite", ".bin"):
+        return "a model file? the model is the first argument"
+    return "not a zip file"
+
+
+def describe(arrays: Mapping[str, np.ndarray]) -> str:
+    """`x float32[6,1,8], y int32[6]`: what an `.npz` holds."""
+    return ", ".join(f"{key} {_typed_shape(a.dtype, a.shape)}" for key, a in arrays.items()) \
+        or "no arrays"
+
+
+def _typed_shape(dtype: np.dtype, shape: Sequence[int]) -> str:
+    return f"{dtype}[{','.join(str(d) if d >= 0 else '?' for d in shape)}]"
+
+
+def port_type(port: Port) -> str:
+    """`float32[1,8]` (`?` for a dynamic dimension)."""
+    return _typed_shape(port.dtype, port.shape)
+
+
+def stepped_shape(port: Port) -> str:
+    """`[steps, 1, 8]`: what the `.npz` must hold for `port`."""
+    return f"[{', '.join(['steps', *(str(d) if d >= 0 else '?' for d in port.shape)])}]"
+
+
+def step_inputs(
+    ports: Sequence[Port], data: Mapping[str, np.ndarray], note: Note | None = None
+) -> list[np.ndarray]:
+    """One array per input port (by name or `arg<i>`), checked and cast by the dtype rule."""
+    arrays: list[np.ndarray] = []
+    used: set[str] = set()
+    for port in ports:
+        key = next((k for k in (port.name, f"arg{port.index}") if k in data), None)
+        if key is None:
+            raise InferenceError(
+                f"error: no array for input '{port.name}' (arg{port.index}) in the inputs; "
+                f"expected one of shape {stepped_shape(port)} and dtype {port.dtype}; the "
+                f"inputs hold: {describe(data)}"
+            )
+        used.add(key)
+        arrays.append(_cast(port, key, _with_step_axis(port, key, data[key]), note))
+    unknown = sorted(set(data) - used)
+    if unknown:
+        names = ", ".join(p.name for p in ports) or "none"
+        raise InferenceError(f"error: unknown input(s) {', '.join(unknown)} (inputs: {names})")
+    return arrays
+
+
+def _with_step_axis(port: Port, key: str, array: np.ndarray) -> np.ndarray:
+    if array.ndim == len(port.shape) + 1 and port.accepts(array.shape[1:]):
+        return array
+    if array.ndim == 0:
+        raise InferenceError(f"error: input '{key}' is a scalar; it needs a leading step axis: "
+                             f"shape {stepped_shape(port)}")
+    if array.ndim == len(port.shape) and port.accepts(array.shape):
+        raise InferenceError(
+            f"error: input '{key}' has shape {list(array.shape)}, the shape of one call: the "
+            f"step axis is missing; expected {stepped_shape(port)} ({key}[None] for one step)"
+        )
+    raise InferenceError(
+        f"error: input '{key}' has shape {list(array.shape)}; expected {stepped_shape(port)} "
+        f"(a leading step axis, then the input's shape {port_type(port)})"
+    )
+
+
+def _cast(port: Port, key: str, array: np.ndarray, note: Note | None) -> np.ndarray:
+    if array.dtype == port.dtype:
+        return array
+    have, want = array.dtype, port.dtype
+    if _is_float(have) and _is_float(want) and have.itemsize >= want.itemsize:
+        with np.errstate(over="ignore"):
+            cast = array.astype(want)
+        if np.any(np.isinf(cast) & np.isfinite(array)):
+            raise InferenceError(f"error: input '{key}' is {have} with values beyond {want}'s "
+                                 f"range (largest magnitude {np.nanmax(np.abs(array)):g})")
+        _note(note, f"note: input '{key}' is {have}; cast to the model's {want}")
+        return cast
+    if have.kind in "iu" and want.kind in "iu":
+        info = np.iinfo(want)
+        if array.size == 0 or (array.min() >= info.min and array.max() <= info.max):
+            _note(note, f"note: input '{key}' is {have}; cast to the model's {want}")
+            return array.astype(want)
+        raise InferenceError(f"error: input '{key}' is {have} with values outside {want}'s "
+                             f"range [{info.min}, {info.max}]")
+    raise InferenceError(f"error: input '{key}' has dtype {have}; expected {want} (convert it "
+                         f"with {key}.astype(numpy.{want}))")
+
+
+def _is_float(dtype: np.dtype) -> bool:
+    return dtype.kind == "f" or dtype.name == "bfloat16"
+
+
+def _note(note: Note | None, message: str) -> None:
+    if note is not None:
+        note(message)
+
+
+def output_arrays(
+    ports: Sequence[Port], outputs: Sequence[Sequence[np.ndarray]]
+) -> dict[str, np.ndarray]:
+    """Each output stacked over the steps, keyed by name, and by `result<i>` as an alias."""
+    arrays: dict[str, np.ndarray] = {}
+    for port in ports:
+        stacked = np.stack([step[port.index] for step in outputs]) if outputs else \
+            np.zeros((0, *[max(d, 0) for d in port.shape]), port.dtype)
+        arrays[port.name] = stacked
+        arrays.setdefault(f"result{port.index}", stacked)
+    return arrays
+
+
+def save_npz(path: str, arrays: Mapping[str, np.ndarray]) -> None:
+    """Write `arrays` to the `.npz` at `path` at once (no partial file on error)."""
+    buffer = io.BytesIO()
+    np.savez(buffer, **arrays)
+    write_atomically(path, buffer.getvalue())
