@@ -1,18 +1,23 @@
 """Progress bars for long work (compiling, many-step runs), drawn by `rich` on a terminal.
 
-A bar appears only when the work has lasted `delay` seconds (1 by default), only on a
-terminal, and goes away when the work ends; `Progress.off()` draws nothing and costs
-nothing. A stage that takes long without steps (one pass over a big model) still shows
-its name, a spinner and the time spent, since rich redraws from its own thread.
+A bar appears only when the work has lasted `delay` seconds (1 by default, or
+`$TOSA_STATE_PROGRESS_DELAY`), only on a terminal, and goes away when the work ends;
+`Progress.off()` draws nothing and costs nothing. A stage that takes long without steps
+(one pass over a big model) still shows its name, a spinner and the time spent, since rich
+redraws from its own thread.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 import threading
 import time
 from types import TracebackType
 from typing import Any, TextIO
+
+DELAY_ENV = "TOSA_STATE_PROGRESS_DELAY"
+"""Environment variable: seconds of work before a bar is drawn (default `DELAY`)."""
 
 DELAY = 1.0
 """Seconds of work before a bar is drawn: short work stays silent."""
@@ -37,20 +42,23 @@ class Progress:
         self._task: Any = None
         self._timer: threading.Timer | None = None
         self._closed = False
+        self._entered_at = 0.0
 
     @classmethod
     def on_terminal(cls, description: str, total: int | None = None, enabled: bool = True,
-                    stream: TextIO | None = None, delay: float = DELAY) -> Progress:
+                    stream: TextIO | None = None, delay: float | None = None) -> Progress:
         """A bar on `stream` (stderr) if `enabled` and `stream` is a terminal, else none."""
         stream = sys.stderr if stream is None else stream
-        tty = getattr(stream, "isatty", lambda: False)()
-        return cls(description, total, stream if enabled and tty else None, delay)
+        tty = enabled and getattr(stream, "isatty", lambda: False)()
+        return cls(description, total, stream if tty else None,
+                   _delay_from_env() if delay is None else delay)
 
     @classmethod
     def off(cls) -> Progress:
         return cls("", None, None)
 
     def __enter__(self) -> Progress:
+        self._entered_at = time.monotonic()
         if self._stream is not None:
             self._timer = threading.Timer(self._delay, self._start)
             self._timer.daemon = True
@@ -64,6 +72,7 @@ class Progress:
         with self._lock:
             self._closed = True
             if self._rich is not None:
+                self._rich.update(self._task, completed=self._count)
                 self._rich.stop()
 
     def _start(self) -> None:
@@ -88,6 +97,8 @@ class Progress:
             self._rich = _rich_progress(columns, console)
             self._task = self._rich.add_task(self._description, total=self._total,
                                              completed=self._count)
+            for task in self._rich.tasks:  # count the time before the bar was drawn
+                task.start_time = self._entered_at
             self._rich.start()
 
     @property
@@ -111,7 +122,15 @@ class Progress:
                 self._rich.update(self._task, description=description, completed=self._count)
 
 
+def _delay_from_env() -> float:
+    try:
+        return max(0.0, float(os.environ.get(DELAY_ENV, DELAY)))
+    except ValueError:
+        return DELAY
+
+
 def _rich_progress(columns: list[Any], console: Any) -> Any:
     from rich.progress import Progress as RichProgress
 
-    return RichProgress(*columns, console=console, transient=True, refresh_per_second=10)
+    return RichProgress(*columns, console=console, transient=True, refresh_per_second=10,
+                        get_time=time.monotonic)
