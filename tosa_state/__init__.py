@@ -18,6 +18,7 @@ from tosa_state.interpreter.runtime import (
     Port,
     VariableState,
 )
+from tosa_state.validation import ValidationReport, validate
 
 __all__ = [
     "CompiledModel",
@@ -25,8 +26,10 @@ __all__ = [
     "InferResult",
     "Port",
     "TosaStateError",
+    "ValidationReport",
     "VariableState",
     "compile_model",
     "make_context",
     "read_model",
+    "validate",
 ]

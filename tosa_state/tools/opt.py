@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import importlib.metadata
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -18,19 +17,13 @@ from tosa_state.frontends import read_model_file
 from tosa_state.frontends.mlir import parse_mlir
 from tosa_state.printing import Spelling, print_module
 from tosa_state.tools.cli import ArgumentParser, run_tool, write_atomically
+from tosa_state.tools.cli import package_version as _version
 from tosa_state.tools.verify_diagnostics import DiagnosticVerifier
 from tosa_state.transforms import get_all_passes
 from tosa_state.transforms.pipeline import apply_pipeline, describe_options, parse_pipeline
 from tosa_state.verification import verify_module
 
 SPLIT_MARKER = "// -----"
-
-
-def _version(distribution: str = "tosa-state") -> str:
-    try:
-        return importlib.metadata.version(distribution)
-    except importlib.metadata.PackageNotFoundError:
-        return "unknown"
 
 
 _XDSL_SUMMARIES = {
