@@ -162,8 +162,11 @@ class PartialShapeAttr(ParametrizedAttribute):
 
     @staticmethod
     def from_openvino(text: str) -> PartialShapeAttr:
-        """Parse OpenVINO's spelling (`"1,?,1..8,2..,..5"`, `""` for 0-D, `"..."`); ValueError."""
+        """Parse OpenVINO's spelling (`"1,?,1..8,2..,..5"`, `""` for 0-D, `"..."`), also in
+        brackets (`"[2,3]"`, `"[]"`) as OpenVINO's reader accepts; ValueError."""
         text = text.strip()
+        if text.startswith("[") and text.endswith("]"):
+            text = text[1:-1].strip()
         if text == "...":
             return PartialShapeAttr.from_intervals(None)
         if not text:

@@ -373,12 +373,13 @@ class Importer:
     def _check_assign(self, read: ov.ReadValueOp, write: ov.AssignOp) -> None:
         layer = self.layer_of[write]
         version, read_version = write.version.value.data, read.version.value.data
-        if version != read_version:
+        if version == 3 and read_version != 3:  # an Assign-6 may write a ReadValue-3's variable
             raise self.diag.layer(
                 layer,
-                f"Assign-{version} writes variable '{write.variable_id.data}' declared by "
-                f"ReadValue-{read_version} ({self.layer_of[read].describe()}); the versions must "
-                "match",
+                f"an Assign-3 finds its variable through the ReadValue-3 it is computed from, "
+                f"and variable '{write.variable_id.data}' is declared by a ReadValue-"
+                f"{read_version} ({self.layer_of[read].describe()}); OpenVINO refuses this too "
+                "('Can't find variable'): use an Assign-6",
             )
         declared_type, declared_shape = variable_declaration(read)
         value_type = write.value.type
