@@ -195,3 +195,43 @@ def test_without_openvino_one_clear_line(rnn: Path, monkeypatch: pytest.MonkeyPa
     assert_clean_failure(code, err, "error: validate needs the OpenVINO runtime: pip install "
                          "'tosa-state[validate]'")
     assert len(err.strip().splitlines()) == 1
+
+
+def test_dynamic_inputs_need_their_shapes(tmp_path: Path) -> None:
+    """A dynamic batch: random inputs need `--input-shape`, which both runtimes then use."""
+    x = ops.parameter([-1, 3], np.float32, name="x")
+    zeros = ops.broadcast(ops.constant(np.float32(0.0)), ops.shape_of(x))
+    read = ops.read_value(zeros, "acc", np.float32, ov.PartialShape([-1, 3]))
+    total = ops.add(read, ops.tanh(x))
+    model = ov.Model([ops.result(total, name="sum")], [ops.assign(total, "acc")], [x], "dyn")
+    path = tmp_path / "dyn.xml"
+    ov.save_model(model, str(path), compress_to_fp16=False)
+    code, _, err = cli(tosa_state_main.main, "validate", str(path))
+    assert_clean_failure(code, err, "--input-shape")  # compiling, or drawing random inputs
+    code, stdout, err = cli(tosa_state_main.main, "validate", str(path), "--input-shape",
+                            "x=2x3", "--steps", "5")
+    assert code == 0, err + stdout
+    assert any(line.split()[:4] == ["variable", "acc", "float32", "[2,3]"]
+               for line in stdout.splitlines())
+    report = ts.validate(path, input_shapes={"arg0": [4, 3]}, steps=3, levels=["tosa"])
+    assert report.ok and report.levels[0].comparisons[0].shape == [4, 3]
+
+
+def test_openvino_failing_at_run_time_is_one_line(rnn: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    from tosa_state.validation.openvino_session import OpenVINOSession
+
+    calls = []
+
+    def infer(self, inputs):
+        calls.append(len(calls))
+        if len(calls) == 3:
+            raise RuntimeError("Exception from src/a.cpp:1:\nCheck 'x' failed at b.cpp:2:\n"
+                               "[CPU] Add node: shapes mismatch\n\n")
+        return [np.zeros((1, 8), np.float32), np.zeros(1, np.int32)]
+
+    monkeypatch.setattr(OpenVINOSession, "infer", infer)
+    code, _, err = cli(tosa_state_main.main, "validate", str(rnn))
+    assert_clean_failure(code, err, f"{rnn}: error: the OpenVINO runtime cannot run this model "
+                         "at step 2: [CPU] Add node: shapes mismatch")
+    assert len(err.strip().splitlines()) == 1

@@ -86,13 +86,9 @@ def validate(
         bar.advance()
     sequence = make_sequence(tosa, inputs, steps, seed, reset_at, set_state_at)
     try:
-        oracle = session_type(path, input_shapes=input_shapes)
+        oracle = session_type(path)
     except Exception as error:  # OpenVINO raises RuntimeErrors of its own, many lines long
-        lines = [line.strip() for line in str(error).splitlines() if line.strip()]
-        reason = next((line for line in lines
-                       if not line.startswith(("Exception from", "Check '"))), str(error))
-        raise ValidationError(f"{path}: error: the OpenVINO runtime cannot run this model: "
-                              f"{reason.strip()}") from None
+        raise _openvino_failed(path, error, "") from None
     report = ValidationReport(path, sequence.steps, None if inputs is not None else seed, atol,
                               rtol, sorted(sequence.resets), sorted(sequence.set_states),
                               caveats=list(oracle.caveats))
@@ -100,7 +96,10 @@ def validate(
     names = [*variables, *(name for name in oracle.variables if name not in variables)]
     with Progress.on_terminal("validating", total=sequence.steps * (len(levels) + 1),
                               enabled=progress) as bar:
-        expected = sequence.play(oracle, variables, bar)
+        try:
+            expected = sequence.play(oracle, variables, bar)
+        except Exception as error:
+            raise _openvino_failed(path, error, f" at step {sequence.current}") from None
         for level in levels:
             bar.describe(f"validating: {level}")
             ours = sequence.play(TosaState(compiled[level].create_infer_request()), variables,
@@ -110,6 +109,15 @@ def validate(
                 _missing(row, variables, oracle.variables)
             report.levels.append(LevelReport(level, LEVELS[level], rows))
     return report
+
+
+def _openvino_failed(path: str, error: Exception, where: str) -> ValidationError:
+    """OpenVINO's exception (many lines, most of them source locations) as one line."""
+    lines = [line.strip() for line in str(error).splitlines() if line.strip()]
+    reason = next((line for line in lines if not line.startswith(("Exception from", "Check '"))),
+                  lines[0] if lines else type(error).__name__)
+    return ValidationError(f"{path}: error: the OpenVINO runtime cannot run this model{where}: "
+                           f"{reason}")
 
 
 def _missing(row: Comparison, ours: Mapping[str, object], theirs: Mapping[str, object]) -> None:

@@ -3,8 +3,10 @@
 
 `OpenVINOSession(xml_path)` reads the model with `openvino.Core().read_model`, compiles it for
 `CPU` with `{"INFERENCE_PRECISION_HINT": "f32"}` (this CPU otherwise infers in bf16) and keeps one
-`InferRequest`, whose variables persist between `infer` calls. `input_shapes` fixes dynamic
-input dimensions first (`Model.reshape`), by input name, `arg<i>` or position.
+`InferRequest`, whose variables persist between `infer` calls. A model with dynamic inputs
+runs as it is, on inputs of any shape it accepts (`Model.reshape` to static shapes and
+`reset_state` break the CPU plugin's shape inference in 2026.4: the second call after a reset
+fails).
 
 Quirks papered over (checked with openvino 2026.4.1):
 - 0-D state comes back from `query_state()` with shape `[1]`: reshaped to the declared shape.
@@ -25,7 +27,7 @@ models must not trust OpenVINO):
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -110,13 +112,9 @@ def _caveats(model: ov.Model) -> list[str]:
 class OpenVINOSession:
     """One compiled model and one infer request; state persists across `infer` calls."""
 
-    def __init__(self, xml_path: str | Path, device: str = "CPU",
-                 input_shapes: Mapping[str | int, Sequence[int]] | None = None) -> None:
+    def __init__(self, xml_path: str | Path, device: str = "CPU") -> None:
         self.core = ov.Core()
         self.model = self.core.read_model(str(xml_path))
-        if input_shapes:
-            self.model.reshape({_input_key(self.model, key): list(shape)
-                                for key, shape in input_shapes.items()})
         self.compiled = self.core.compile_model(self.model, device, CONFIG)
         self.request = self.compiled.create_infer_request()
         self.variables = _declared_variables(self.model)
@@ -190,14 +188,6 @@ class OpenVINOSession:
                 data = _to_declared(data, declared)
             values[state.name] = data
         return values
-
-
-def _input_key(model: ov.Model, key: str | int) -> str | int:
-    """OpenVINO's key for an input given by name, `arg<i>` or position."""
-    if isinstance(key, str) and not any(key in p.get_names() for p in model.inputs) and \
-            key.startswith("arg") and key[3:].isdigit():
-        return int(key[3:])
-    return key
 
 
 def _as_dtype(data: np.ndarray, dtype: np.dtype) -> np.ndarray:

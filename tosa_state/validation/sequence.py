@@ -42,6 +42,8 @@ class CallSequence:
     set_states: set[int]
     seed: int
     values: dict[int, dict[str, np.ndarray]] = field(default_factory=dict)
+    current: int = 0
+    """The step being played (where a runtime failed, if one did)."""
 
     @property
     def steps(self) -> int:
@@ -54,6 +56,7 @@ class CallSequence:
         trace = Trace()
         rng = np.random.default_rng(self.seed + 1)
         for step, arrays in enumerate(self.inputs):
+            self.current = step
             if step in self.resets:
                 runtime.reset_state()
             if step in self.set_states:
