@@ -143,6 +143,7 @@ def test_given_inputs_follow_the_run_tools_rules(rnn: Path, tmp_path: Path) -> N
                             str(inputs), "--levels", "memref", "--reset-at", "",
                             "--set-state-at", "0,2")
     assert code == 0, err
+    assert err == "note: input 'x' is float64; cast to the model's float32\n"
     assert stdout.splitlines()[1] == "sequence: 4 step(s), set_state before steps 0, 2"
     report = ts.validate(rnn, inputs={"x": np.ones((3, 1, 4), np.float32)}, levels=["tosa"])
     assert report.ok and report.steps == 3 and report.seed is None

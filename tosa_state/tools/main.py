@@ -54,7 +54,7 @@ def _arg_parser() -> argparse.ArgumentParser:
     check.add_argument("-o", "--output", metavar="REPORT.json", help="also write the report "
                        "as JSON")
     check.add_argument("-q", "--quiet", action="store_true",
-                       help="print only the verdict line; no progress bar")
+                       help="print only the verdict line; no progress bar, no notes")
     return parser
 
 
@@ -82,12 +82,17 @@ def _validate(args: argparse.Namespace) -> int:
         set_state_at=_steps("--set-state-at", args.set_state_at),
         input_shapes=parse_shapes(args.input_shape),
         progress=not args.quiet,
+        note=None if args.quiet else _note,
     )
     text = report.format()
     if args.output:
         write_atomically(args.output, report.to_json() + "\n")
     sys.stdout.write(text.splitlines()[-1] + "\n" if args.quiet else text)
     return 0 if report.ok else 1
+
+
+def _note(message: str) -> None:
+    print(message, file=sys.stderr)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -23,6 +23,7 @@ from tosa_state.api import compile_model
 from tosa_state.diagnostics import TosaStateError
 from tosa_state.interpreter.runtime import CompiledModel
 from tosa_state.progress import Progress
+from tosa_state.tools.npz import Note
 from tosa_state.transforms.specialize_input_shapes import InputShapes
 from tosa_state.validation.report import Comparison, LevelReport, ValidationReport
 from tosa_state.validation.sequence import TosaState, compare, make_sequence
@@ -56,15 +57,17 @@ def validate(
     set_state_at: Sequence[int] | None = None,
     input_shapes: InputShapes | None = None,
     progress: bool = False,
+    note: Note | None = None,
 ) -> ValidationReport:
     """Run the OpenVINO IR `model` in tosa-state and in OpenVINO and compare them.
 
     `inputs` maps input names (or `arg<i>`) to arrays with a leading step axis (as
-    `tosa-state-run --inputs`, with its dtype rule); without it, `steps` (default 12) calls
-    get random inputs drawn from `seed`. `reset_at` / `set_state_at` are the steps before
-    which every variable is reset / set to random values (default: a `set_state` a third of
-    the way, a reset two thirds of the way). `report.ok` is the verdict against `atol` and
-    `rtol`; `report.format()` the table, `report.to_json()` the same for machines.
+    `tosa-state-run --inputs`, with its dtype rule; `note` hears of the casts); without
+    it, `steps` (default 12) calls get random inputs drawn from `seed`. `reset_at` /
+    `set_state_at` are the steps before which every variable is reset / set to random values
+    (default: a `set_state` a third of the way, a reset two thirds of the way). `report.ok`
+    is the verdict against `atol` and `rtol`; `report.format()` the table,
+    `report.to_json()` the same for machines.
     """
     session_type = _openvino_session()
     path = os.fspath(model)
@@ -84,7 +87,7 @@ def validate(
             compiled[level] = tosa if level == "tosa" else compile_model(
                 tosa.module, pipeline=LEVELS[level], entry=tosa.entry)
         bar.advance()
-    sequence = make_sequence(tosa, inputs, steps, seed, reset_at, set_state_at)
+    sequence = make_sequence(tosa, inputs, steps, seed, reset_at, set_state_at, note)
     try:
         oracle = session_type(path)
     except Exception as error:  # OpenVINO raises RuntimeErrors of its own, many lines long

@@ -12,7 +12,7 @@ import numpy as np
 from tosa_state.diagnostics import TosaStateError
 from tosa_state.interpreter.runtime import CompiledModel, InferRequest, Port
 from tosa_state.progress import Progress
-from tosa_state.tools.npz import step_inputs, stepped_shape
+from tosa_state.tools.npz import Note, step_inputs, stepped_shape
 from tosa_state.validation.report import Comparison
 
 
@@ -101,10 +101,10 @@ class TosaState:
 
 def make_sequence(compiled: CompiledModel, inputs: Mapping[str, np.ndarray] | None,
                   steps: int | None, seed: int, reset_at: Sequence[int] | None,
-                  set_state_at: Sequence[int] | None) -> CallSequence:
+                  set_state_at: Sequence[int] | None, note: Note | None = None) -> CallSequence:
     """The calls to make: given or seeded random inputs, resets and set_states."""
     if inputs is not None:
-        arrays = step_inputs(compiled.inputs, inputs)
+        arrays = step_inputs(compiled.inputs, inputs, note)
         available = min((len(a) for a in arrays), default=steps or 1)
         if steps is None:
             steps = available
