@@ -193,13 +193,33 @@ def test_entry_selection() -> None:
         ts.compile_model(parse_mlir(make_context(), text), entry="x")
 
 
-def test_dynamic_state_is_a_clear_error() -> None:
-    text = """
-    tosa.variable @d : tensor<2x?xf32>
-    func.func @main() { return }
-    """
-    with pytest.raises(ts.TosaStateError, match="dynamic state is not supported"):
-        compile_text(text, pipeline="")
+DYNAMIC_STATE = """
+tosa.variable @d : tensor<2x?xf32>
+func.func @main(%x: tensor<2x?xf32>) -> tensor<2x?xf32> {
+  %0 = tosa.variable.read @d : tensor<2x?xf32>
+  %1 = tosa.concat %0, %x {axis = 1 : i32} : (tensor<2x?xf32>, tensor<2x?xf32>) -> tensor<2x?xf32>
+  tosa.variable.write @d, %1 : tensor<2x?xf32>
+  return %1 : tensor<2x?xf32>
+}
+"""
+
+
+@pytest.mark.parametrize("pipeline", ["", "tosa-to-mlprogram", None])
+def test_dynamic_state_starts_empty_and_changes_shape(pipeline: str | None) -> None:
+    request = compile_text(DYNAMIC_STATE, pipeline=pipeline).create_infer_request()
+    (state,) = request.query_state()
+    assert state.state.shape == (2, 0)
+    request.infer([np.ones((2, 3), np.float32)])
+    request.infer([np.full((2, 1), 2, np.float32)])
+    np.testing.assert_array_equal(state.state, [[1, 1, 1, 2]] * 2)
+    state.state = np.zeros((2, 7), np.float32)  # any size in the dynamic dimension
+    assert request.infer([np.ones((2, 1), np.float32)])[0].shape == (2, 8)
+    with pytest.raises(ts.TosaStateError, match=r"expected shape \[2, '\?'\]"):
+        state.state = np.zeros((3, 7), np.float32)
+    with pytest.raises(ts.TosaStateError, match="input 'arg0' has shape"):
+        request.infer([np.ones((3, 1), np.float32)])
+    state.reset()
+    assert state.state.shape == (2, 0)
 
 
 def test_compile_model_does_not_change_the_given_module() -> None:

@@ -6,6 +6,7 @@ from xdsl.dialects.bufferization import Bufferization
 from xdsl.dialects.builtin import Builtin
 from xdsl.dialects.func import Func
 from xdsl.dialects.memref import MemRef
+from xdsl.dialects.scf import Scf
 
 from tosa_state.dialects.ml_program import ML_PROGRAM
 from tosa_state.dialects.openvino import OpenVINO
@@ -13,9 +14,10 @@ from tosa_state.dialects.tosa import TOSA
 
 
 def make_context() -> Context:
-    """A fresh context with the builtin, func, arith, memref, bufferization, tosa,
+    """A fresh context with the builtin, func, arith, memref, scf, bufferization, tosa,
     ml_program and openvino dialects."""
     ctx = Context()
-    for dialect in (Builtin, Func, Arith, MemRef, Bufferization, TOSA, ML_PROGRAM, OpenVINO):
+    dialects = (Builtin, Func, Arith, MemRef, Scf, Bufferization, TOSA, ML_PROGRAM, OpenVINO)
+    for dialect in dialects:
         ctx.load_dialect(dialect)
     return ctx

@@ -4,12 +4,13 @@
 // The pass fails, with a diagnostic at the first variable op it could not lower, when a
 // variable op would be left.
 
-// A memref.global needs a static shape.
-// FAIL: invalid.mlir:[[# @LINE + 4]]:1: error: 'tosa.variable' op could not be lowered by 'convert-tosa-variables-to-memref': variable 'dyn' has the dynamic type 'tensor<2x?xi8>', and a memref.global needs a static shape
+// A dynamic variable needs a second global, `<name>__sizes`, for its lengths and capacities.
+// FAIL: invalid.mlir:[[# @LINE + 4]]:1: error: 'tosa.variable' op could not be lowered by 'convert-tosa-variables-to-memref': variable 'dyn' has a dynamic type and needs a global named 'dyn__sizes' for its sizes, but that name is taken
 // FAIL-NEXT: note: in pass 'convert-tosa-variables-to-memref'
 // expected-note@+2 {{in pass 'convert-tosa-variables-to-memref'}}
-// expected-error@+1 {{'tosa.variable' op could not be lowered by 'convert-tosa-variables-to-memref': variable 'dyn' has the dynamic type 'tensor<2x?xi8>', and a memref.global needs a static shape}}
+// expected-error@+1 {{'tosa.variable' op could not be lowered by 'convert-tosa-variables-to-memref': variable 'dyn' has a dynamic type and needs a global named 'dyn__sizes' for its sizes, but that name is taken}}
 tosa.variable @dyn : tensor<2x?xi8>
+tosa.variable @dyn__sizes = dense<1> : tensor<2xi32>
 func.func @f(%x: tensor<2x?xi8>) {
   tosa.variable.write @dyn, %x : tensor<2x?xi8>
   return

@@ -1,12 +1,35 @@
-"""Interpreter impls for the non-TOSA ops our modules hold (`arith.constant` of tensors)."""
+"""Interpreter impls for the non-TOSA ops our modules hold: `arith.constant` of tensors,
+and the index arithmetic and `scf.if` of dynamic-shape state at the memref level."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
+from xdsl.dialects import arith
 from xdsl.dialects.arith import ConstantOp
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IntegerAttr
 from xdsl.interpreter import Interpreter, InterpreterFunctions, PythonValues, impl, register_impls
+from xdsl.interpreters.scf import ScfFunctions
 
 from tosa_state.dtypes import dense_to_numpy
+
+_CMPI: dict[str, Callable[[int, int], bool]] = {
+    "eq": lambda a, b: a == b,
+    "ne": lambda a, b: a != b,
+    "ult": lambda a, b: a < b,
+    "ule": lambda a, b: a <= b,
+    "ugt": lambda a, b: a > b,
+    "uge": lambda a, b: a >= b,
+}
+"""`arith.cmpi` predicates on (non-negative) index values."""
+
+
+def _binary(kernel: Callable[[Any, Any], Any]):
+    def run(self: Any, interpreter: Interpreter, op: Any, args: PythonValues) -> PythonValues:
+        return (kernel(*args),)
+
+    return run
 
 
 @register_impls
@@ -18,4 +41,21 @@ class BuiltinFunctions(InterpreterFunctions):
         value = op.value
         if isinstance(value, DenseIntOrFPElementsAttr):
             return (dense_to_numpy(value),)
-        raise NotImplementedError(f"only dense tensor constants are supported, not {value}")
+        if isinstance(value, IntegerAttr):
+            return (value.value.data,)
+        raise NotImplementedError(f"only dense and integer constants are supported, not {value}")
+
+    @impl(arith.CmpiOp)
+    def run_cmpi(self, interpreter: Interpreter, op: arith.CmpiOp, args: PythonValues):
+        predicate = arith.CMPI_COMPARISON_OPERATIONS[op.predicate.value.data]
+        if predicate not in _CMPI:
+            raise NotImplementedError(f"arith.cmpi {predicate} is not supported")
+        return (_CMPI[predicate](*args),)
+
+    run_muli = impl(arith.MuliOp)(_binary(lambda a, b: a * b))
+    run_maxui = impl(arith.MaxUIOp)(_binary(max))
+    run_andi = impl(arith.AndIOp)(_binary(lambda a, b: a and b))
+    run_ori = impl(arith.OrIOp)(_binary(lambda a, b: a or b))
+
+
+__all__ = ["BuiltinFunctions", "ScfFunctions"]

@@ -8,7 +8,7 @@ from xdsl.interpreter import Interpreter, InterpreterFunctions
 
 def all_functions() -> list[InterpreterFunctions]:
     """One instance of each impl class (numpy impls for every op we can execute)."""
-    from tosa_state.interpreter.builtin import BuiltinFunctions
+    from tosa_state.interpreter.builtin import BuiltinFunctions, ScfFunctions
     from tosa_state.interpreter.memref import MemRefFunctions
     from tosa_state.interpreter.ml_program import MLProgramFunctions
     from tosa_state.interpreter.tosa_elementwise import TosaElementwiseFunctions
@@ -22,6 +22,7 @@ def all_functions() -> list[InterpreterFunctions]:
         StateFunctions(),
         MemRefFunctions(),
         MLProgramFunctions(),
+        ScfFunctions(),
     ]
 
 

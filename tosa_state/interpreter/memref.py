@@ -23,8 +23,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+from xdsl.dialects import memref
 from xdsl.dialects.bufferization import ToBufferOp, ToTensorOp
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
     DenseIntOrFPElementsAttr,
     MemRefType,
     TensorType,
@@ -38,7 +40,7 @@ from tosa_state.dtypes import numpy_dtype
 from tosa_state.interpreter.op_cache import per_op
 from tosa_state.interpreter.plan import PlanError
 from tosa_state.interpreter.state import VariableSpec, declares_state
-from tosa_state.interpreter.tosa_variables import static_spec, variable_store
+from tosa_state.interpreter.tosa_variables import spec_of, variable_store
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,13 +57,35 @@ def _global_ref(op: GetGlobalOp) -> GlobalRef:
 
 @per_op
 def _alloc_layout(op: AllocOp) -> tuple[tuple[int, ...], np.dtype]:
+    """The shape (`-1` where a dynamic size operand goes) and dtype of an alloc."""
     memref_type = op.memref.type
     assert isinstance(memref_type, MemRefType)
-    shape = tuple(memref_type.get_shape())
-    if op.dynamic_sizes or any(d < 0 for d in shape):
-        raise PlanError(error_at(op, f"'memref.alloc' of a dynamic shape '{memref_type}' "
-                                 "is not supported"))
+    shape = tuple(-1 if d < 0 else d for d in memref_type.get_shape())
     return shape, numpy_dtype(memref_type.get_element_type())
+
+
+@per_op
+def _holds_pointer(op: memref.LoadOp | memref.StoreOp) -> bool:
+    """Whether the memref accessed holds memrefs (a dynamic variable's buffer pointer)."""
+    memref_type = op.memref.type
+    return isinstance(memref_type, MemRefType) and isinstance(
+        memref_type.get_element_type(), MemRefType
+    )
+
+
+@per_op
+def _subview_layout(op: memref.SubviewOp) -> list[tuple[int, int, int]]:
+    """Per dimension (offset, size, stride), `-1` where an operand gives the value."""
+    def values(attr: object) -> list[int]:
+        return [-1 if v == DYNAMIC_INDEX else v for v in attr.get_values()]  # type: ignore
+
+    return list(zip(values(op.static_offsets), values(op.static_sizes),
+                    values(op.static_strides), strict=True))
+
+
+def _filled(shape: tuple[int, ...], dynamic: PythonValues) -> tuple[int, ...]:
+    it = iter(dynamic)
+    return tuple(next(it) if d < 0 else d for d in shape)
 
 
 @register_impls
@@ -81,7 +105,43 @@ class MemRefFunctions(InterpreterFunctions):
     @impl(AllocOp)
     def run_alloc(self, interpreter: Interpreter, op: AllocOp, args: PythonValues):
         shape, dtype = _alloc_layout(op)
-        return (np.empty(shape, dtype),)
+        return (np.empty(_filled(shape, args), dtype),)
+
+    @impl(memref.LoadOp)
+    def run_load(self, interpreter: Interpreter, op: memref.LoadOp, args: PythonValues):
+        ref, *indices = args
+        store = variable_store(interpreter)
+        array = store.read(ref.name) if type(ref) is GlobalRef else ref
+        if _holds_pointer(op):
+            return (array,)  # the buffer itself: a pointer, not a copy
+        return (array[tuple(indices)].item(),)
+
+    @impl(memref.StoreOp)
+    def run_store(self, interpreter: Interpreter, op: memref.StoreOp, args: PythonValues):
+        value, ref, *indices = args
+        store = variable_store(interpreter)
+        if _holds_pointer(op):
+            assert type(ref) is GlobalRef
+            store.values[ref.name] = value  # the global now points at `value`
+            return ()
+        array = store.read(ref.name) if type(ref) is GlobalRef else ref
+        array[tuple(indices)] = value
+        return ()
+
+    @impl(memref.DimOp)
+    def run_dim(self, interpreter: Interpreter, op: memref.DimOp, args: PythonValues):
+        source, axis = args
+        return (source.shape[axis],)
+
+    @impl(memref.SubviewOp)
+    def run_subview(self, interpreter: Interpreter, op: memref.SubviewOp, args: PythonValues):
+        source, *dynamic = args
+        it = iter(dynamic)
+        window = []
+        for offset, size, stride in _subview_layout(op):
+            offset, size, stride = (next(it) if v < 0 else v for v in (offset, size, stride))
+            window.append(slice(offset, offset + size * stride, stride))
+        return (source[tuple(window)],)
 
     @impl(DeallocOp)
     def run_dealloc(self, interpreter: Interpreter, op: DeallocOp, args: PythonValues):
@@ -117,20 +177,30 @@ class MemRefFunctions(InterpreterFunctions):
 @declares_state(GlobalOp)
 def memref_global_spec(op: GlobalOp) -> VariableSpec | None:
     """A mutable `memref.global` is a variable: its shape, dtype and initial value
-    (`uninitialized`: none). A `constant` global is not state."""
+    (`uninitialized`: none). A `constant` global is not state. A global of a memref type
+    holds a dynamic variable's buffer (`convert-tosa-variables-to-memref`): the variable
+    has the buffer's shape, and starts empty."""
     if op.constant is not None:
         return None
     memref_type = op.type
     name = op.sym_name.data
-    tensor_type = TensorType(memref_type.get_element_type(), memref_type.get_shape())
-    uninitialised = static_spec(op, name, tensor_type, None)  # rejects dynamic shapes
+    inner = memref_type.get_element_type()
+    if isinstance(inner, MemRefType) and not memref_type.get_shape():
+        tensor_type = TensorType(inner.get_element_type(), inner.get_shape())
+        if tensor_type.has_static_shape() or not isinstance(op.initial_value, UnitAttr):
+            raise PlanError(error_at(op, f"global '{name}' of type '{memref_type}' is not "
+                                     "the buffer of a dynamic-shape variable"))
+        return spec_of(name, tensor_type, None)
+    tensor_type = TensorType(inner, memref_type.get_shape())
     initial = op.initial_value
     if isinstance(initial, UnitAttr):
-        return uninitialised
-    if not isinstance(initial, DenseIntOrFPElementsAttr) or initial.type != tensor_type:
+        initial = None
+    elif not isinstance(initial, DenseIntOrFPElementsAttr) or initial.type != tensor_type:
         raise PlanError(error_at(op, f"global '{name}' of type '{memref_type}' has an "
                                  f"unsupported initial value '{initial}'"))
-    return static_spec(op, name, tensor_type, initial)
+    if not tensor_type.has_static_shape():
+        raise PlanError(error_at(op, f"global '{name}' has a dynamic type '{memref_type}'"))
+    return spec_of(name, tensor_type, initial)
 
 
 __all__ = ["GlobalRef", "MemRefFunctions", "memref_global_spec"]

@@ -25,7 +25,7 @@ from tosa_state.dtypes import dense_to_numpy
 from tosa_state.interpreter.op_cache import per_op
 from tosa_state.interpreter.plan import PlanError
 from tosa_state.interpreter.state import VariableSpec, declares_state
-from tosa_state.interpreter.tosa_variables import static_spec, variable_store
+from tosa_state.interpreter.tosa_variables import spec_of, variable_store
 
 
 @per_op
@@ -73,8 +73,8 @@ class MLProgramFunctions(InterpreterFunctions):
 
 @declares_state(GlobalOp)
 def ml_program_global_spec(op: GlobalOp) -> VariableSpec | None:
-    """A mutable `ml_program.global` is a variable (static tensor types only); an
-    immutable one is a constant, not state."""
+    """A mutable `ml_program.global` is a variable (`?` dims allowed, as for
+    `tosa.variable`); an immutable one is a constant, not state."""
     if not op.mutable:
         return None
     name = op.global_name
@@ -82,14 +82,13 @@ def ml_program_global_spec(op: GlobalOp) -> VariableSpec | None:
     if not isinstance(global_type, TensorType):
         raise PlanError(error_at(op, f"global '{name}' has type '{global_type}'; only "
                                  "ranked tensor globals are supported"))
-    uninitialised = static_spec(op, name, global_type, None)  # rejects dynamic shapes
     value = op.value
-    if value is None:
-        return uninitialised
-    if not isinstance(value, DenseIntOrFPElementsAttr) or value.type != global_type:
+    if value is not None and (
+        not isinstance(value, DenseIntOrFPElementsAttr) or value.type != global_type
+    ):
         raise PlanError(error_at(op, f"global '{name}' of type '{global_type}' has an "
                                  f"unsupported initial value '{value}'"))
-    return static_spec(op, name, global_type, value)
+    return spec_of(name, global_type, value)
 
 
 __all__ = ["MLProgramFunctions", "ml_program_global_spec"]

@@ -170,7 +170,7 @@ class CompiledModel:
     def variables(self) -> tuple[VariableSpec, ...]:
         """The model's variables, as `query_state()` lists them (init flags, which are
         bookkeeping rather than state, are left out)."""
-        return tuple(spec for spec in self._specs if spec.flag_of is None)
+        return tuple(spec for spec in self._specs if not spec.hidden)
 
     def create_infer_request(self) -> InferRequest:
         return InferRequest(self)

@@ -17,7 +17,7 @@ from xdsl.dialects.builtin import ModuleOp, StringAttr
 from xdsl.ir import Operation
 
 from tosa_state.diagnostics import InferenceError, error_at
-from tosa_state.dialects.tosa.variables import INIT_FLAG_ATTR
+from tosa_state.dialects.tosa.variables import INIT_FLAG_ATTR, SIZES_ATTR
 from tosa_state.dtypes import UnsupportedElementType
 from tosa_state.interpreter.plan import PlanError
 
@@ -28,18 +28,39 @@ class VariableSpec:
 
     name: str
     shape: tuple[int, ...]
+    """The declared shape; `-1` is a dynamic dimension (any size, changing between calls)."""
     dtype: np.dtype
     initial: np.ndarray | None
     """Read-only; `None` when the variable has no initial value."""
     flag_of: str | None = None
     """For a hidden init flag (`INIT_FLAG_ATTR`): the variable whose flag it is."""
+    sizes_of: str | None = None
+    """For the hidden sizes global of a dynamic variable at the memref level
+    (`SIZES_ATTR`): the variable whose lengths and capacities it holds."""
+
+    @property
+    def hidden(self) -> bool:
+        """Bookkeeping rather than state: `query_state()` leaves it out."""
+        return self.flag_of is not None or self.sizes_of is not None
+
+    @property
+    def is_dynamic(self) -> bool:
+        return any(d < 0 for d in self.shape)
+
+    def admits(self, shape: tuple[int, ...]) -> bool:
+        """Whether a value of `shape` fits the declaration (`?` takes any size)."""
+        return len(shape) == len(self.shape) and all(
+            want < 0 or want == have for want, have in zip(self.shape, shape, strict=True)
+        )
 
     def check(self, value: np.ndarray, what: str) -> None:
-        """Raise `InferenceError` unless `value` has exactly this variable's shape and dtype."""
-        if value.dtype != self.dtype or value.shape != self.shape:
+        """Raise `InferenceError` unless `value` has this variable's dtype and a shape it
+        admits."""
+        if value.dtype != self.dtype or not self.admits(value.shape):
+            expected = [d if d >= 0 else "?" for d in self.shape]
             raise InferenceError(
                 f"error: {what} for variable '{self.name}' has shape {list(value.shape)} and "
-                f"dtype {value.dtype}; expected shape {list(self.shape)} and dtype {self.dtype}"
+                f"dtype {value.dtype}; expected shape {expected} and dtype {self.dtype}"
             )
 
 
@@ -53,13 +74,21 @@ class VariableStore:
             spec.flag_of: spec for spec in self.specs.values() if spec.flag_of is not None
         }
         """Variable name -> the spec of its init flag (initial values computed from inputs)."""
+        self.sizes: dict[str, VariableSpec] = {
+            spec.sizes_of: spec for spec in self.specs.values() if spec.sizes_of is not None
+        }
+        """Variable name -> the spec of its sizes global (a dynamic variable at the memref
+        level: its slot holds a buffer with room to spare, the sizes say how much is used)."""
         self.reset()
 
     def reset(self, name: str | None = None) -> None:
-        """Back to the initial value (every variable, or just `name` and its init flag)."""
+        """Back to the initial value (every variable, or just `name` and its companions:
+        init flag, sizes)."""
         specs = self.specs.values() if name is None else (self.specs[name],)
         if name in self.flags:
             specs = (*specs, self.flags[name])
+        if name in self.sizes:
+            specs = (*specs, self.sizes[name])
         for spec in specs:
             self.values[spec.name] = None if spec.initial is None else spec.initial.copy()
 
@@ -98,6 +127,9 @@ class VariableStore:
         self.write(name, array)
         if (flag := self.flags.get(name)) is not None:
             self.values[flag.name] = np.ones(flag.shape, flag.dtype)
+        if (sizes := self.sizes.get(name)) is not None:  # a buffer of exactly that size
+            dims = [n for n, d in zip(array.shape, self.specs[name].shape, strict=True) if d < 0]
+            self.values[sizes.name] = np.array(dims + dims, sizes.dtype)
 
     def user_value(self, name: str) -> np.ndarray:
         """A copy of the value, for the user; an error while a computed initial value is
@@ -107,7 +139,13 @@ class VariableStore:
                 f"error: variable '{name}' has no value yet: its initial value is computed "
                 "from the model's inputs at the next inference"
             )
-        return np.array(self.read(name), copy=True)
+        value = self.read(name)
+        if (sizes := self.sizes.get(name)) is not None:  # the used corner of the buffer
+            lengths = iter(self.read(sizes.name).tolist())
+            value = value[tuple(
+                slice(0, next(lengths)) if d < 0 else slice(None) for d in self.specs[name].shape
+            )]
+        return np.array(value, copy=True)
 
 
 SpecBuilder = Callable[[Operation], VariableSpec | None]
@@ -140,5 +178,7 @@ def collect_specs(module: ModuleOp) -> list[VariableSpec]:
             continue
         if isinstance(flag_of := op.attributes.get(INIT_FLAG_ATTR), StringAttr):
             spec = replace(spec, flag_of=flag_of.data)
+        if isinstance(sizes_of := op.attributes.get(SIZES_ATTR), StringAttr):
+            spec = replace(spec, sizes_of=sizes_of.data)
         specs.append(spec)
     return specs

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
+import numpy as np
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType
 from xdsl.interpreter import Interpreter, InterpreterFunctions, PythonValues, impl, register_impls
-from xdsl.ir import Operation
 
-from tosa_state.diagnostics import error_at
 from tosa_state.dialects.tosa.variables import VariableOp, VariableReadOp, VariableWriteOp
 from tosa_state.dtypes import dense_to_numpy, numpy_dtype
-from tosa_state.interpreter.plan import PlanError
 from tosa_state.interpreter.state import VariableSpec, VariableStore, declares_state
 
 STORE_KEY = "variables"
@@ -53,18 +51,23 @@ class StateFunctions(InterpreterFunctions):
 @declares_state(VariableOp)
 def variable_spec(op: VariableOp) -> VariableSpec:
     """A `tosa.variable`'s shape, dtype and decoded initial value."""
-    return static_spec(op, op.var_name, op.tensor_type, op.initial_value)
+    return spec_of(op.var_name, op.tensor_type, op.initial_value)
 
 
-def static_spec(
-    op: Operation, name: str, tensor_type: TensorType, initial: DenseIntOrFPElementsAttr | None
+def spec_of(
+    name: str, tensor_type: TensorType, initial: DenseIntOrFPElementsAttr | None
 ) -> VariableSpec:
-    """The spec of a variable of a static `tensor_type`; dynamic state is an error."""
+    """The spec of a variable of `tensor_type` (`?` dims allowed).
+
+    A dynamic variable without an initial value starts *empty*: 0 in every dynamic
+    dimension (OpenVINO's start value for a ReadValue without init). Having no elements,
+    that value is fully defined, so reading it before any write is not an error."""
     shape = tuple(tensor_type.get_shape())
-    if any(d < 0 for d in shape):
-        raise PlanError(
-            error_at(op, f"variable '{name}' has a dynamic shape '{tensor_type}'; dynamic "
-                     "state is not supported yet")
-        )
     dtype = numpy_dtype(tensor_type.get_element_type())
-    return VariableSpec(name, shape, dtype, None if initial is None else dense_to_numpy(initial))
+    if initial is not None:
+        return VariableSpec(name, shape, dtype, dense_to_numpy(initial))
+    if any(d < 0 for d in shape):
+        empty = np.zeros(tuple(max(d, 0) for d in shape), dtype)
+        empty.flags.writeable = False
+        return VariableSpec(name, shape, dtype, empty)
+    return VariableSpec(name, shape, dtype, None)

@@ -59,6 +59,11 @@ has received its initial value yet (for initial values computed from a model's i
 OpenVINO's ReadValue allows). The runtime hides such flags and sets/resets them together
 with their variable."""
 
+SIZES_ATTR = "tosa_state.sizes_of"
+"""Discardable attribute of the `memref.global` that `convert-tosa-variables-to-memref`
+creates next to a dynamic-shape variable's buffer: it holds the lengths and capacities of
+the variable's dynamic dimensions (see that pass). The runtime hides it like an init flag."""
+
 SUPPORTED_ELEMENT_TYPES: tuple[Attribute, ...] = (
     i1,
     i8,
@@ -435,6 +440,7 @@ UPSTREAM_SPELLINGS: dict[str, str] = {
 __all__ = [
     "DYNAMIC",
     "INIT_FLAG_ATTR",
+    "SIZES_ATTR",
     "SUPPORTED_ELEMENT_TYPES",
     "UPSTREAM_SPELLINGS",
     "VARIABLE_OPS",
