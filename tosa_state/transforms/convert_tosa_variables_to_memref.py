@@ -601,12 +601,16 @@ class ConvertTosaVariablesToMemRefPass(ModulePass):
 
 
 def _reason(declarations: Declarations, op: Operation) -> str:
-    if isinstance(op, VariableOp) and isinstance(module := op.parent_op(), ModuleOp):
-        if not op.tensor_type.has_static_shape() and _sizes_name_taken(module, op.var_name):
-            return (
-                f"variable '{op.var_name}' has a dynamic type and needs a global named "
-                f"'{sizes_global_name(op.var_name)}' for its sizes, but that name is taken"
-            )
+    if (
+        isinstance(op, VariableOp)
+        and isinstance(module := op.parent_op(), ModuleOp)
+        and not op.tensor_type.has_static_shape()
+        and _sizes_name_taken(module, op.var_name)
+    ):
+        return (
+            f"variable '{op.var_name}' has a dynamic type and needs a global named "
+            f"'{sizes_global_name(op.var_name)}' for its sizes, but that name is taken"
+        )
     return default_reason(declarations, op)
 
 
