@@ -8,7 +8,7 @@ from typing import Any
 
 from xdsl.dialects import arith
 from xdsl.dialects.arith import ConstantOp
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IntegerAttr
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IndexType, IntegerAttr
 from xdsl.interpreter import Interpreter, InterpreterFunctions, PythonValues, impl, register_impls
 from xdsl.interpreters.scf import ScfFunctions
 
@@ -41,9 +41,11 @@ class BuiltinFunctions(InterpreterFunctions):
         value = op.value
         if isinstance(value, DenseIntOrFPElementsAttr):
             return (dense_to_numpy(value),)
-        if isinstance(value, IntegerAttr):
+        if isinstance(value, IntegerAttr) and isinstance(value.type, IndexType):
             return (value.value.data,)
-        raise NotImplementedError(f"only dense and integer constants are supported, not {value}")
+        raise NotImplementedError(
+            f"only dense tensor constants are supported (and index scalars), not {value}"
+        )
 
     @impl(arith.CmpiOp)
     def run_cmpi(self, interpreter: Interpreter, op: arith.CmpiOp, args: PythonValues):
