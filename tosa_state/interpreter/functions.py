@@ -12,6 +12,7 @@ def all_functions() -> list[InterpreterFunctions]:
     from tosa_state.interpreter.memref import MemRefFunctions
     from tosa_state.interpreter.ml_program import MLProgramFunctions
     from tosa_state.interpreter.tosa_elementwise import TosaElementwiseFunctions
+    from tosa_state.interpreter.tosa_shape import TosaShapeFunctions
     from tosa_state.interpreter.tosa_tensor import TosaTensorFunctions
     from tosa_state.interpreter.tosa_variables import StateFunctions
 
@@ -19,6 +20,7 @@ def all_functions() -> list[InterpreterFunctions]:
         BuiltinFunctions(),
         TosaElementwiseFunctions(),
         TosaTensorFunctions(),
+        TosaShapeFunctions(),
         StateFunctions(),
         MemRefFunctions(),
         MLProgramFunctions(),

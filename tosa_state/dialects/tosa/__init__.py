@@ -3,13 +3,14 @@
 One merged dialect (xDSL cannot register two dialects named `tosa`), in three modules that
 follow the TOSA specification's chapters: elementwise operators (activation, elementwise
 unary/binary/ternary, comparison, type conversion), tensor operators (tensor, reduction,
-data layout, scatter/gather, data nodes, control flow, shape), and the EXT-VARIABLE
-operators. https://www.mlplatform.org/tosa/tosa_spec.html
+data layout, scatter/gather, data nodes, control flow), the shape operators of the
+dynamic-shape extension, and the EXT-VARIABLE operators. https://www.mlplatform.org/tosa/tosa_spec.html
 """
 
 from xdsl.ir import Dialect
 
 from tosa_state.dialects.tosa.elementwise import ELEMENTWISE_ATTRS, ELEMENTWISE_OPS
+from tosa_state.dialects.tosa.shape import SHAPE_OPS
 from tosa_state.dialects.tosa.tensor import TENSOR_ATTRS, TENSOR_OPS
 from tosa_state.dialects.tosa.variables import (
     UPSTREAM_SPELLINGS,
@@ -23,6 +24,7 @@ TOSA = Dialect(
     [
         *ELEMENTWISE_OPS,
         *TENSOR_OPS,
+        *SHAPE_OPS,
         VariableOp,
         VariableReadOp,
         VariableWriteOp,

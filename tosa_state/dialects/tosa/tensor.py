@@ -216,14 +216,25 @@ def constant_shape(value: SSAValue) -> tuple[int, ...] | None:
     return None
 
 
-def _compile_time_shape(value: SSAValue, what: str, rank: int) -> tuple[int, ...]:
-    """A `!tosa.shape<rank>` operand's values: shape operands are compile-time constants
-    in TOSA 1.0 (without EXT-DYNAMIC), i.e. produced by `tosa.const_shape`."""
+def _compile_time_shape(value: SSAValue, what: str, rank: int) -> tuple[int, ...] | None:
+    """A `!tosa.shape<rank>` operand's values when `tosa.const_shape` gives them; `None`
+    when TOSA shape ops (`tosa.dim`, `tosa.concat_shape`, ...: the dynamic-shape
+    extension) compute them at run time. Any other producer is an error."""
     _check_shape_rank(value, what, rank)
     values = constant_shape(value)
     if values is None:
+        owner = value.owner
+        if isinstance(owner, Operation) and owner.name in SHAPE_OP_NAMES:
+            return None
         raise VerifyException("shape operand is not compile time resolvable")
     return values
+
+
+SHAPE_OP_NAMES = frozenset(
+    ["tosa.dim", "tosa.concat_shape", "tosa.add_shape", "tosa.sub_shape", "tosa.mul_shape",
+     "tosa.div_floor_shape", "tosa.max_shape", "tosa.min_shape"]
+)
+"""The TOSA shape operators whose results are only known at run time."""
 
 
 def _zero_point_value(value: SSAValue) -> float | None:
@@ -1003,6 +1014,8 @@ class ReshapeOp(DataLayoutOperation):
             raise VerifyException(
                 f"cannot reshape {prod(in_shape)} elements into {prod(out_shape)}"
             )
+        if new_shape is None:
+            return
         if new_shape.count(-1) > 1 or not all(
             s == -1 or _same_dim(s, d) for s, d in zip(new_shape, out_shape, strict=True)
         ):
@@ -1043,6 +1056,8 @@ class SliceOp(DataLayoutOperation):
             raise VerifyException(
                 f"expect output rank ({len(out_shape)}) to equal input rank ({rank})"
             )
+        if start is None or size is None:
+            return
         for dim, (begin, extent, length) in enumerate(zip(start, size, in_shape, strict=True)):
             if begin < 0:
                 raise VerifyException(
@@ -1091,6 +1106,8 @@ class TileOp(DataLayoutOperation):
             raise VerifyException(
                 f"expect output rank ({len(out_shape)}) to equal input rank ({len(in_shape)})"
             )
+        if multiples is None:
+            return
         for dim, (size, times, out) in enumerate(zip(in_shape, multiples, out_shape, strict=True)):
             if times < 1:
                 raise VerifyException(
@@ -1149,7 +1166,7 @@ class PadOp(DataLayoutOperation):
                 f"expect output rank ({len(out_shape)}) to equal input rank ({rank})"
             )
         padding = _compile_time_shape(self.padding, "padding", 2 * rank)
-        for dim in range(rank):
+        for dim in range(rank if padding is not None else 0):
             low, high = padding[2 * dim], padding[2 * dim + 1]
             if low < 0 or high < 0:
                 raise VerifyException(
