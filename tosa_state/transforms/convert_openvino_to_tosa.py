@@ -1,15 +1,17 @@
 """`convert-openvino-to-tosa`: OpenVINO models (the `openvino` dialect) to TOSA 1.0.
 
-Compute ops become TOSA ops with static shapes (shape subgraphs fold to constants, recurrent
-cells become TOSA subgraphs, TensorIterators are unrolled); ReadValue / Assign become
+Compute ops become TOSA ops (shape subgraphs of static shapes fold to constants; those of
+dynamic dimensions become TOSA shape ops, see `openvino_to_tosa.shapes`; recurrent cells
+become TOSA subgraphs, TensorIterators are unrolled); ReadValue / Assign become
 `tosa.variable` declarations with `tosa.variable.read` / `tosa.variable.write`, keeping
 OpenVINO's semantics (see `openvino_to_tosa.state`). The patterns live in the
 `openvino_to_tosa` package, one module per op family.
 
-Afterwards no `openvino` op is left, every function argument and result has a static type
-(results refined from OpenVINO's `?` dims), and all state writes stand at the end of their
-function. The pass fails, naming the op and its OpenVINO layer, when an op cannot be
-converted or an input has a dynamic shape.
+Afterwards no `openvino` op is left, function results have the types of what they return
+(refined from OpenVINO's `?` dims where the conversion knows more), and all state writes
+stand at the end of their function. Inputs keep their dynamic dimensions: the TOSA module
+is shape-polymorphic. The pass fails, naming the op and its OpenVINO layer, when an op
+cannot be converted (e.g. an op that needs static shapes gets a dynamic one).
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import DictionaryAttr, FunctionType, ModuleOp, StringAttr, TensorType
+from xdsl.dialects.builtin import DictionaryAttr, FunctionType, ModuleOp, StringAttr
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
@@ -25,7 +27,6 @@ from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriteWal
 from xdsl.traits import is_side_effect_free
 from xdsl.utils.exceptions import PassFailedException
 
-from tosa_state.diagnostics import error_at
 from tosa_state.dialects.tosa.variables import VariableOp
 from tosa_state.transforms.openvino_to_tosa import Lowering, conversion_patterns
 from tosa_state.transforms.openvino_to_tosa.common import Deferred, conversion_error
@@ -52,8 +53,6 @@ class ConvertOpenVINOToTosaPass(ModulePass):
                  any(_is_openvino(inner) for inner in f.walk())]
         if not funcs:
             return
-        for func in funcs:
-            _check_static_inputs(func)
         lowering = Lowering(variables=existing_variables(op))
         walker = PatternRewriteWalker(
             GreedyRewritePatternApplier(conversion_patterns(lowering), dce_enabled=False),
@@ -73,17 +72,6 @@ def _name(func: FuncOp, index: int) -> str:
         if isinstance(name, StringAttr):
             return f"input '{name.data}'"
     return f"argument {index}"
-
-
-def _check_static_inputs(func: FuncOp) -> None:
-    for index, arg_type in enumerate(func.function_type.inputs.data):
-        if not (isinstance(arg_type, TensorType) and arg_type.has_static_shape()):
-            raise PassFailedException(
-                error_at(func, f"{_name(func, index)} of '{func.sym_name.data}' has type "
-                         f"{arg_type}: tosa-state needs static input shapes (give them with "
-                         "specialize-input-shapes, tosa-state-run --input-shape or "
-                         "compile_model(..., input_shapes=...))")
-            )
 
 
 def _check_converted(module: ModuleOp, lowering: Lowering) -> None:

@@ -42,7 +42,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.dialects.func import FuncOp
 from xdsl.interpreter import Interpreter
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.rewriter import InsertPoint
 from xdsl.utils.exceptions import VerifyException
@@ -50,6 +50,7 @@ from xdsl.utils.exceptions import VerifyException
 from tosa_state.diagnostics import TosaStateError, error_at
 from tosa_state.dialects import openvino as ov
 from tosa_state.dialects.tosa import elementwise as tew
+from tosa_state.dialects.tosa import shape as tts
 from tosa_state.dialects.tosa import tensor as tt
 from tosa_state.dialects.tosa.variables import VariableOp, VariableReadOp, VariableWriteOp
 from tosa_state.dtypes import (
@@ -82,15 +83,35 @@ class Deferred(Unsupported):
 # ---------------------------------------------------------------------------------------------
 
 
-def shape(value: SSAValue) -> tuple[int, ...]:
-    """The static shape of a ranked tensor value (`Unsupported` if it has a dynamic dim)."""
+DYN = DYNAMIC_INDEX
+"""A dynamic dimension (`?`) in the shapes `dims` returns and the emitter takes."""
+
+
+def dims(value: SSAValue) -> tuple[int, ...]:
+    """The shape of a ranked tensor value, `DYN` for each dynamic dimension (for patterns
+    that handle dynamic shapes; the others use `shape`)."""
     value_type = value.type
+    if isinstance(value_type, tt.ShapeType):
+        raise Unsupported(
+            f"an operand is a shape only known at run time ({value_type}), which this op "
+            "cannot take"
+        )
     if not isinstance(value_type, TensorType):
         raise Unsupported(f"operand of type {value_type} has a dynamic rank")
-    dims = tuple(value_type.get_shape())
-    if DYNAMIC_INDEX in dims:
-        raise Unsupported(f"operand of type {value_type} has a dynamic shape")
-    return dims
+    return tuple(value_type.get_shape())
+
+
+def shape(value: SSAValue) -> tuple[int, ...]:
+    """The static shape of a ranked tensor value (`Unsupported` if it has a dynamic dim)."""
+    found = dims(value)
+    if DYN in found:
+        raise Unsupported(f"operand of type {value.type} has a dynamic shape (this op needs "
+                          "static shapes)")
+    return found
+
+
+def is_static(shape_: Sequence[int]) -> bool:
+    return DYN not in shape_
 
 
 def element(value: SSAValue) -> Attribute:
@@ -140,12 +161,18 @@ def normalize_axis(axis: int, rank: int) -> int:
 
 
 def broadcast_shape(shapes: Sequence[Sequence[int]]) -> tuple[int, ...]:
-    """numpy broadcasting of static shapes (OpenVINO's `auto_broadcast = numpy`)."""
-    try:
-        return tuple(np.broadcast_shapes(*(tuple(s) for s in shapes)))
-    except ValueError:
-        listed = " and ".join(ov.format_shape(s) for s in shapes)
-        raise Unsupported(f"shapes {listed} cannot be broadcast (numpy rules)") from None
+    """numpy broadcasting (OpenVINO's `auto_broadcast = numpy`); a dynamic dim meets 1 or
+    another dynamic dim as `?`, and a static size other than 1 as that size."""
+    rank = max((len(s) for s in shapes), default=0)
+    out: list[int] = []
+    for axis in range(rank):
+        sizes = [s[axis - rank + len(s)] for s in shapes if axis >= rank - len(s)]
+        static = {d for d in sizes if d != DYN and d != 1}
+        if len(static) > 1:
+            listed = " and ".join(ov.format_shape(s) for s in shapes)
+            raise Unsupported(f"shapes {listed} cannot be broadcast (numpy rules)")
+        out.append(static.pop() if static else DYN if DYN in sizes else 1)
+    return tuple(out)
 
 
 def _runtime_value(value: SSAValue) -> Any:
@@ -218,6 +245,19 @@ def conversion_error(op: Operation, reason: str) -> str:
 # ---------------------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class RuntimeShape:
+    """A converted OpenVINO shape tensor (ShapeOf, and Gather / Concat / Convert /
+    Squeeze / Unsqueeze of it) that holds sizes known only at run time.
+
+    Its TOSA value is a `!tosa.shape<N>`; `elements` are the known sizes (ints) and the
+    run-time ones (`!tosa.shape<1>` values, e.g. `tosa.dim`); `scalar` for a 0-D tensor."""
+
+    elements: tuple[int | SSAValue, ...]
+    scalar: bool
+    element_type: Attribute
+
+
 @dataclass
 class Lowering:
     """What the patterns of one pass run share: failure reasons, the folding interpreter and
@@ -227,6 +267,8 @@ class Lowering:
     variables: dict[str, VariableOp] = field(default_factory=dict)
     created: list[Operation] = field(default_factory=list)
     """Every op the conversion inserted (candidates for the final clean-up)."""
+    shapes: dict[SSAValue, RuntimeShape] = field(default_factory=dict)
+    """The `!tosa.shape` values standing for OpenVINO shape tensors, by value."""
     _interpreter: Interpreter | None = None
 
     def evaluate(self, op: Operation, args: Sequence[Any]) -> tuple[Any, ...]:
@@ -346,21 +388,101 @@ class Emitter:
         self.ops.append(op)
         return op.output
 
+    def dim(self, value: SSAValue, axis: int) -> SSAValue:
+        """`tosa.dim`: dimension `axis` of `value` at run time, a `!tosa.shape<1>`."""
+        return self.value(tts.DimOp(value, axis))
+
+    def shape_operand(self, elements: Sequence[int | SSAValue]) -> SSAValue:
+        """A `!tosa.shape<N>` of known sizes (ints) and run-time ones (`!tosa.shape<1>`
+        values): a `tosa.const_shape`, or a `tosa.concat_shape` of the pieces."""
+        pieces: list[SSAValue] = []
+        run: list[int] = []
+        for item in elements:
+            if isinstance(item, SSAValue):
+                if run:
+                    pieces.append(self.const_shape(run))
+                    run = []
+                pieces.append(item)
+            else:
+                run.append(int(item))
+        if run or not pieces:
+            pieces.append(self.const_shape(run))
+        if len(pieces) == 1:
+            return pieces[0]
+        return self.value(tts.ConcatShapeOp(pieces))
+
+    def shape_tensor(self, shape_: RuntimeShape) -> SSAValue:
+        """The converted value of an OpenVINO shape tensor: a constant when every size is
+        known, else a `!tosa.shape<N>` value recorded in `lowering.shapes`."""
+        if not any(isinstance(d, SSAValue) for d in shape_.elements):
+            array = np.array([int(d) for d in shape_.elements])
+            return self.const(array.reshape(()) if shape_.scalar else array,
+                              shape_.element_type)
+        result = self.shape_operand(shape_.elements)
+        self.lowering.shapes[result] = shape_
+        return result
+
+    def shape_elements(self, value: SSAValue) -> RuntimeShape | None:
+        """`value` as a shape tensor: a run-time one, or a 0-D / 1-D integer constant."""
+        if (found := self.lowering.shapes.get(value)) is not None:
+            return found
+        array = constant(value)
+        if array is None or array.ndim > 1 or array.dtype.kind not in "iu":
+            return None
+        return RuntimeShape(tuple(int(v) for v in array.reshape(-1)), array.ndim == 0,
+                            element(value))
+
     # -- data layout ----------------------------------------------------------------------
 
     def reshape(self, value: SSAValue, new_shape: Sequence[int]) -> SSAValue:
+        """`tosa.reshape` to `new_shape` (`DYN` for a dynamic dim). One dynamic dim is a
+        `-1` (inferred); several must be the input's dynamic dims, in order (as when
+        adding or dropping 1s), and their sizes are read with `tosa.dim`."""
         new_shape = tuple(int(d) for d in new_shape)
-        if shape(value) == new_shape:
+        old = dims(value)
+        if old == new_shape:
             return value
         if isinstance(value.owner, tt.ReshapeOp):  # reshape(reshape(x)) is reshape(x)
             return self.reshape(value.owner.input1, new_shape)
         result_type = TensorType(element(value), new_shape)
-        return self.value(tt.ReshapeOp(value, self.const_shape(new_shape), result_type))
+        dynamic = [i for i, d in enumerate(new_shape) if d == DYN]
+        if len(dynamic) <= 1:
+            target = self.const_shape([-1 if d == DYN else d for d in new_shape])
+        else:
+            sources = [i for i, d in enumerate(old) if d == DYN]
+            if len(sources) != len(dynamic):
+                raise Unsupported(f"cannot reshape {ov.format_shape(old)} into "
+                                  f"{ov.format_shape(new_shape)} (dynamic dims would merge)")
+            axes = iter(sources)
+            target = self.shape_operand(
+                [self.dim(value, next(axes)) if d == DYN else d for d in new_shape]
+            )
+        return self.value(tt.ReshapeOp(value, target, result_type))
+
+    def generalize(self, value: SSAValue, target: TensorType) -> SSAValue:
+        """`value` typed as the less static `target` (TOSA has no cast of types: a
+        `tosa.reshape` to its own run-time shape)."""
+        if value.type == target:
+            return value
+        sizes = [self.dim(value, i) if d == DYN else d for i, d in enumerate(target.get_shape())]
+        return self.value(tt.ReshapeOp(value, self.shape_operand(sizes), target))
+
+    def choose(
+        self, condition: SSAValue, then: SSAValue, other: SSAValue, result_type: TensorType
+    ) -> SSAValue:
+        """`condition ? then : other` for values that may differ in size: a
+        `tosa.cond_if` whose branches yield one of its two inputs."""
+        branches = []
+        for pick in (0, 1):
+            block = Block(arg_types=[then.type, other.type])
+            block.add_op(tt.YieldOp(block.args[pick]))
+            branches.append(block)
+        return self.value(tt.IfOp(condition, [then, other], [result_type], *branches))
 
     def with_rank(self, value: SSAValue, rank: int) -> SSAValue:
         """`value` with leading 1s up to `rank` (numpy broadcasting's implicit dims)."""
-        dims = shape(value)
-        return self.reshape(value, (1,) * (rank - len(dims)) + dims)
+        old = dims(value)
+        return self.reshape(value, (1,) * (rank - len(old)) + old)
 
     def transpose(self, value: SSAValue, perms: Sequence[int]) -> SSAValue:
         perms = [int(p) for p in perms]
@@ -369,30 +491,43 @@ class Emitter:
         return self.value(tt.TransposeOp(value, perms))
 
     def slice(self, value: SSAValue, start: Sequence[int], size: Sequence[int]) -> SSAValue:
-        """`tosa.slice`; a window with a zero extent is an empty constant."""
-        dims = shape(value)
-        if tuple(start) == (0,) * len(dims) and tuple(size) == dims:
+        """`tosa.slice`; a window with a zero extent is an empty constant. A `DYN` size (of a
+        dynamic dim, from 0) takes the whole dim (`-1`)."""
+        old = dims(value)
+        if tuple(start) == (0,) * len(old) and tuple(size) == old:
             return value
         result_type = TensorType(element(value), list(size))
         if 0 in size:
+            if not is_static(size):
+                raise Unsupported("an empty slice of a dynamic shape")
             return self.const(np.zeros(tuple(size), dtype_of(element(value))))
-        op = tt.SliceOp(value, self.const_shape(start), self.const_shape(size), result_type)
+        if any(d == DYN and b != 0 for b, d in zip(start, size, strict=True)):
+            raise Unsupported("a slice of a dynamic dim must start at 0")
+        size_operand = self.const_shape([-1 if d == DYN else d for d in size])
+        op = tt.SliceOp(value, self.const_shape(start), size_operand, result_type)
         return self.value(op)
 
     def concat(self, values: Sequence[SSAValue], axis: int) -> SSAValue:
         if len(values) == 1:
             return values[0]
-        shapes = [shape(v) for v in values]
-        out = list(shapes[0])
-        out[axis] = sum(s[axis] for s in shapes)
+        shapes = [dims(v) for v in values]
+        out = [
+            next((s[i] for s in shapes if s[i] != DYN), DYN) for i in range(len(shapes[0]))
+        ]
+        along = [s[axis] for s in shapes]
+        out[axis] = DYN if DYN in along else sum(along)
         return self.value(tt.ConcatOp(list(values), axis, TensorType(element(values[0]), out)))
 
-    def tile(self, value: SSAValue, multiples: Sequence[int]) -> SSAValue:
-        if all(m == 1 for m in multiples):
+    def tile(self, value: SSAValue, multiples: Sequence[int | SSAValue]) -> SSAValue:
+        """`tosa.tile`; a multiple may be a run-time size (`!tosa.shape<1>`)."""
+        if all(not isinstance(m, SSAValue) and m == 1 for m in multiples):
             return value
-        out = [d * m for d, m in zip(shape(value), multiples, strict=True)]
+        out = [
+            DYN if d == DYN or isinstance(m, SSAValue) else d * m
+            for d, m in zip(dims(value), multiples, strict=True)
+        ]
         result_type = TensorType(element(value), out)
-        return self.value(tt.TileOp(value, self.const_shape(multiples), result_type))
+        return self.value(tt.TileOp(value, self.shape_operand(multiples), result_type))
 
     def pad(self, value: SSAValue, padding: Sequence[int], fill: float | int = 0) -> SSAValue:
         """`tosa.pad` by `padding` = [before0, after0, before1, ...] with `fill`."""
@@ -404,13 +539,15 @@ class Emitter:
         result_type = TensorType(element(value), out)
         return self.value(tt.PadOp(value, self.const_shape(padding), pad_const, result_type))
 
-    def broadcast_to(self, value: SSAValue, out_shape: Sequence[int]) -> SSAValue:
-        """`value` (rank <= len(out_shape), numpy-compatible) materialised at `out_shape`."""
+    def broadcast_to(self, value: SSAValue, out_shape: Sequence[int | SSAValue]) -> SSAValue:
+        """`value` (rank <= len(out_shape), numpy-compatible) materialised at `out_shape`,
+        whose sizes may be known only at run time (`!tosa.shape<1>` values)."""
         value = self.with_rank(value, len(out_shape))
-        dims = shape(value)
-        if 0 in out_shape:
+        if not any(isinstance(o, SSAValue) for o in out_shape) and 0 in out_shape:
             return self.const(np.zeros(tuple(out_shape), dtype_of(element(value))))
-        return self.tile(value, [o if d == 1 else 1 for d, o in zip(dims, out_shape, strict=True)])
+        return self.tile(value, [
+            o if d == 1 else 1 for d, o in zip(dims(value), out_shape, strict=True)
+        ])
 
     def take(self, value: SSAValue, axis: int, indices: Sequence[int]) -> SSAValue:
         """`value[..., indices, ...]` along `axis` for constant, in-range indices."""
@@ -450,7 +587,7 @@ class Emitter:
         extra: Sequence[SSAValue] = (),
     ) -> SSAValue:
         """`cls(*values, *extra)` with numpy broadcasting of `values` (reshaped to one rank)."""
-        out = broadcast_shape([shape(v) for v in values])
+        out = broadcast_shape([dims(v) for v in values])
         operands = [self.with_rank(v, len(out)) for v in values]
         if result_element is None:
             result_element = element(values[-1])
@@ -494,7 +631,7 @@ class Emitter:
 
     def truncate(self, value: SSAValue) -> SSAValue:
         """Floats rounded toward zero: `x < 0 ? ceil(x) : floor(x)`."""
-        negative = self.greater(self.scalar(0, element(value), len(shape(value))), value)
+        negative = self.greater(self.scalar(0, element(value), len(dims(value))), value)
         return self.select(
             negative, self.unary(tew.CeilOp, value), self.unary(tew.FloorOp, value)
         )

@@ -8,20 +8,24 @@ fold to a constant; ShapeOf is one, and the emitter folds the arithmetic around 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 import numpy as np
-from xdsl.dialects.builtin import IntegerType, i1, i32
+from xdsl.dialects.builtin import IntegerType, TensorType, i1, i32
 from xdsl.ir import SSAValue
 
 from tosa_state.dialects import openvino as ov
 from tosa_state.dialects.tosa import tensor as tt
 from tosa_state.transforms.openvino_to_tosa.common import (
+    DYN,
     Emitter,
     OpenVINOPattern,
+    RuntimeShape,
     Unsupported,
     broadcast_shape,
     constant,
     constant_ints,
+    dims,
     dtype_of,
     element,
     normalize_axis,
@@ -40,12 +44,14 @@ class Constant(OpenVINOPattern):
 
 
 class ShapeOf(OpenVINOPattern):
-    """ShapeOf-1/3: the (static) shape as a constant."""
+    """ShapeOf-1/3: a constant when the shape is static; else a `!tosa.shape` of the known
+    sizes and `tosa.dim`s of the dynamic ones (a `RuntimeShape`)."""
 
     OPS = (ov.ShapeOfOp,)
 
     def convert(self, op: ov.ShapeOfOp, e: Emitter) -> Sequence[SSAValue]:
-        return [e.const(np.array(shape(op.input)), element(op.result))]
+        sizes = [e.dim(op.input, i) if d == DYN else d for i, d in enumerate(dims(op.input))]
+        return [e.shape_tensor(RuntimeShape(tuple(sizes), False, element(op.result)))]
 
 
 def _reshape_target(op: ov.ReshapeOp, in_shape: tuple[int, ...]) -> tuple[int, ...]:
@@ -54,6 +60,8 @@ def _reshape_target(op: ov.ReshapeOp, in_shape: tuple[int, ...]) -> tuple[int, .
         target = [in_shape[i] if d == 0 and i < len(in_shape) else d for i, d in enumerate(target)]
     if target.count(-1) > 1:
         raise Unsupported(f"target shape {target} has more than one -1")
+    if DYN in in_shape:  # the emitter reads the dynamic sizes at run time
+        return tuple(DYN if d == -1 else d for d in target)
     known = int(np.prod([d for d in target if d != -1]))
     total = int(np.prod(in_shape))
     if -1 in target:
@@ -71,7 +79,9 @@ class Reshape(OpenVINOPattern):
     OPS = (ov.ReshapeOp,)
 
     def convert(self, op: ov.ReshapeOp, e: Emitter) -> Sequence[SSAValue]:
-        return [e.reshape(op.input, _reshape_target(op, shape(op.input)))]
+        if (runtime := e.shape_elements(op.input)) is not None and constant(op.input) is None:
+            return [e.shape_tensor(replace(runtime, scalar=_rank(op.result) == 0))]
+        return [e.reshape(op.input, _reshape_target(op, dims(op.input)))]
 
 
 class Squeeze(OpenVINOPattern):
@@ -80,7 +90,9 @@ class Squeeze(OpenVINOPattern):
     OPS = (ov.SqueezeOp,)
 
     def convert(self, op: ov.SqueezeOp, e: Emitter) -> Sequence[SSAValue]:
-        dims = shape(op.input)
+        if (runtime := _runtime(e, op.input)) is not None:  # a 1-element shape to 0-D
+            return [e.shape_tensor(replace(runtime, scalar=True))]
+        dims = _dims(op.input)
         if op.axes is None:
             axes = {i for i, d in enumerate(dims) if d == 1}
         else:
@@ -96,7 +108,9 @@ class Unsqueeze(OpenVINOPattern):
     OPS = (ov.UnsqueezeOp,)
 
     def convert(self, op: ov.UnsqueezeOp, e: Emitter) -> Sequence[SSAValue]:
-        dims = list(shape(op.input))
+        if (runtime := _runtime(e, op.input)) is not None:  # a 0-D shape to 1-D
+            return [e.shape_tensor(replace(runtime, scalar=False))]
+        dims = list(_dims(op.input))
         axes_list = constant_ints(op.axes, "axes")
         rank = len(dims) + len(axes_list)
         for axis in sorted(normalize_axis(a, rank) for a in axes_list):
@@ -110,7 +124,7 @@ class Transpose(OpenVINOPattern):
     OPS = (ov.TransposeOp,)
 
     def convert(self, op: ov.TransposeOp, e: Emitter) -> Sequence[SSAValue]:
-        rank = len(shape(op.input))
+        rank = len(dims(op.input))
         order = constant_ints(op.order, "the order") or list(range(rank - 1, -1, -1))
         perms = [normalize_axis(p, rank) for p in order]
         if sorted(perms) != list(range(rank)):
@@ -125,7 +139,13 @@ class Concat(OpenVINOPattern):
 
     def convert(self, op: ov.ConcatOp, e: Emitter) -> Sequence[SSAValue]:
         inputs = list(op.inputs)
-        axis = normalize_axis(op.axis.value.data, len(shape(inputs[0])))
+        if any(_runtime(e, v) is not None for v in inputs):  # of shapes
+            parts = [e.shape_elements(v) for v in inputs]
+            if any(p is None for p in parts):
+                raise Unsupported("a concatenation of a run-time shape with a computed tensor")
+            elements = tuple(d for p in parts if p is not None for d in p.elements)
+            return [e.shape_tensor(RuntimeShape(elements, False, element(op.result)))]
+        axis = normalize_axis(op.axis.value.data, len(dims(inputs[0])))
         return [e.concat(inputs, axis)]
 
 
@@ -288,6 +308,8 @@ class Gather(OpenVINOPattern):
     OPS = (ov.GatherOp,)
 
     def convert(self, op: ov.GatherOp, e: Emitter) -> Sequence[SSAValue]:
+        if (runtime := _runtime(e, op.input)) is not None:
+            return [_gather_sizes(e, op, runtime)]
         data, indices = shape(op.input), shape(op.indices)
         axis = _scalar_axis(op.axis, len(data))
         batch = op.batch_dims.value.data
@@ -311,6 +333,32 @@ class Gather(OpenVINOPattern):
         return [e.reshape(e.gather3(op.input, axis, table), out)]
 
 
+def _gather_sizes(e: Emitter, op: ov.GatherOp, runtime: RuntimeShape) -> SSAValue:
+    """Gather of constant indices from a run-time shape: the sizes they pick."""
+    indices = constant(op.indices)
+    if indices is None or _scalar_axis(op.axis, 1) != 0 or indices.ndim > 1:
+        raise Unsupported("only constant indices (0-D or 1-D) can pick from a run-time shape")
+    count = len(runtime.elements)
+    picked = []
+    for i in indices.reshape(-1).tolist():
+        if not -count <= i < count:
+            raise Unsupported(f"index {i} is out of range for a shape of rank {count}")
+        picked.append(runtime.elements[i])
+    return e.shape_tensor(RuntimeShape(tuple(picked), indices.ndim == 0, runtime.element_type))
+
+
+def _runtime(e: Emitter, value: SSAValue) -> RuntimeShape | None:
+    return e.lowering.shapes.get(value)
+
+
+def _dims(value: SSAValue) -> tuple[int, ...]:
+    return dims(value)
+
+
+def _rank(value: SSAValue) -> int:
+    return len(value.type.get_shape()) if isinstance(value.type, TensorType) else 1
+
+
 class Broadcast(OpenVINOPattern):
     """Broadcast-3 (numpy, bidirectional, explicit): a reshape to the target rank and a
     `tosa.tile` (folded when the input is a constant)."""
@@ -318,9 +366,11 @@ class Broadcast(OpenVINOPattern):
     OPS = (ov.BroadcastOp,)
 
     def convert(self, op: ov.BroadcastOp, e: Emitter) -> Sequence[SSAValue]:
+        mode = op.mode.data
+        if (runtime := _runtime(e, op.target_shape)) is not None:
+            return [_broadcast_at_run_time(e, op, runtime)]
         dims = shape(op.input)
         target = constant_ints(op.target_shape, "target_shape")
-        mode = op.mode.data
         if mode == "explicit":
             assert op.axes_mapping is not None
             mapping = constant_ints(op.axes_mapping, "axes_mapping")
@@ -340,6 +390,17 @@ class Broadcast(OpenVINOPattern):
         if shape(result) != tuple(out):
             raise Unsupported(f"{ov.format_shape(dims)} does not broadcast to {out}")
         return [result]
+
+
+def _broadcast_at_run_time(e: Emitter, op: ov.BroadcastOp, target: RuntimeShape) -> SSAValue:
+    """Broadcast (numpy, bidirectional) to a target shape known only at run time: a tile by
+    the target's sizes where the input has 1s."""
+    if op.mode.data not in ("numpy", "bidirectional"):
+        raise Unsupported(f"mode '{op.mode.data}' with a target shape known only at run time")
+    value_dims = dims(op.input)
+    if len(value_dims) > len(target.elements):
+        raise Unsupported("the input has a higher rank than the run-time target shape")
+    return e.broadcast_to(op.input, target.elements)
 
 
 class Tile(OpenVINOPattern):

@@ -26,6 +26,11 @@ from tosa_state.transforms.openvino_to_tosa.common import (
     shape,
     widened_for_division,
 )
+from tosa_state.transforms.openvino_to_tosa.shapes import (
+    convert_shape,
+    involves_runtime_shape,
+    shape_arithmetic,
+)
 
 
 def _float_max(element_type: Attribute) -> float:
@@ -55,6 +60,8 @@ class SimpleBinary(OpenVINOPattern):
     }
 
     def convert(self, op: ov.ElementwiseBinaryOp, e: Emitter) -> Sequence[SSAValue]:
+        if involves_runtime_shape(e, op.lhs, op.rhs):
+            return [shape_arithmetic(e, op)]
         if isinstance(op, ov.MultiplyOp):
             return [e.mul(op.lhs, op.rhs)]
         if isinstance(op, ov.GreaterOp):
@@ -128,6 +135,8 @@ class Divide(OpenVINOPattern):
     OPS = (ov.DivideOp,)
 
     def convert(self, op: ov.DivideOp, e: Emitter) -> Sequence[SSAValue]:
+        if involves_runtime_shape(e, op.lhs, op.rhs):  # sizes: floor and truncation agree
+            return [shape_arithmetic(e, op)]
         return [_divide(e, op.lhs, op.rhs, floor=bool(op.m_pythondiv.value.data))]
 
 
@@ -372,6 +381,8 @@ class Convert(OpenVINOPattern):
     OPS = (ov.ConvertOp,)
 
     def convert(self, op: ov.ConvertOp, e: Emitter) -> Sequence[SSAValue]:
+        if involves_runtime_shape(e, op.input):
+            return [convert_shape(e, op)]
         target = op.destination_type
         value = op.input
         if is_float(element(value)) and isinstance(target, IntegerType) and target != i1:

@@ -17,11 +17,13 @@ from tosa_state.dialects import openvino as ov
 from tosa_state.dialects.tosa import elementwise as tew
 from tosa_state.dialects.tosa import tensor as tt
 from tosa_state.transforms.openvino_to_tosa.common import (
+    DYN,
     Emitter,
     OpenVINOPattern,
     Unsupported,
     broadcast_shape,
     constant_ints,
+    dims,
     element,
     integer_type,
     is_float,
@@ -37,10 +39,9 @@ def _as_batched(
     e: Emitter, value: SSAValue, batch: Sequence[int], transposed: bool
 ) -> SSAValue:
     """A [..., R, C] operand broadcast to `batch`, as [prod(batch), R, C] (C, R if transposed)."""
-    dims = shape(value)
-    rows, cols = dims[-2:]
+    rows, cols = dims(value)[-2:]
     value = e.broadcast_to(value, (*batch, rows, cols))
-    value = e.reshape(value, (math.prod(batch), rows, cols))
+    value = e.reshape(value, (DYN if DYN in batch else math.prod(batch), rows, cols))
     return e.transpose(value, (0, 2, 1)) if transposed else value
 
 
@@ -50,18 +51,18 @@ def matmul(
     """numpy `matmul(a^T?, b^T?)`: rank-1 operands become [1, K] / [K, 1] (their transpose flag
     is ignored), batch dims broadcast, and the product is one `tosa.matmul` (floats) or a
     multiply and `tosa.reduce_sum` (other types)."""
-    a_vector, b_vector = len(shape(a)) == 1, len(shape(b)) == 1
+    a_vector, b_vector = len(dims(a)) == 1, len(dims(b)) == 1
     if a_vector:
-        a, transpose_a = e.reshape(a, (1, *shape(a))), False
+        a, transpose_a = e.reshape(a, (1, *dims(a))), False
     if b_vector:
-        b, transpose_b = e.reshape(b, (*shape(b), 1)), False
-    sa, sb = shape(a), shape(b)
+        b, transpose_b = e.reshape(b, (*dims(b), 1)), False
+    sa, sb = dims(a), dims(b)
     batch = broadcast_shape([sa[:-2], sb[:-2]])
     rows = sa[-1] if transpose_a else sa[-2]
     cols = sb[-2] if transpose_b else sb[-1]
     a3 = _as_batched(e, a, batch, transpose_a)
     b3 = _as_batched(e, b, batch, transpose_b)
-    if shape(a3)[2] != shape(b3)[1]:
+    if DYN not in (dims(a3)[2], dims(b3)[1]) and dims(a3)[2] != dims(b3)[1]:
         raise Unsupported(f"cannot multiply {ov.format_shape(sa)} by {ov.format_shape(sb)}")
     product = _product3(e, a3, b3)
     out = [*batch, rows, cols]
@@ -74,15 +75,15 @@ def matmul(
 
 def _product3(e: Emitter, a: SSAValue, b: SSAValue) -> SSAValue:
     element_type = element(a)
-    n, m, _ = shape(a)
-    cols = shape(b)[2]
+    n, m, _ = dims(a)
+    cols = dims(b)[2]
     accumulator = _MATMUL_ACCUMULATOR.get(element_type)
     if accumulator is not None:
         zero = e.const(np.zeros(1), element_type)
         result_type = TensorType(accumulator, [n, m, cols])
         return e.cast(e.value(tt.MatMulOp(a, b, zero, zero, result_type)), element_type)
     # [N, M, K, 1] * [N, 1, K, N'] summed over K.
-    k = shape(a)[2]
+    k = dims(a)[2]
     terms = e.mul(e.reshape(a, (n, m, k, 1)), e.reshape(b, (n, 1, k, cols)))
     return e.reshape(_reduce(e, tt.ReduceSumOp, terms, 2), (n, m, cols))
 
@@ -103,9 +104,9 @@ def _reduce(e: Emitter, cls: type[Operation], value: SSAValue, axis: int) -> SSA
     narrow = integer_type(value)
     if cls is tt.ReduceSumOp and narrow is not None and narrow.width.data < 32:
         return e.cast(_reduce(e, cls, e.cast(value, i32), axis), element_type)
-    dims = list(shape(value))
-    dims[axis] = 1
-    return e.value(cls(value, axis, TensorType(element_type, dims)))
+    out = list(dims(value))
+    out[axis] = 1
+    return e.value(cls(value, axis, TensorType(element_type, out)))
 
 
 class Reduce(OpenVINOPattern):
@@ -122,22 +123,24 @@ class Reduce(OpenVINOPattern):
     }
 
     def convert(self, op: ov.ReduceOp, e: Emitter) -> Sequence[SSAValue]:
-        dims = shape(op.input)
-        axes = sorted({normalize_axis(a, len(dims)) for a in constant_ints(op.axes, "axes")})
+        sizes = dims(op.input)
+        axes = sorted({normalize_axis(a, len(sizes)) for a in constant_ints(op.axes, "axes")})
         cls = self.TOSA[type(op)]
         value = op.input
         for axis in axes:
             value = _reduce(e, cls, value, axis)
         if isinstance(op, ov.ReduceMeanOp) and axes:
-            value = _mean(e, value, math.prod(dims[a] for a in axes))
+            if any(sizes[a] == DYN for a in axes):
+                raise Unsupported("a mean over a dynamic dimension")
+            value = _mean(e, value, math.prod(sizes[a] for a in axes))
         if not bool(op.keep_dims.value.data):
-            value = e.reshape(value, [d for i, d in enumerate(dims) if i not in axes])
+            value = e.reshape(value, [d for i, d in enumerate(sizes) if i not in axes])
         return [value]
 
 
 def _mean(e: Emitter, total: SSAValue, count: int) -> SSAValue:
     element_type = element(total)
-    rank = len(shape(total))
+    rank = len(dims(total))
     if is_float(element_type):
         return e.mul(total, e.scalar(1.0 / count, element_type, rank))
     if integer_type(total) is None:

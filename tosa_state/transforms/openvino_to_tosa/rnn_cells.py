@@ -24,6 +24,7 @@ from tosa_state.transforms.openvino_to_tosa.common import (
     OpenVINOPattern,
     Unsupported,
     constant,
+    dims,
     element,
     shape,
 )
@@ -66,11 +67,11 @@ def _chunks(
     e: Emitter, value: SSAValue, count: int, hidden: int, axis: int = -1
 ) -> list[SSAValue]:
     """The `count` consecutive slices of size `hidden` of `value` along `axis`."""
-    dims = shape(value)
-    axis %= len(dims)
+    sizes = dims(value)
+    axis %= len(sizes)
     return [
-        e.slice(value, [k * hidden if d == axis else 0 for d in range(len(dims))],
-                [hidden if d == axis else n for d, n in enumerate(dims)])
+        e.slice(value, [k * hidden if d == axis else 0 for d in range(len(sizes))],
+                [hidden if d == axis else n for d, n in enumerate(sizes)])
         for k in range(count)
     ]
 

@@ -29,6 +29,7 @@ from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, SSAValue
 
 from tosa_state.dialects import openvino as ov
+from tosa_state.dialects.openvino import shapes_compatible
 from tosa_state.dialects.tosa.variables import (
     INIT_FLAG_ATTR,
     VariableOp,
@@ -37,15 +38,17 @@ from tosa_state.dialects.tosa.variables import (
 )
 from tosa_state.dtypes import numpy_to_dense
 from tosa_state.transforms.openvino_to_tosa.common import (
+    DYN,
     Deferred,
     Emitter,
     Lowering,
     OpenVINOPattern,
     Unsupported,
     constant,
+    dims,
     dtype_of,
     element,
-    shape,
+    is_static,
 )
 
 INIT_FLAG_SUFFIX = "__initialized"
@@ -57,38 +60,37 @@ def init_flag_name(variable_id: str) -> str:
 
 
 def _variable_type(op: ov.ReadValueOp) -> TensorType:
-    """The static type of the variable `op` declares."""
+    """The type of the variable `op` declares: the init's when it is static (the state
+    keeps that shape), else `variable_shape` with its non-static dims dynamic (`?`)."""
     name = op.variable_id.data
     element_type: Attribute | None = op.variable_type
     if element_type is None:
         if op.init is None:
             raise Unsupported(f"variable '{name}' has a dynamic type and no init")
         element_type = element(op.init)
-    if op.version.value.data == 3 or op.init is not None:
-        assert op.init is not None
-        return TensorType(element_type, shape(op.init))
+    init_dims = dims(op.init) if op.init is not None else None
+    if init_dims is not None and (op.version.value.data == 3 or is_static(init_dims)):
+        return TensorType(element_type, init_dims)
     declared = op.variable_shape
-    assert declared is not None
-    intervals = declared.intervals
-    if intervals is None or any(lo != hi and lo != 0 for lo, hi in intervals):
-        raise Unsupported(
-            f"variable '{name}' has shape {declared.to_openvino()} and no init: OpenVINO starts "
-            "it as zeros of that shape, which has no static size (tosa-state needs static "
-            "variable shapes; give the ReadValue an init or a static variable_shape)"
-        )
-    return TensorType(element_type, [lo if lo == hi else 0 for lo, hi in intervals])
-
-
+    intervals = declared.intervals if declared is not None else None
+    if intervals is None:
+        if init_dims is None:
+            raise Unsupported(f"variable '{name}' has a dynamic rank and no init")
+        return TensorType(element_type, init_dims)
+    return TensorType(element_type, [lo if lo == hi else DYN for lo, hi in intervals])
 def _declare(
     lowering: Lowering,
     e: Emitter,
     name: str,
     variable_type: TensorType,
-    initial: np.ndarray,
+    initial: np.ndarray | None,
     flag_of: str | None = None,
 ) -> None:
-    """Declare `@name` in the module (once; an existing declaration must agree)."""
-    dense = numpy_to_dense(np.asarray(initial, dtype_of(variable_type.element_type)))
+    """Declare `@name` in the module (once; an existing declaration must agree). A dynamic
+    variable has no initial value: it starts empty (0 in its dynamic dims)."""
+    dense = None if initial is None else numpy_to_dense(
+        np.asarray(initial, dtype_of(variable_type.element_type))
+    )
     pending = {d.var_name: d for d in e.declarations if isinstance(d, VariableOp)}
     existing = lowering.variables.get(name, pending.get(name))
     if existing is not None:
@@ -114,16 +116,21 @@ class ReadValue(OpenVINOPattern):
             raise Unsupported("a ReadValue must be at the top level of the model")
         name = op.variable_id.data
         variable_type = _variable_type(op)
-        zeros = np.zeros(variable_type.get_shape(), dtype_of(variable_type.element_type))
+        dynamic = not variable_type.has_static_shape()
+        zeros = None if dynamic else np.zeros(variable_type.get_shape(),
+                                              dtype_of(variable_type.element_type))
         init = constant(op.init) if op.init is not None else zeros
-        if op.init is not None and init is None:
+        if op.init is not None and (init is None or dynamic):
             return [self._computed_init(op, e, variable_type, zeros)]
         _declare(self.lowering, e, name, variable_type, init)
         return [e.value(VariableReadOp(name, variable_type))]
 
     def _computed_init(
-        self, op: ov.ReadValueOp, e: Emitter, variable_type: TensorType, zeros: np.ndarray
+        self, op: ov.ReadValueOp, e: Emitter, variable_type: TensorType,
+        zeros: np.ndarray | None,
     ) -> SSAValue:
+        """`flag ? state : init`: a `tosa.select` for a static variable, a `tosa.cond_if`
+        for a dynamic one (the state and the init may differ in size)."""
         assert op.init is not None
         name, flag = op.variable_id.data, init_flag_name(op.variable_id.data)
         taken = self.lowering.variables.get(flag)
@@ -132,10 +139,15 @@ class ReadValue(OpenVINOPattern):
         _declare(self.lowering, e, name, variable_type, zeros)
         _declare(self.lowering, e, flag, _FLAG_TYPE, np.array(False), flag_of=name)
         state = e.value(VariableReadOp(name, variable_type))
-        initialized = e.reshape(e.value(VariableReadOp(flag, _FLAG_TYPE)),
-                                (1,) * len(variable_type.get_shape()))
+        initialized = e.value(VariableReadOp(flag, _FLAG_TYPE))
         e.at_end.append(VariableWriteOp(flag, e.const(np.array(True))))
-        return e.select(initialized, state, op.init)
+        if zeros is not None:
+            rank = len(variable_type.get_shape())
+            return e.select(e.reshape(initialized, (1,) * rank), state, op.init)
+        if not shapes_compatible(dims(op.init), variable_type.get_shape()):
+            raise Unsupported(f"its init of type {op.init.type} does not fit variable "
+                              f"'{name}' of type {variable_type}")
+        return e.choose(initialized, state, op.init, variable_type)
 
 
 class Assign(OpenVINOPattern):
@@ -152,12 +164,19 @@ class Assign(OpenVINOPattern):
             raise Unsupported("an Assign must be at the top level of the model")
         value_type = op.value.type
         expected = declaration.tensor_type
-        if isinstance(value_type, UnrankedTensorType) or value_type != expected:
+        if isinstance(value_type, UnrankedTensorType) or not (
+            value_type.element_type == expected.element_type
+            and shapes_compatible(value_type.get_shape(), expected.get_shape())
+        ):
             raise Unsupported(
-                f"it writes {value_type} to variable '{name}' of type {expected}: a variable "
-                "keeps one static shape and type across calls"
+                f"it writes {value_type} to variable '{name}' of type {expected}"
+                + (": a variable with a static init keeps its shape across calls"
+                   if expected.has_static_shape() else "")
             )
-        e.at_end.append(VariableWriteOp(name, op.value))
+        value = op.value
+        if value_type != expected:  # e.g. a `1x2x?x4` value for a `?x2x?x4` variable
+            value = e.generalize(value, expected)
+        e.at_end.append(VariableWriteOp(name, value))
         return []
 
 
