@@ -39,6 +39,13 @@ from tosa_state.diagnostics import InferenceError, TosaStateError, error_at, loc
 _plan_ids = count()
 
 
+def _layer_of(op: Operation) -> str | None:
+    """The OpenVINO layer an op was converted from (its location is the layer's line)."""
+    from tosa_state.transforms.openvino_to_tosa.common import describe_layer
+
+    return describe_layer(op)
+
+
 class PlanError(TosaStateError):
     """A function that cannot be planned (no impl for an op, several blocks, ...)."""
 
@@ -123,6 +130,8 @@ class FunctionPlan:
         except Exception as error:
             op = self._failing_op(error)
             message = f"'{op.name}' op failed at run time: {error}" if op else str(error)
+            if op is not None and (layer := _layer_of(op)) is not None:
+                message = f"{layer}: {message}"
             raise InferenceError(error_at(op, message)) from error
 
     # -- generation -----------------------------------------------------------------

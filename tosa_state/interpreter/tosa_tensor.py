@@ -93,6 +93,10 @@ def _fail(op: Operation, message: str) -> InferenceError:
 # ---------------------------------------------------------------------------------------
 
 
+_SHAPE_CACHE_LIMIT = 64
+"""Layouts checked once per input shape are kept for at most this many shapes per op."""
+
+
 @per_op
 def _const_value(op: ConstOp) -> np.ndarray:
     return dense_to_numpy(op.values)
@@ -559,6 +563,8 @@ def _slice_kernel(op: SliceOp) -> Kernel:
     def dynamic_slice(x: np.ndarray, start: tuple[int, ...], size: tuple[int, ...]):
         key = (x.shape, start, size)
         if (found := windows.get(key)) is None:
+            if len(windows) >= _SHAPE_CACHE_LIMIT:  # shapes that keep changing (a KV cache)
+                windows.clear()
             found = windows[key] = located(x.shape, start, size)
         return x[found]
 
@@ -695,6 +701,8 @@ class TosaTensorFunctions(InterpreterFunctions):
             key = (x.shape, padding)
             layout = cache.get(key)
             if layout is None:
+                if len(cache) >= _SHAPE_CACHE_LIMIT:
+                    cache.clear()
                 layout = cache[key] = _padded(op, x.shape, padding)
         out_shape, interior = layout
         out = np.full(out_shape, pad_const[0], dtype=x.dtype)

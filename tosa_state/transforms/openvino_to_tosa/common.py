@@ -35,6 +35,7 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     StringAttr,
     TensorType,
+    UnknownLoc,
     f32,
     i1,
     i8,
@@ -353,6 +354,10 @@ class Emitter:
             if isinstance(declaration, VariableOp):
                 self.lowering.variables[declaration.var_name] = declaration
         self.lowering.created.extend(self.ops)
+        for op in (*self.ops, *self.at_end):  # run-time errors point at the OpenVINO layer
+            for inner in op.walk():
+                if isinstance(inner.location, UnknownLoc):
+                    inner.location = anchor.location
         block = anchor.parent_block()
         if self.at_end:
             assert block is not None and block.last_op is not None
