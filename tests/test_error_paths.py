@@ -479,12 +479,18 @@ def test_openvino_lstm_input_of_wrong_rank_names_the_layer(lstm: Path) -> None:
                   "X must have shape [?,?], got []", "-p", "convert-openvino-to-tosa")
 
 
-def test_openvino_dynamic_input_is_located_at_the_net(lstm: Path) -> None:
+def test_openvino_dynamic_batch_the_state_cannot_take_names_the_layer(lstm: Path) -> None:
+    """A dynamic batch converts (the module is shape-polymorphic); the cell's state has a
+    static batch of 1, so another batch fails at run time, naming op, layer and line."""
     _edit(lstm, 'shape="1,8"', 'shape="?,8"')
-    opt_xml_fails(lstm, "@XML@:2:1: error: input 'x' of 'main' has type tensor<?x8xf32>: "
-                  "tosa-state needs static input shapes", "-p", "convert-openvino-to-tosa")
-    code, _, err = cli(run.main, str(lstm))
-    assert_clean_failure(code, err, f"{lstm}:2:1: error: input 'x' of 'main'")
+    request = ts.compile_model(lstm).create_infer_request()
+    assert request.infer([np.ones((1, 8), np.float32)])[0].shape == (1, 8)
+    with pytest.raises(ts.TosaStateError) as caught:
+        request.infer([np.ones((2, 8), np.float32)])
+    assert re.match(rf"{re.escape(str(lstm))}:\d+:3: error: layer id=\d+ name='\w+' type='\w+' "
+                    r"\(opset\d\): 'tosa.reshape' op failed at run time: cannot reshape array "
+                    r"of size 16 into shape \(1,8\)", str(caught.value)), str(caught.value)
+    assert request.infer([np.ones((1, 8), np.float32)])[0].shape == (1, 8)
 
 
 # -- the Python API -----------------------------------------------------------------------

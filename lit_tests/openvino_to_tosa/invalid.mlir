@@ -16,36 +16,38 @@ func.func @computed_shape(%x: tensor<6xf32>, %shape: tensor<2xi64>) -> tensor<?x
 
 // -----
 
-// Inputs must have static shapes.
-// expected-note@+2 {{in pass 'convert-openvino-to-tosa'}}
-// expected-error@+1 {{input 'x' of 'dynamic' has type tensor<?x4xf32>: tosa-state needs static input shapes (give them with specialize-input-shapes, tosa-state-run --input-shape or compile_model(..., input_shapes=...))}}
-func.func @dynamic(%x: tensor<?x4xf32> {openvino.name = "x"}) -> tensor<?x4xf32> {
-  %0 = openvino.relu %x : (tensor<?x4xf32>) -> tensor<?x4xf32>
-  func.return %0 : tensor<?x4xf32>
-}
-
-// -----
-
-// A variable without init starts as zeros of variable_shape: an interval has no static size.
-// expected-note@+4 {{1 more 'openvino' op(s) were left unconverted}}
-// expected-note@+3 {{in pass 'convert-openvino-to-tosa'}}
-// expected-error@+2 {{'openvino.read_value' op could not be converted to TOSA: variable 'v' has shape [2..8,4] and no init: OpenVINO starts it as zeros of that shape, which has no static size (tosa-state needs static variable shapes; give the ReadValue an init or a static variable_shape)}}
-func.func @interval(%x: tensor<2x4xf32>) -> tensor<?x4xf32> {
-  %0 = openvino.read_value "v" {version = 6 : i64, variable_type = f32, variable_shape = #openvino.partial_shape<[2:8, 4]>} : () -> tensor<?x4xf32>
+// A variable with a static init keeps its shape.
+// expected-note@+5 {{in pass 'convert-openvino-to-tosa'}}
+// expected-error@+4 {{'openvino.assign' op could not be converted to TOSA: it writes tensor<2x4xf32> to variable 'v' of type tensor<1x4xf32>: a variable with a static init keeps its shape across calls}}
+func.func @grows(%x: tensor<2x4xf32>) -> tensor<?x4xf32> {
+  %i = openvino.constant dense<0.0> : tensor<1x4xf32>
+  %0 = openvino.read_value "v"(%i) {version = 6 : i64, variable_type = f32, variable_shape = #openvino.partial_shape<[?, 4]>} : (tensor<1x4xf32>) -> tensor<?x4xf32>
   openvino.assign "v", %x {version = 6 : i64} : tensor<2x4xf32>
   func.return %0 : tensor<?x4xf32>
 }
 
 // -----
 
-// A `?` variable without init starts empty ([0, 4]); writing [1, 4] would change its shape.
-// expected-note@+5 {{in pass 'convert-openvino-to-tosa'}}
-// expected-error@+4 {{'openvino.assign' op could not be converted to TOSA: it writes tensor<1x4xf32> to variable 'v' of type tensor<0x4xf32>: a variable keeps one static shape and type across calls}}
-func.func @grows(%x: tensor<1x4xf32>) -> tensor<?x4xf32> {
-  %0 = openvino.read_value "v" {version = 6 : i64, variable_type = f32, variable_shape = #openvino.partial_shape<[?, 4]>} : () -> tensor<?x4xf32>
-  %1 = openvino.relu %x : (tensor<1x4xf32>) -> tensor<1x4xf32>
-  openvino.assign "v", %1 {version = 6 : i64} : tensor<1x4xf32>
-  func.return %0 : tensor<?x4xf32>
+// A variable of a dynamic rank needs an init.
+// expected-note@+4 {{1 more 'openvino' op(s) were left unconverted}}
+// expected-note@+3 {{in pass 'convert-openvino-to-tosa'}}
+// expected-error@+2 {{'openvino.read_value' op could not be converted to TOSA: variable 'v' has a dynamic rank and no init}}
+func.func @rank(%x: tensor<2x4xf32>) -> tensor<*xf32> {
+  %0 = openvino.read_value "v" {version = 6 : i64, variable_type = f32, variable_shape = #openvino.partial_shape<*>} : () -> tensor<*xf32>
+  openvino.assign "v", %x {version = 6 : i64} : tensor<2x4xf32>
+  func.return %0 : tensor<*xf32>
+}
+
+// -----
+
+// A shape known only at run time goes where the op can take one (a Broadcast target,
+// arithmetic on sizes), not into a data op.
+// expected-note@+4 {{in pass 'convert-openvino-to-tosa'}}
+// expected-error@+3 {{'openvino.relu' op could not be converted to TOSA: an operand is a shape only known at run time (!tosa.shape<2>), which this op cannot take}}
+func.func @shape_as_data(%x: tensor<?x4xf32>) -> tensor<2xi64> {
+  %s = openvino.shape_of %x {output_type = i64} : (tensor<?x4xf32>) -> tensor<2xi64>
+  %0 = openvino.relu %s : (tensor<2xi64>) -> tensor<2xi64>
+  func.return %0 : tensor<2xi64>
 }
 
 // -----

@@ -24,21 +24,21 @@ func.func @accumulator(%x: tensor<1x4xf32> {openvino.name = "x"}) -> (tensor<1x4
 
 // -----
 
-// Without init: zeros of variable_shape / variable_type; a `?` dim is 0 (OpenVINO starts such
-// a variable as an empty tensor). ReadValue-3 takes its type from the init. Function results
-// get the static types of what they return.
+// Without init: zeros of variable_shape / variable_type; with a `?` dim, a dynamic variable
+// without initial value, which starts empty (OpenVINO's start value). ReadValue-3 takes its
+// type from the init. Function results get the types of what they return.
 // CHECK-DAG: tosa.variable @counter = dense<0> : tensor<2x3xi32>
-// CHECK-DAG: tosa.variable @empty = dense<> : tensor<0x4xf16>
+// CHECK-DAG: tosa.variable @empty : tensor<?x4xf16>
 // CHECK-DAG: tosa.variable @old = dense<[1.000000e+00, 2.000000e+00]> : tensor<2xf32>
 // CHECK-LABEL: func.func @no_init(
-// CHECK-SAME: -> (tensor<2x3xi32>, tensor<0x4xf16>, tensor<2xf32>)
+// CHECK-SAME: -> (tensor<2x3xi32>, tensor<?x4xf16>, tensor<2xf32>)
 // CHECK:         %[[C:.*]] = tosa.variable.read @counter : tensor<2x3xi32>
-// CHECK:         %[[E:.*]] = tosa.variable.read @empty : tensor<0x4xf16>
+// CHECK:         %[[E:.*]] = tosa.variable.read @empty : tensor<?x4xf16>
 // CHECK:         %[[O:.*]] = tosa.variable.read @old : tensor<2xf32>
 // CHECK:         tosa.variable.write @counter, %{{.*}} : tensor<2x3xi32>
-// CHECK-NEXT:    tosa.variable.write @empty, %[[E]] : tensor<0x4xf16>
+// CHECK-NEXT:    tosa.variable.write @empty, %[[E]] : tensor<?x4xf16>
 // CHECK-NEXT:    tosa.variable.write @old, %{{.*}} : tensor<2xf32>
-// CHECK-NEXT:    func.return %[[C]], %[[E]], %[[O]] : tensor<2x3xi32>, tensor<0x4xf16>, tensor<2xf32>
+// CHECK-NEXT:    func.return %[[C]], %[[E]], %[[O]] : tensor<2x3xi32>, tensor<?x4xf16>, tensor<2xf32>
 func.func @no_init(%x: tensor<2x3xi32>) -> (tensor<2x3xi32>, tensor<?x4xf16>, tensor<2xf32>) {
   %c = openvino.read_value "counter" {version = 6 : i64, variable_type = i32, variable_shape = #openvino.partial_shape<[2, 3]>} : () -> tensor<2x3xi32>
   %e = openvino.read_value "empty" {version = 6 : i64, variable_type = f16, variable_shape = #openvino.partial_shape<[?, 4]>} : () -> tensor<?x4xf16>

@@ -92,11 +92,7 @@ def dims(value: SSAValue) -> tuple[int, ...]:
     """The shape of a ranked tensor value, `DYN` for each dynamic dimension (for patterns
     that handle dynamic shapes; the others use `shape`)."""
     value_type = value.type
-    if isinstance(value_type, tt.ShapeType):
-        raise Unsupported(
-            f"an operand is a shape only known at run time ({value_type}), which this op "
-            "cannot take"
-        )
+    _reject_runtime_shape(value_type)
     if not isinstance(value_type, TensorType):
         raise Unsupported(f"operand of type {value_type} has a dynamic rank")
     return tuple(value_type.get_shape())
@@ -115,8 +111,17 @@ def is_static(shape_: Sequence[int]) -> bool:
     return DYN not in shape_
 
 
+def _reject_runtime_shape(value_type: Attribute) -> None:
+    if isinstance(value_type, tt.ShapeType):
+        raise Unsupported(
+            f"an operand is a shape only known at run time ({value_type}), which this op "
+            "cannot take"
+        )
+
+
 def element(value: SSAValue) -> Attribute:
     """The element type of a (ranked or unranked) tensor value."""
+    _reject_runtime_shape(value.type)
     return ov.element_type(value.type)
 
 

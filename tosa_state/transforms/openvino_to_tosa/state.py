@@ -14,9 +14,13 @@ OpenVINO's semantics, exactly:
   ReadValues were, and all writes (Assigns and flags) go to the end of the function, just
   before `func.return`, in program order.
 
-Variable shapes must be static: a dynamic `variable_shape` takes the init's static shape, and
-an Assign must write exactly the variable's type (OpenVINO would let a dynamic variable change
-shape between calls; tosa-state cannot).
+Dynamic shapes: a `variable_shape` with dynamic dims gives a dynamic variable
+(`tosa.variable @kv : tensor<?x2x?x4xf32>`, no initial value: it starts empty, as OpenVINO's
+ReadValue without init) when the init is computed at run time or is that empty start; its
+computed init is chosen with a `tosa.cond_if` (state and init differ in size). A static init
+otherwise fixes the variable's shape (a dim the init makes empty stays dynamic), and an
+Assign must then write that shape. An Assign of a more static type than its dynamic variable
+is generalised (a `tosa.reshape` to its own run-time shape).
 """
 
 from __future__ import annotations
@@ -61,7 +65,9 @@ def init_flag_name(variable_id: str) -> str:
 
 def _variable_type(op: ov.ReadValueOp) -> TensorType:
     """The type of the variable `op` declares: the init's when it is static (the state
-    keeps that shape), else `variable_shape` with its non-static dims dynamic (`?`)."""
+    keeps that shape) except that a dim `variable_shape` leaves open and the init makes
+    empty (0: a cache that grows) stays dynamic; else `variable_shape` with its
+    non-static dims dynamic (`?`)."""
     name = op.variable_id.data
     element_type: Attribute | None = op.variable_type
     if element_type is None:
@@ -69,15 +75,26 @@ def _variable_type(op: ov.ReadValueOp) -> TensorType:
             raise Unsupported(f"variable '{name}' has a dynamic type and no init")
         element_type = element(op.init)
     init_dims = dims(op.init) if op.init is not None else None
-    if init_dims is not None and (op.version.value.data == 3 or is_static(init_dims)):
-        return TensorType(element_type, init_dims)
     declared = op.variable_shape
     intervals = declared.intervals if declared is not None else None
+    if init_dims is not None and (op.version.value.data == 3 or is_static(init_dims)):
+        if intervals is not None and len(intervals) == len(init_dims):
+            init_dims = tuple(DYN if d == 0 and lo != hi else d
+                              for d, (lo, hi) in zip(init_dims, intervals, strict=True))
+        return TensorType(element_type, init_dims)
     if intervals is None:
         if init_dims is None:
             raise Unsupported(f"variable '{name}' has a dynamic rank and no init")
         return TensorType(element_type, init_dims)
     return TensorType(element_type, [lo if lo == hi else DYN for lo, hi in intervals])
+
+
+def _starts_empty(init: np.ndarray | None, variable_type: TensorType) -> bool:
+    """Whether `init` is the value a dynamic variable starts with anyway (empty)."""
+    start = tuple(0 if d == DYN else d for d in variable_type.get_shape())
+    return init is not None and init.shape == start
+
+
 def _declare(
     lowering: Lowering,
     e: Emitter,
@@ -120,7 +137,9 @@ class ReadValue(OpenVINOPattern):
         zeros = None if dynamic else np.zeros(variable_type.get_shape(),
                                               dtype_of(variable_type.element_type))
         init = constant(op.init) if op.init is not None else zeros
-        if op.init is not None and (init is None or dynamic):
+        if dynamic and (op.init is None or _starts_empty(init, variable_type)):
+            init = None  # a dynamic variable starts empty: no initial value needed
+        elif op.init is not None and (init is None or dynamic):
             return [self._computed_init(op, e, variable_type, zeros)]
         _declare(self.lowering, e, name, variable_type, init)
         return [e.value(VariableReadOp(name, variable_type))]
