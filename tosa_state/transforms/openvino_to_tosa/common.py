@@ -470,8 +470,9 @@ class Emitter:
         return self.value(tt.ReshapeOp(value, target, result_type))
 
     def generalize(self, value: SSAValue, target: TensorType) -> SSAValue:
-        """`value` typed as the less static `target` (TOSA has no cast of types: a
-        `tosa.reshape` to its own run-time shape)."""
+        """`value` typed as the compatible `target` (TOSA has no cast of types: a
+        `tosa.reshape` to its own run-time shape; a static size of `target` that the value
+        does not have at run time fails there, naming the op)."""
         if value.type == target:
             return value
         sizes = [self.dim(value, i) if d == DYN else d for i, d in enumerate(target.get_shape())]
