@@ -28,6 +28,7 @@ ov = pytest.importorskip("openvino", reason="OpenVINO is the oracle of these tes
 ops = pytest.importorskip("openvino.opset13")
 
 from peers.openvino_runtime import OpenVINOSession  # noqa: E402
+from peers.upstream_mlir import iree_opt  # noqa: E402
 from test_openvino_differential import (  # noqa: E402
     TosaStateSession,
     _compare,
@@ -186,3 +187,23 @@ def test_input_shapes_still_specialise(tmp_path: Path) -> None:
     assert request.query_state()[0].state.shape == (2, 2, 9, 4)
     with pytest.raises(tosa_state.TosaStateError, match="input 'x' has shape"):
         request.infer([np.ones((2, 2, 1, 4), np.float32)])
+
+
+@pytest.mark.peers
+@pytest.mark.usefixtures("upstream_mlir_tools")
+@pytest.mark.parametrize("pipeline", ["", "convert-tosa-variables-to-memref", "tosa-to-mlprogram"])
+def test_the_converted_dynamic_model_parses_in_upstream_mlir(tmp_path: Path, pipeline: str
+                                                             ) -> None:
+    """The shape ops, the dynamic variable and its lowerings are upstream MLIR: `iree-opt`
+    parses and verifies each level. (IREE's TOSA input pipeline does not legalise
+    `tosa.dim` yet, so it cannot compile the model further.)"""
+    xml = _save(growing_state_model(), tmp_path, "growing")
+    compiled = tosa_state.compile_model(xml, pipeline=pipeline)
+    text = iree_opt(print_module(compiled.module, spelling="upstream"))
+    expected = {
+        "": "tosa.variable @kv : tensor<?x2x?x4xf32>",
+        "convert-tosa-variables-to-memref": 'memref.global "private" @kv : memref<memref<?x2x?x4xf32>>',
+        "tosa-to-mlprogram": "ml_program.global private mutable @kv : tensor<?x2x?x4xf32>",
+    }[pipeline]
+    assert expected in text
+    assert "tosa.dim" in text

@@ -70,9 +70,17 @@ ACCUMULATOR = func(
 )
 
 
-def test_dynamic_input_shapes_are_rejected() -> None:
-    with pytest.raises(PipelineError, match=r"input 'x' of 'main' has type tensor<\?x3xf32>"):
-        ts.compile_model(parse_mlir(make_context(), ACCUMULATOR, "test.mlir"))
+def test_dynamic_input_shapes_are_kept_and_broadcast_at_run_time() -> None:
+    """`?x3` + `2x3` is `2x3` (numpy broadcasting): a batch of 2 or 1 runs, 3 fails at the
+    add, naming it."""
+    compiled = ts.compile_model(parse_mlir(make_context(), ACCUMULATOR, "test.mlir"))
+    assert compiled.inputs[0].shape == (-1, 3) and compiled.outputs[0].shape == (2, 3)
+    request = compiled.create_infer_request()
+    np.testing.assert_array_equal(request.infer([np.ones((2, 3), np.float32)])[0], 2.0)
+    np.testing.assert_array_equal(request.infer([np.ones((1, 3), np.float32)])[0], 3.0)
+    with pytest.raises(ts.TosaStateError, match=r"test.mlir:\d+:\d+: error: 'tosa.add' op failed "
+                       "at run time"):
+        request.infer([np.ones((3, 3), np.float32)])
 
 
 def test_no_openvino_op_is_left_and_result_types_are_static() -> None:

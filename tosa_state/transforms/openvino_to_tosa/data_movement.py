@@ -150,11 +150,11 @@ class Concat(OpenVINOPattern):
 
 
 def _split(e: Emitter, value: SSAValue, axis: int, lengths: Sequence[int]) -> list[SSAValue]:
-    dims = shape(value)
+    sizes = dims(value)
     parts, offset = [], 0
     for length in lengths:
-        start = [offset if d == axis else 0 for d in range(len(dims))]
-        size = [length if d == axis else n for d, n in enumerate(dims)]
+        start = [offset if d == axis else 0 for d in range(len(sizes))]
+        size = [length if d == axis else n for d, n in enumerate(sizes)]
         parts.append(e.slice(value, start, size))
         offset += length
     return parts
@@ -167,13 +167,22 @@ def _scalar_axis(value: SSAValue, rank: int) -> int:
     return normalize_axis(axes[0], rank)
 
 
+def _static_axis_dims(value: SSAValue, axis_value: SSAValue) -> tuple[int, ...]:
+    """The dims of a value split along `axis_value`, which must be static (others may be
+    dynamic)."""
+    sizes = dims(value)
+    if sizes[_scalar_axis(axis_value, len(sizes))] == DYN:
+        raise Unsupported("a split along a dynamic dimension")
+    return sizes
+
+
 class Split(OpenVINOPattern):
     """Split-1: `num_splits` equal `tosa.slice`s."""
 
     OPS = (ov.SplitOp,)
 
     def convert(self, op: ov.SplitOp, e: Emitter) -> Sequence[SSAValue]:
-        dims = shape(op.input)
+        dims = _static_axis_dims(op.input, op.axis)
         axis = _scalar_axis(op.axis, len(dims))
         count = op.num_splits.value.data
         if dims[axis] % count:
@@ -187,7 +196,7 @@ class VariadicSplit(OpenVINOPattern):
     OPS = (ov.VariadicSplitOp,)
 
     def convert(self, op: ov.VariadicSplitOp, e: Emitter) -> Sequence[SSAValue]:
-        dims = shape(op.input)
+        dims = _static_axis_dims(op.input, op.axis)
         axis = _scalar_axis(op.axis, len(dims))
         lengths = constant_ints(op.split_lengths, "split_lengths")
         if lengths.count(-1) == 1:

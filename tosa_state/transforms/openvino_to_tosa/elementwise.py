@@ -19,6 +19,7 @@ from tosa_state.transforms.openvino_to_tosa.common import (
     Emitter,
     OpenVINOPattern,
     Unsupported,
+    dims,
     dtype_of,
     element,
     integer_type,
@@ -119,7 +120,7 @@ def _divide(e: Emitter, lhs: SSAValue, rhs: SSAValue, floor: bool) -> SSAValue:
 
 def _floor_correction(e: Emitter, a: SSAValue, b: SSAValue, quotient: SSAValue) -> SSAValue:
     """`q - 1` where the remainder is non-zero and its sign differs from the divisor's."""
-    rank = len(shape(quotient))
+    rank = len(dims(quotient))
     zero = e.scalar(0, element(a), rank)
     remainder = e.sub(a, e.mul(quotient, b))
     nonzero = e.unary(tew.LogicalNotOp, e.elementwise(tew.EqualOp, remainder, zero,
@@ -222,7 +223,7 @@ class Negative(OpenVINOPattern):
             return [e.value(tew.NegateOp(op.input, zero, zero))]
         if integer_type(op.input) is None:
             raise Unsupported(f"{op.name} of {element_type} values")
-        return [e.sub(e.scalar(0, element_type, len(shape(op.input))), op.input)]
+        return [e.sub(e.scalar(0, element_type, len(dims(op.input))), op.input)]
 
 
 class Sqrt(OpenVINOPattern):
@@ -234,7 +235,7 @@ class Sqrt(OpenVINOPattern):
         element_type = element(op.input)
         if not is_float(element_type):
             raise Unsupported(f"{op.name} of {element_type} values (floats only)")
-        half = e.scalar(0.5, element_type, len(shape(op.input)))
+        half = e.scalar(0.5, element_type, len(dims(op.input)))
         return [e.elementwise(tew.PowOp, op.input, half)]
 
 
@@ -264,7 +265,7 @@ class Gelu(OpenVINOPattern):
     OPS = (ov.GeluOp,)
 
     def convert(self, op: ov.GeluOp, e: Emitter) -> Sequence[SSAValue]:
-        element_type, rank = _float_input(op, op.input), len(shape(op.input))
+        element_type, rank = _float_input(op, op.input), len(dims(op.input))
         x = op.input
 
         def scalar(number: float) -> SSAValue:
@@ -281,7 +282,7 @@ class Gelu(OpenVINOPattern):
 
 def _hard_sigmoid(e: Emitter, x: SSAValue) -> SSAValue:
     """`min(max(x + 3, 0), 6) / 6`."""
-    rank = len(shape(x))
+    rank = len(dims(x))
     shifted = e.add(x, e.scalar(3.0, element(x), rank))
     return e.mul(e.clamp(shifted, 0.0, 6.0), e.scalar(1 / 6, element(x), rank))
 
@@ -303,7 +304,7 @@ class Elu(OpenVINOPattern):
     OPS = (ov.EluOp,)
 
     def convert(self, op: ov.EluOp, e: Emitter) -> Sequence[SSAValue]:
-        element_type, rank = _float_input(op, op.input), len(shape(op.input))
+        element_type, rank = _float_input(op, op.input), len(dims(op.input))
         x = op.input
         exp_minus_one = e.sub(e.unary(tew.ExpOp, x), e.scalar(1.0, element_type, rank))
         negative = e.mul(exp_minus_one, e.scalar(op.alpha.value.data, element_type, rank))

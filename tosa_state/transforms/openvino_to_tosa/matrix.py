@@ -28,7 +28,6 @@ from tosa_state.transforms.openvino_to_tosa.common import (
     integer_type,
     is_float,
     normalize_axis,
-    shape,
 )
 
 _MATMUL_ACCUMULATOR = {f32: f32, f16: f32, bf16: f32}
@@ -159,7 +158,7 @@ class Softmax(OpenVINOPattern):
     def convert(self, op: ov.SoftmaxOp, e: Emitter) -> Sequence[SSAValue]:
         if not is_float(element(op.input)):
             raise Unsupported(f"{op.name} of {element(op.input)} values (floats only)")
-        axis = normalize_axis(op.axis.value.data, len(shape(op.input)))
+        axis = normalize_axis(op.axis.value.data, len(dims(op.input)))
         shifted = e.sub(op.input, _reduce(e, tt.ReduceMaxOp, op.input, axis))
         exponentials = e.unary(tew.ExpOp, shifted)
         total = _reduce(e, tt.ReduceSumOp, exponentials, axis)
@@ -176,9 +175,11 @@ class MVN(OpenVINOPattern):
         element_type = element(op.input)
         if not is_float(element_type):
             raise Unsupported(f"{op.name} of {element_type} values (floats only)")
-        dims = shape(op.input)
-        axes = sorted({normalize_axis(a, len(dims)) for a in constant_ints(op.axes, "axes")})
-        count = math.prod(dims[a] for a in axes)
+        dims_ = dims(op.input)
+        axes = sorted({normalize_axis(a, len(dims_)) for a in constant_ints(op.axes, "axes")})
+        if any(dims_[a] == DYN for a in axes):
+            raise Unsupported("a mean over a dynamic dimension")
+        count = math.prod(dims_[a] for a in axes)
 
         def mean(value: SSAValue) -> SSAValue:
             for axis in axes:
@@ -189,11 +190,11 @@ class MVN(OpenVINOPattern):
         if not op.normalize_variance.value.data:
             return [centred]
         variance = mean(e.mul(centred, centred))
-        eps = e.scalar(op.eps.value.data, element_type, len(dims))
+        eps = e.scalar(op.eps.value.data, element_type, len(dims_))
         if op.eps_mode.data == "inside_sqrt":
             scale = e.unary(tew.RsqrtOp, e.add(variance, eps))
         else:
-            root = e.elementwise(tew.PowOp, variance, e.scalar(0.5, element_type, len(dims)))
+            root = e.elementwise(tew.PowOp, variance, e.scalar(0.5, element_type, len(dims_)))
             scale = e.unary(tew.ReciprocalOp, e.add(root, eps))
         return [e.mul(centred, scale)]
 
