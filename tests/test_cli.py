@@ -234,7 +234,7 @@ def test_run_input_shape_fixes_a_dynamic_batch(tmp_path: Path) -> None:
             np.testing.assert_array_equal(data["state/acc"], xs.sum(axis=0))
         out.unlink()
     assert_clean_failure(tool("tosa-state-run", *args, "--input-shape", "x=4x2"),
-                         "input 'x' has shape [3, 2]; expected [4, 2]")
+                         "input 'x' has shape [2, 3, 2]; expected [steps, 4, 2]")
     assert not out.exists()
     assert_clean_failure(tool("tosa-state-run", *args, "--input-shape", "x=3x5"),
                          "input 'x' cannot take the shape 3x5: it is declared ?x2")
