@@ -7,12 +7,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 pytest.importorskip("silero_vad", reason="silero-vad ships the model (the 'test' extra)")
 pytest.importorskip("openvino", reason="OpenVINO converts the model and is the oracle")
 
-from streaming_vad import audio_chunks, silero_stateful_ir
+from peers.openvino_runtime import OpenVINOSession
+from streaming_vad import audio_chunks, silero_onnx, silero_stateful_ir
 from test_openvino_differential import Scenario, run_differential
 
 import tosa_state
@@ -39,3 +41,25 @@ def test_the_signal_drives_the_model_across_its_range(silero_xml: Path) -> None:
     probability = [float(request.infer([c])[0][0, 0]) for c in audio_chunks(60)]
     assert max(probability) > 0.5 and min(probability) < 0.05
     assert [s.name for s in request.query_state()] == ["statestateN"]
+
+
+def test_our_make_stateful_matches_openvinos(openvino_runtime: None, silero_xml: Path,
+                                             tmp_path: Path) -> None:
+    """The model saved without MakeStateful, made stateful by our `make-stateful` instead:
+    same variable name and the same outputs as OpenVINO running its own MakeStateful's."""
+    import openvino as ov
+
+    stateless = tmp_path / "silero_stateless.xml"
+    ov.save_model(ov.Core().read_model(str(silero_onnx())), str(stateless),
+                  compress_to_fp16=False)
+    ours = tosa_state.compile_model(
+        stateless, pipeline='make-stateful{pairs="state=stateN"},'
+        "convert-tosa-variables-to-memref").create_infer_request()
+    theirs = OpenVINOSession(silero_xml)
+    assert [s.name for s in ours.query_state()] == sorted(theirs.variables)
+    for step, chunk in enumerate(audio_chunks(12, seed=2)):
+        if step == 6:
+            ours.reset_state()
+            theirs.reset_state()
+        np.testing.assert_allclose(ours.infer([chunk])[0], theirs.infer([chunk])[0],
+                                   rtol=1e-5, atol=1e-5)

@@ -9,6 +9,8 @@ from tosa_state.transforms.convert_openvino_to_tosa import ConvertOpenVINOToTosa
 from tosa_state.transforms.convert_tosa_variables_to_memref import (
     ConvertTosaVariablesToMemRefPass,
 )
+from tosa_state.transforms.externalize_state import ExternalizeStatePass
+from tosa_state.transforms.make_stateful import MakeStatefulPass
 from tosa_state.transforms.specialize_input_shapes import SpecializeInputShapesPass
 from tosa_state.transforms.tosa_hoist_variables import TosaHoistVariablesPass
 from tosa_state.transforms.tosa_to_mlprogram import TosaToMLProgramPass
@@ -45,6 +47,8 @@ def get_tosa_state_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         ConvertOpenVINOToTosaPass.name: lambda: ConvertOpenVINOToTosaPass,
         ConvertTosaVariablesToMemRefPass.name: lambda: ConvertTosaVariablesToMemRefPass,
         TosaToMLProgramPass.name: lambda: TosaToMLProgramPass,
+        MakeStatefulPass.name: lambda: MakeStatefulPass,
+        ExternalizeStatePass.name: lambda: ExternalizeStatePass,
     }
 
 
@@ -56,6 +60,8 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 __all__ = [
     "ConvertOpenVINOToTosaPass",
     "ConvertTosaVariablesToMemRefPass",
+    "ExternalizeStatePass",
+    "MakeStatefulPass",
     "SpecializeInputShapesPass",
     "TosaHoistVariablesPass",
     "TosaToMLProgramPass",
