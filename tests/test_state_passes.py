@@ -175,3 +175,46 @@ def test_upstream_mlir_parses_both_results(upstream_mlir_tools: None) -> None:
     externalize_state(module)
     assert "tosa_state.initial_value = dense<0.000000e+00> : tensor<1x3xf32>" in \
         iree_opt(print_module(module, spelling="upstream"))
+
+
+@pytest.mark.filterwarnings("ignore")  # torch's tracer, inside convert_model
+def test_a_torch_gru_made_stateful_streams_like_torch(tmp_path: Path) -> None:
+    """The PyTorch route: a GRU keyword spotter whose hidden state is an input/output pair,
+    converted by `openvino.convert_model`, made stateful by our pass, run step by step
+    against torch feeding the state back by hand (with a reset)."""
+    torch = pytest.importorskip("torch")
+    ov = pytest.importorskip("openvino")
+
+    class Spotter(torch.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.gru = torch.nn.GRU(10, 16, batch_first=True)
+            self.head = torch.nn.Linear(16, 3)
+
+        def forward(self, x, h):  # type: ignore[no-untyped-def]
+            y, h1 = self.gru(x, h)
+            return self.head(y[:, -1]), h1
+
+    torch.manual_seed(0)
+    spotter = Spotter().eval()
+    model = ov.convert_model(spotter, example_input=(torch.zeros(1, 1, 10), torch.zeros(1, 1, 16)),
+                             input=[("x", [1, 1, 10]), ("h", [1, 1, 16])])
+    for output, name in zip(model.outputs, ("logits", "h1"), strict=True):
+        output.get_tensor().set_names({name})  # torch outputs come without names
+    ov.save_model(model, str(tmp_path / "spotter.xml"), compress_to_fp16=False)
+    request = ts.compile_model(tmp_path / "spotter.xml", pipeline='make-stateful{pairs="h=h1"},'
+                               "convert-tosa-variables-to-memref").create_infer_request()
+    assert [s.name for s in request.query_state()] == ["hh1"]
+    rng = np.random.default_rng(3)
+    with torch.no_grad():
+        for step in range(8):
+            if step in (0, 5):
+                h = torch.zeros(1, 1, 16)
+                if step:
+                    request.reset_state()
+            x = rng.standard_normal((1, 1, 10)).astype(np.float32)
+            logits, h = spotter(torch.from_numpy(x), h)
+            np.testing.assert_allclose(request.infer([x])["logits"], logits.numpy(),
+                                       rtol=1e-5, atol=1e-5)
+            np.testing.assert_allclose(request.query_state()[0].state, h.numpy(),
+                                       rtol=1e-5, atol=1e-5)
