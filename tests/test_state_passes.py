@@ -79,7 +79,7 @@ def test_externalize_undoes_make_stateful() -> None:
     MakeStatefulPass(pairs="h0=h1,c0=c1").apply(ts.make_context(), module)
     ExternalizeStatePass().apply(ts.make_context(), module)
     request = ts.compile_model(module, pipeline="").create_infer_request()
-    assert [p.name for p in request.model.inputs] == ["arg0", "h0h1", "c0c1"]
+    assert [p.name for p in request.model.inputs] == ["x", "h0h1", "c0c1"]
     assert [p.name for p in request.model.outputs] == ["result0", "h0h1", "c0c1"]
     original = ts.compile_model(parse(CELL), pipeline="").create_infer_request()
     rng = np.random.default_rng(0)
