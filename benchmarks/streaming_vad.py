@@ -8,13 +8,19 @@ MakeStateful `{"state": "stateN"}` and saved as IR; onnxruntime runs the ONNX fi
 feeds the state back by hand, as silero-vad's own `OnnxWrapper` does.
 
 Every runtime runs single-threaded (silero-vad's wrapper sets onnxruntime's intra- and
-inter-op threads to 1; OpenVINO gets `INFERENCE_NUM_THREADS=1`, f32 precision), batches of
+inter-op threads to 1; OpenVINO gets `INFERENCE_NUM_THREADS=1`, f32 precision; numpy's
+OpenBLAS `OPENBLAS_NUM_THREADS=1` unless the environment says otherwise), batches of
 chunks interleave so that a busy machine slows each alike, and the outputs are checked to
 agree before anything is timed. Run `python benchmarks/streaming_vad.py` (the `bench` extra
 installs silero-vad and onnxruntime).
 """
 
 from __future__ import annotations
+
+import os
+
+if __name__ == "__main__":  # one BLAS thread for numpy too, set before numpy is imported
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import importlib.resources
 import sys
