@@ -394,6 +394,8 @@ class _Columns:
         """The columns of `x` and the output's `(N, OH, OW)`."""
         key = (x.shape, kernel)
         if (known := self._indices.get(key)) is None:
+            if len(self._indices) >= _SHAPE_CACHE_LIMIT:  # shapes that keep changing
+                self._indices.clear()
             known = self._indices[key] = self._index(x.shape, kernel)
         index, positions = known
         if index is None:
