@@ -207,3 +207,25 @@ def test_the_converted_dynamic_model_parses_in_upstream_mlir(tmp_path: Path, pip
     }[pipeline]
     assert expected in text
     assert "tosa.dim" in text
+
+
+def embedding_model() -> object:
+    """An embedding lookup of `ids: [?, ?]` (a dynamic batch and length), as a decoder's
+    first op, then a Softmax over the hidden dim and a Transpose."""
+    ids = ops.parameter([-1, -1], np.int64, name="ids")
+    table = ops.constant(np.random.default_rng(1).standard_normal((11, 6)).astype(np.float32))
+    embedded = ops.gather(table, ids, ops.constant(np.int64(0)))
+    scores = ops.softmax(embedded, -1)
+    moved = ops.transpose(scores, ops.constant(np.array([1, 0, 2], np.int64)))
+    return ov.Model([ops.result(moved, name="out")], [ids], "embedding")
+
+
+@pytest.mark.usefixtures("openvino_runtime")
+@pytest.mark.parametrize("pipeline", [None, ""])
+def test_embedding_lookup_of_dynamic_ids(tmp_path: Path, pipeline: str | None) -> None:
+    xml = _save(embedding_model(), tmp_path, "embedding")
+    ours, theirs = TosaStateSession(xml, pipeline), OpenVINOSession(xml)
+    rng = np.random.default_rng(2)
+    for step, (batch, length) in enumerate([(1, 5), (2, 1), (3, 4), (1, 1)]):
+        ids = rng.integers(-11, 11, (batch, length)).astype(np.int64)  # negative: from the end
+        _check_step(step, ours, theirs, [ids])

@@ -76,3 +76,24 @@ func.func @batch(%x: tensor<?x3xf32>, %y: tensor<?x?xf32>, %z: tensor<1x4xf32>) 
   openvino.assign "v", %z {version = 6 : i64} : tensor<1x4xf32>
   func.return %0, %1 : tensor<?x2xf32>, tensor<?x1x?xf32>
 }
+
+// -----
+
+// Gather with indices of a dynamic shape (an embedding lookup of `input_ids: [?, ?]`): one
+// `tosa.gather` of all indices as [1, ?], reshaped to the indices' run-time shape.
+
+// CHECK-LABEL: func.func @embedding(
+// CHECK-NEXT:    %[[B:.*]] = tosa.dim %[[IDS:.*]] {axis = 0 : i32} : (tensor<?x?xi64>) -> !tosa.shape<1>
+// CHECK-NEXT:    %[[T:.*]] = tosa.dim %[[IDS]] {axis = 1 : i32} : (tensor<?x?xi64>) -> !tosa.shape<1>
+// CHECK:         %[[TABLE:.*]] = tosa.reshape %{{.*}}, %{{.*}} : (tensor<?x?xi64>, !tosa.shape<2>) -> tensor<1x?xi64>
+// CHECK:         %[[G:.*]] = tosa.gather %{{.*}}, %[[TABLE]] : (tensor<1x2x3xf32>, tensor<1x?xi64>) -> tensor<1x?x3xf32>
+// CHECK-NEXT:    %[[C3:.*]] = tosa.const_shape {{.*}}{values = dense<3> : tensor<1xindex>} : () -> !tosa.shape<1>
+// CHECK-NEXT:    %[[S:.*]] = tosa.concat_shape %[[B]], %[[T]], %[[C3]] : (!tosa.shape<1>, !tosa.shape<1>, !tosa.shape<1>) -> !tosa.shape<3>
+// CHECK-NEXT:    %[[R:.*]] = tosa.reshape %[[G]], %[[S]] : (tensor<1x?x3xf32>, !tosa.shape<3>) -> tensor<?x?x3xf32>
+// CHECK-NEXT:    func.return %[[R]] : tensor<?x?x3xf32>
+func.func @embedding(%ids: tensor<?x?xi64>) -> tensor<?x?x3xf32> {
+  %table = openvino.constant dense<[[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]]> : tensor<2x3xf32>
+  %axis = openvino.constant dense<0> : tensor<i64>
+  %0 = openvino.gather %table, %ids, %axis {batch_dims = 0 : i64} : (tensor<2x3xf32>, tensor<?x?xi64>, tensor<i64>) -> tensor<?x?x3xf32>
+  func.return %0 : tensor<?x?x3xf32>
+}

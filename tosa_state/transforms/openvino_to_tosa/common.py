@@ -98,6 +98,10 @@ def dims(value: SSAValue) -> tuple[int, ...]:
     return tuple(value_type.get_shape())
 
 
+dims_of = dims
+"""`dims` under another name, for methods with a local `dims`."""
+
+
 def shape(value: SSAValue) -> tuple[int, ...]:
     """The static shape of a ranked tensor value (`Unsupported` if it has a dynamic dim)."""
     found = dims(value)
@@ -444,10 +448,18 @@ class Emitter:
 
     # -- data layout ----------------------------------------------------------------------
 
-    def reshape(self, value: SSAValue, new_shape: Sequence[int]) -> SSAValue:
-        """`tosa.reshape` to `new_shape` (`DYN` for a dynamic dim). One dynamic dim is a
-        `-1` (inferred); several must be the input's dynamic dims, in order (as when
-        adding or dropping 1s), and their sizes are read with `tosa.dim`."""
+    def reshape(self, value: SSAValue, new_shape: Sequence[int | SSAValue]) -> SSAValue:
+        """`tosa.reshape` to `new_shape` (`DYN` for a dynamic dim, or a `!tosa.shape<1>`
+        size known at run time). One dynamic dim is a `-1` (inferred); several must be the
+        input's dynamic dims, in order (as when adding or dropping 1s), and their sizes
+        are read with `tosa.dim`."""
+        if any(isinstance(d, SSAValue) for d in new_shape):  # sizes known at run time
+            if isinstance(value.owner, tt.ReshapeOp):
+                value = value.owner.input1
+            result_type = TensorType(
+                element(value), [DYN if isinstance(d, SSAValue) else int(d) for d in new_shape]
+            )
+            return self.value(tt.ReshapeOp(value, self.shape_operand(new_shape), result_type))
         new_shape = tuple(int(d) for d in new_shape)
         old = dims(value)
         if old == new_shape:
@@ -584,7 +596,7 @@ class Emitter:
         dims = shape(value)
         outer, inner = math.prod(dims[:axis]), math.prod(dims[axis + 1 :])
         values = self.reshape(value, (outer, dims[axis], inner))
-        width = shape(table)[1]
+        width = dims_of(table)[1]
         result_type = TensorType(element(value), [outer, width, inner])
         return self.value(tt.GatherOp(values, table, result_type))
 

@@ -304,7 +304,7 @@ def _index_table(e: Emitter, indices: SSAValue, size: int) -> SSAValue:
         raise Unsupported(f"indices of type {index_type}")
     if index_type.width.data < 32:
         indices = e.cast(indices, i32)
-    rank = len(shape(indices))
+    rank = len(dims(indices))
     zero = e.scalar(0, element(indices), rank)
     wrapped = e.add(indices, e.scalar(size, element(indices), rank))
     return e.select(e.greater(zero, indices), wrapped, indices)
@@ -319,12 +319,21 @@ class Gather(OpenVINOPattern):
     def convert(self, op: ov.GatherOp, e: Emitter) -> Sequence[SSAValue]:
         if (runtime := _runtime(e, op.input)) is not None:
             return [_gather_sizes(e, op, runtime)]
-        data, indices = shape(op.input), shape(op.indices)
+        data, indices = shape(op.input), dims(op.indices)
         axis = _scalar_axis(op.axis, len(data))
         batch = op.batch_dims.value.data
         batch = batch + len(indices) if batch < 0 else batch
         if not 0 <= batch <= min(axis, len(indices)):
             raise Unsupported(f"batch_dims {op.batch_dims.value.data} is out of range")
+        if DYN in indices:  # e.g. an embedding lookup of `input_ids: [?, ?]`
+            if batch:
+                raise Unsupported("batch_dims with indices of a dynamic shape")
+            sizes = [e.dim(op.indices, i) if d == DYN else d for i, d in enumerate(indices)]
+            table = e.reshape(_index_table(e, op.indices, data[axis]), (1, 1, DYN))
+            outer = int(np.prod(data[:axis]))
+            table = e.reshape(e.tile(table, (1, outer, 1)), (outer, DYN))
+            gathered = e.gather3(op.input, axis, table)
+            return [e.reshape(gathered, (*data[:axis], *sizes, *data[axis + 1 :]))]
         out = (*data[:axis], *indices[batch:], *data[axis + 1 :])
         constant_indices = constant(op.indices)
         if batch == 0 and constant_indices is not None:
