@@ -14,6 +14,7 @@ from tosa_state.transforms.convert_openvino_to_tosa import (
     ConvertOpenVINOToTosaPass,
     contains_openvino_ops,
 )
+from tosa_state.transforms.convert_tflite_to_tosa import ConvertTFLiteToTosaPass, contains_tfl_ops
 from tosa_state.transforms.pipeline import apply_pipeline
 from tosa_state.transforms.specialize_input_shapes import InputShapes, specialize_input_shapes
 from tosa_state.transforms.tosa_hoist_variables import hoist_variables
@@ -40,7 +41,8 @@ def compile_model(
     """Read (or copy) `model`, bring it to TOSA, lower it with `pipeline` and plan it.
 
     `pipeline=""` runs the TOSA module as it is; the default is `DEFAULT_PIPELINE`. A module
-    holding `openvino` ops (an OpenVINO IR model) is converted to TOSA first.
+    holding `openvino` ops (an OpenVINO IR model) or `tfl` ops (a `.tflite` model) is
+    converted to TOSA first.
     `input_shapes` (`{"x": [1, 8]}`, by input name, `arg<i>` or position) fixes dynamic
     input dimensions first, as OpenVINO's `Model.reshape`. `progress=True` shows a progress
     bar on stderr when it is a terminal and compiling takes over a second.
@@ -57,6 +59,9 @@ def compile_model(
         if contains_openvino_ops(module):
             bar.describe(f"compiling: {ConvertOpenVINOToTosaPass.name}")
             apply_pipeline(ctx, module, ConvertOpenVINOToTosaPass.name)
+        if contains_tfl_ops(module):
+            bar.describe(f"compiling: {ConvertTFLiteToTosaPass.name}")
+            apply_pipeline(ctx, module, ConvertTFLiteToTosaPass.name)
         bar.advance()
         bar.describe("compiling: tosa-hoist-variables")
         hoist_variables(ctx, module)

@@ -1,4 +1,4 @@
-"""Frontends: MLIR text and OpenVINO IR (.xml + .bin) into an xDSL module."""
+"""Frontends: MLIR text, OpenVINO IR (.xml + .bin) and TFLite (.tflite) into an xDSL module."""
 
 from __future__ import annotations
 
@@ -11,7 +11,8 @@ from xdsl.dialects.builtin import ModuleOp
 from tosa_state.diagnostics import ModelImportError
 from tosa_state.frontends.mlir import parse_mlir, read_mlir_file
 
-ACCEPTED = "tosa-state reads MLIR text (.mlir) and OpenVINO IR (.xml, its .bin beside it)"
+ACCEPTED = ("tosa-state reads MLIR text (.mlir), OpenVINO IR (.xml, its .bin beside it) and "
+            "TFLite (.tflite)")
 """What model files the frontends read, for error messages."""
 
 _OVC = "convert it to OpenVINO IR first: `ovc {path}` writes {stem}.xml and {stem}.bin"
@@ -22,7 +23,6 @@ _KERAS = ("convert it to OpenVINO IR first: `openvino.save_model(openvino.conver
 _FOREIGN = {
     ".onnx": ("this is an ONNX model, which is not read directly", _OVC),
     ".pb": ("this is a TensorFlow model, which is not read directly", _OVC),
-    ".tflite": ("this is a TensorFlow Lite model, which is not read directly", _OVC),
     ".pdmodel": ("this is a PaddlePaddle model, which is not read directly", _OVC),
     ".pt": ("this is a PyTorch file, which is not read directly", _TORCH),
     ".pth": ("this is a PyTorch file, which is not read directly", _TORCH),
@@ -35,11 +35,16 @@ _FOREIGN = {
 
 
 def read_model_file(ctx: Context, path: str | os.PathLike[str]) -> ModuleOp:
-    """Read `path`: OpenVINO IR for `.xml` (its `.bin` beside it), MLIR text otherwise.
+    """Read `path`: OpenVINO IR for `.xml` (its `.bin` beside it), a TFLite flatbuffer for
+    `.tflite`, MLIR text otherwise.
 
     A file in another format (`.onnx`, a binary file, ...) is a `ModelImportError` of one
     line saying what is read and how to convert it."""
     suffix = Path(path).suffix.lower()
+    if suffix == ".tflite":
+        from tosa_state.frontends.tflite import import_tflite
+
+        return import_tflite(path, ctx)
     if suffix == ".xml":
         from tosa_state.frontends.openvino import import_openvino_ir
 
@@ -49,7 +54,7 @@ def read_model_file(ctx: Context, path: str | os.PathLike[str]) -> ModuleOp:
 
 
 def check_model_format(path: str | os.PathLike[str]) -> None:
-    """Refuse, in one line, a file that is neither MLIR text nor OpenVINO IR."""
+    """Refuse, in one line, a file that is neither MLIR text nor OpenVINO IR (nor TFLite)."""
     file = Path(path)
     if (foreign := _FOREIGN.get(file.suffix.lower())) is not None:
         what, how = foreign

@@ -55,7 +55,8 @@ def _arg_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "input", nargs="?", default="-",
-        help="an .mlir file, an OpenVINO IR .xml (its .bin beside it), or - for stdin",
+        help="an .mlir file, an OpenVINO IR .xml (its .bin beside it), a .tflite model, "
+        "or - for stdin",
     )
     parser.add_argument(
         "-p", "--pass-pipeline", "--passes", dest="passes", default="",
@@ -115,7 +116,7 @@ def _inputs(
     ctx: Context, path: str, split: bool
 ) -> Iterator[tuple[_Chunk, str, Callable[[], ModuleOp]]]:
     """Each chunk of the input, its file name, and how to parse it into a module."""
-    if Path(path).suffix.lower() == ".xml":
+    if Path(path).suffix.lower() in (".xml", ".tflite"):
         yield _Chunk("", 1), path, lambda: read_model_file(ctx, path)
         return
     text, name = _read_input(path)

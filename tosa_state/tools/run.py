@@ -29,9 +29,10 @@ from tosa_state.transforms.specialize_input_shapes import parse_shapes
 def _arg_parser() -> argparse.ArgumentParser:
     parser = ArgumentParser(
         prog="tosa-state-run",
-        description="Run a stateful model (.mlir or OpenVINO .xml) for several calls.",
+        description="Run a stateful model (.mlir, OpenVINO .xml or .tflite) for several calls.",
     )
-    parser.add_argument("input", help="an .mlir file, an OpenVINO IR .xml, or - for stdin")
+    parser.add_argument("input", help="an .mlir file, an OpenVINO IR .xml, a .tflite model, or - "
+                        "for stdin")
     parser.add_argument("--entry", help="the function to run (default: main, or the only one)")
     parser.add_argument(
         "--pipeline", default=None,

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from xdsl.passes import ModulePass
 
 from tosa_state.transforms.convert_openvino_to_tosa import ConvertOpenVINOToTosaPass
+from tosa_state.transforms.convert_tflite_to_tosa import ConvertTFLiteToTosaPass
 from tosa_state.transforms.convert_tosa_variables_to_memref import (
     ConvertTosaVariablesToMemRefPass,
 )
@@ -45,6 +46,7 @@ def get_tosa_state_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         TosaHoistVariablesPass.name: lambda: TosaHoistVariablesPass,
         SpecializeInputShapesPass.name: lambda: SpecializeInputShapesPass,
         ConvertOpenVINOToTosaPass.name: lambda: ConvertOpenVINOToTosaPass,
+        ConvertTFLiteToTosaPass.name: lambda: ConvertTFLiteToTosaPass,
         ConvertTosaVariablesToMemRefPass.name: lambda: ConvertTosaVariablesToMemRefPass,
         TosaToMLProgramPass.name: lambda: TosaToMLProgramPass,
         MakeStatefulPass.name: lambda: MakeStatefulPass,
@@ -59,6 +61,7 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
 __all__ = [
     "ConvertOpenVINOToTosaPass",
+    "ConvertTFLiteToTosaPass",
     "ConvertTosaVariablesToMemRefPass",
     "ExternalizeStatePass",
     "MakeStatefulPass",

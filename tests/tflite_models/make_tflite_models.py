@@ -1,0 +1,149 @@
+"""Generate the Keras models of the TFLite tests, their .tflite exports and Keras goldens.
+
+Run with TensorFlow installed (not part of the test extra, see docs/tflite.md):
+    pip install tensorflow-cpu==2.21.0
+    python tests/tflite_models/make_tflite_models.py [OUTDIR]
+
+For every model it writes `NAME.tflite` (TensorFlow's `TFLiteConverter.from_keras_model`) and
+`NAME_keras.npz`: `inputs` (steps x input shape, f32), `outputs` (what Keras computed at each
+step), `reset_at` (steps before which Keras's `reset_state()` was called) and
+`state/<variable path>` (Keras's state variables after the last step; TensorFlow's converter
+uses the same path as the VAR_HANDLE's shared_name).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+
+import numpy as np
+import tensorflow as tf
+
+keras = tf.keras
+STEPS = 12
+RESET_AT = (6,)
+
+
+def seed_lstm() -> keras.Model:
+    """ST Edge AI's example, exactly: LSTM(20, relu, stateful, return_sequences) -> Dense(5)."""
+    inputs = keras.layers.Input(shape=(1, 64), batch_size=1)
+    lstm = keras.layers.LSTM(20, activation="relu", stateful=True, return_sequences=True)(inputs)
+    dense = keras.layers.Dense(5)(lstm)
+    return keras.Model([inputs], [dense])
+
+
+def stateful_gru() -> keras.Model:
+    inputs = keras.layers.Input(shape=(4, 8), batch_size=1)
+    gru = keras.layers.GRU(16, stateful=True)(inputs)
+    return keras.Model([inputs], [keras.layers.Dense(3)(gru)])
+
+
+def stacked_lstm_batch2() -> keras.Model:
+    inputs = keras.layers.Input(shape=(3, 6), batch_size=2)
+    x = keras.layers.LSTM(12, stateful=True, return_sequences=True)(inputs)
+    x = keras.layers.LSTM(8, stateful=True)(x)
+    return keras.Model([inputs], [keras.layers.Dense(4)(x)])
+
+
+def simple_rnn() -> keras.Model:
+    inputs = keras.layers.Input(shape=(2, 5), batch_size=1)
+    x = keras.layers.SimpleRNN(10, stateful=True, return_sequences=True)(inputs)
+    return keras.Model([inputs], [x])
+
+
+class StreamingBuffer(keras.layers.Layer):
+    """The last `frames` input frames kept in a non-trainable variable (kws_streaming style)."""
+
+    def __init__(self, frames: int, **kwargs: object) -> None:
+        super().__init__(**kwargs)
+        self.frames = frames
+
+    def build(self, input_shape: tuple[int, ...]) -> None:
+        self.buffer = self.add_weight(
+            name="buffer", shape=(input_shape[0], self.frames, input_shape[2]),
+            initializer="zeros", trainable=False)
+
+    def call(self, x: tf.Tensor) -> tf.Tensor:
+        window = tf.concat([self.buffer[:, x.shape[1]:, :], x], axis=1)
+        self.buffer.assign(window)
+        return window
+
+    def reset_state(self) -> None:
+        self.buffer.assign(tf.zeros_like(self.buffer))
+
+
+def conv1d_streaming() -> keras.Model:
+    inputs = keras.layers.Input(shape=(1, 4), batch_size=1)
+    window = StreamingBuffer(3)(inputs)
+    x = keras.layers.Conv1D(6, 3, activation="relu")(window)
+    return keras.Model([inputs], [x])
+
+
+def dense() -> keras.Model:
+    inputs = keras.layers.Input(shape=(7,), batch_size=1)
+    x = keras.layers.Dense(5, activation="tanh")(inputs)
+    return keras.Model([inputs], [keras.layers.Dense(2)(x)])
+
+
+def lstm_sequence() -> keras.Model:
+    """Non-stateful LSTM: the converter fuses it to UNIDIRECTIONAL_SEQUENCE_LSTM."""
+    inputs = keras.layers.Input(shape=(5, 8), batch_size=1)
+    return keras.Model([inputs], [keras.layers.LSTM(16, return_sequences=True)(inputs)])
+
+
+def rnn_sequence() -> keras.Model:
+    inputs = keras.layers.Input(shape=(5, 8), batch_size=1)
+    return keras.Model([inputs], [keras.layers.SimpleRNN(6)(inputs)])
+
+
+MODELS: dict[str, Callable[[], keras.Model]] = {
+    "seed_lstm": seed_lstm,
+    "stateful_gru": stateful_gru,
+    "stacked_lstm_batch2": stacked_lstm_batch2,
+    "simple_rnn": simple_rnn,
+    "conv1d_streaming": conv1d_streaming,
+    "dense": dense,
+    "lstm_sequence": lstm_sequence,
+    "rnn_sequence": rnn_sequence,
+}
+
+
+def _reset(model: keras.Model) -> None:
+    for layer in model.layers:
+        if hasattr(layer, "reset_state") and getattr(layer, "stateful", True):
+            layer.reset_state()
+
+
+def export(name: str, build: Callable[[], keras.Model], outdir: Path) -> None:
+    keras.utils.set_random_seed(sum(map(ord, name)))
+    model = build()
+    converter = tf.lite.TFLiteConverter.from_keras_model(model)
+    (outdir / f"{name}.tflite").write_bytes(converter.convert())
+    rng = np.random.default_rng(len(name))
+    in_shape = tuple(model.inputs[0].shape)
+    inputs = rng.standard_normal((STEPS, *in_shape)).astype(np.float32)
+    _reset(model)
+    outputs = []
+    for step in range(STEPS):
+        if step in RESET_AT:
+            _reset(model)
+        outputs.append(np.asarray(model([inputs[step]])))
+    states = {f"state/{v.path}": np.asarray(v) for v in model.non_trainable_variables}
+    np.savez(outdir / f"{name}_keras.npz", inputs=inputs, outputs=np.stack(outputs),
+             reset_at=np.asarray(RESET_AT), **states)
+
+
+def main() -> None:
+    outdir = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).parent
+    outdir.mkdir(parents=True, exist_ok=True)
+    for name, build in MODELS.items():
+        export(name, build, outdir)
+        print(f"{name}: {(outdir / (name + '.tflite')).stat().st_size} bytes")
+
+
+if __name__ == "__main__":
+    main()

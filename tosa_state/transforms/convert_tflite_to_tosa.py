@@ -1,0 +1,90 @@
+"""`convert-tflite-to-tosa`: TFLite models (the `tfl` dialect) to TOSA 1.0 and TOSA variables.
+
+Compute ops become TOSA ops with static shapes; WHILE loops with a compile-time trip count
+are unrolled; resource variables (VAR_HANDLE + READ_VARIABLE / ASSIGN_VARIABLE) become
+`tosa.variable @<shared_name>` with reads and writes in program order; a CALL_ONCE init that
+folds to constants gives the variables' initial values. The private functions holding the
+WHILE / CALL_ONCE subgraphs are erased afterwards. The pass fails, naming the TFLite operator
+(`model.tflite: error: operator #5 (WHILE) in subgraph 'main': ...`), when an op cannot be
+converted. The patterns live in `tflite_to_tosa`, one module per op family.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp, StringAttr
+from xdsl.dialects.func import FuncOp
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriteWalker
+from xdsl.utils.exceptions import PassFailedException
+
+from tosa_state.dialects.tfl.state import VarHandleOp
+from tosa_state.transforms.convert_openvino_to_tosa import _clean_up, _refine_result_types
+from tosa_state.transforms.openvino_to_tosa.common import Deferred
+from tosa_state.transforms.openvino_to_tosa.state import existing_variables
+from tosa_state.transforms.tflite_to_tosa import TflLowering, conversion_patterns
+from tosa_state.transforms.tflite_to_tosa.common import describe, is_tfl
+
+FILE_ATTR = "tfl.file"
+
+
+def contains_tfl_ops(module: ModuleOp) -> bool:
+    """Whether `module` holds any `tfl` op (`compile_model` converts it then)."""
+    return any(is_tfl(op) for op in module.walk())
+
+
+def _is_private(func: FuncOp) -> bool:
+    return func.sym_visibility is not None and func.sym_visibility.data == "private"
+
+
+@dataclass(frozen=True)
+class ConvertTFLiteToTosaPass(ModulePass):
+    """Converts every `tfl` op (an imported TFLite model) to TOSA and TOSA variables."""
+
+    name = "convert-tflite-to-tosa"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        if not contains_tfl_ops(op):
+            return
+        lowering = TflLowering(variables=existing_variables(op))
+        walker = PatternRewriteWalker(
+            GreedyRewritePatternApplier(conversion_patterns(lowering), dce_enabled=False),
+            apply_recursively=True,
+        )
+        walker.rewrite_module(op)
+        entries = [f for f in op.body.block.ops if isinstance(f, FuncOp) and not _is_private(f)]
+        for func in entries:
+            for handle in [h for h in func.walk() if isinstance(h, VarHandleOp)]:
+                if not handle.handle.uses:
+                    handle.detach()
+                    handle.erase()
+        _check_converted(op, entries, lowering)
+        for func in [f for f in op.body.block.ops if isinstance(f, FuncOp) and _is_private(f)]:
+            if any(is_tfl(inner) for inner in func.walk()):
+                func.detach()
+                func.erase()
+        for func in entries:
+            _refine_result_types(func)
+        _clean_up(op, lowering.created)
+
+
+def _check_converted(module: ModuleOp, entries: list[FuncOp], lowering: TflLowering) -> None:
+    """Fail on the first op left, preferring a real reason over a deferral."""
+    left = [o for f in entries for o in f.walk() if is_tfl(o)]
+    if not left:
+        return
+    failures = [(o, lowering.failures.get(o)) for o in left]
+    bad, failure = next(
+        ((o, f) for o, f in failures if f is not None and not isinstance(f, Deferred)),
+        failures[0],
+    )
+    reason = str(failure) if failure is not None else "no conversion pattern for this op"
+    path = module.attributes.get(FILE_ATTR)
+    prefix = f"{path.data}: " if isinstance(path, StringAttr) else ""
+    message = f"{prefix}error: {describe(bad)}: '{bad.name}' op could not be converted to " \
+              f"TOSA: {reason}"
+    if len(left) > 1:
+        message += f"\nnote: {len(left) - 1} more 'tfl' op(s) were left unconverted"
+    raise PassFailedException(message)
