@@ -7,8 +7,9 @@ Run with TensorFlow installed (not part of the test extra, see docs/tflite.md):
 For every model it writes `NAME.tflite` (TensorFlow's `TFLiteConverter.from_keras_model`) and
 `NAME_keras.npz`: `inputs` (steps x input shape, f32), `outputs` (what Keras computed at each
 step), `reset_at` (steps before which Keras's `reset_state()` was called) and
-`state/<variable path>` (Keras's state variables after the last step; TensorFlow's converter
-uses the same path as the VAR_HANDLE's shared_name).
+`state/<variable path>#<i>` (Keras's state variables after the last step; the converter names
+a VAR_HANDLE after the variable's path, numbering repeated paths: `lstm/rnn_state`,
+`lstm/rnn_state_1`, in an order Keras does not tell).
 """
 
 from __future__ import annotations
@@ -118,7 +119,18 @@ def _reset(model: keras.Model) -> None:
             layer.reset_state()
 
 
+def _state_variables(model: keras.Model) -> list[keras.Variable]:
+    found = []
+    for layer in model.layers:
+        if getattr(layer, "stateful", False):
+            found += list(layer.states)
+        elif isinstance(layer, StreamingBuffer):
+            found.append(layer.buffer)
+    return found
+
+
 def export(name: str, build: Callable[[], keras.Model], outdir: Path) -> None:
+    keras.backend.clear_session()  # layer names (and so variable names) start afresh
     keras.utils.set_random_seed(sum(map(ord, name)))
     model = build()
     converter = tf.lite.TFLiteConverter.from_keras_model(model)
@@ -132,7 +144,7 @@ def export(name: str, build: Callable[[], keras.Model], outdir: Path) -> None:
         if step in RESET_AT:
             _reset(model)
         outputs.append(np.asarray(model([inputs[step]])))
-    states = {f"state/{v.path}": np.asarray(v) for v in model.non_trainable_variables}
+    states = {f"state/{v.path}#{i}": np.asarray(v) for i, v in enumerate(_state_variables(model))}
     np.savez(outdir / f"{name}_keras.npz", inputs=inputs, outputs=np.stack(outputs),
              reset_at=np.asarray(RESET_AT), **states)
 

@@ -1,0 +1,147 @@
+"""TFLite models exported by TensorFlow from Keras (tests/tflite_models, made by
+make_tflite_models.py): tosa-state against Keras (the goldens) and against the LiteRT
+interpreter, step by step with a reset in the middle."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+import tflite
+from ai_edge_litert.interpreter import Interpreter
+from peers.upstream_mlir import iree_opt
+
+import tosa_state as ts
+from tosa_state.frontends.tflite import import_tflite, supported_operators
+from tosa_state.frontends.tflite.reader import OPERATOR_NAMES
+from tosa_state.printing import print_module
+from tosa_state.transforms.convert_tflite_to_tosa import ConvertTFLiteToTosaPass
+
+MODELS = Path(__file__).parent / "tflite_models"
+NAMES = sorted(p.stem for p in MODELS.glob("*.tflite"))
+STATEFUL = ["conv1d_streaming", "seed_lstm", "simple_rnn", "stacked_lstm_batch2", "stateful_gru"]
+TOLERANCE = 1e-5
+
+
+def _golden(name: str) -> dict[str, np.ndarray]:
+    with np.load(MODELS / f"{name}_keras.npz") as data:
+        return {k: data[k] for k in data.files}
+
+
+class LiteRT:
+    """The LiteRT interpreter; a reset recreates it (`reset_all_variables()` does not bring
+    resource variables back, see docs/tflite.md)."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        self.reset_state()
+
+    def reset_state(self) -> None:
+        interpreter = Interpreter(model_path=str(self.path))
+        interpreter.allocate_tensors()
+        self.runner = interpreter.get_signature_runner()
+        (self.input_name,) = self.runner.get_input_details()
+
+    def infer(self, x: np.ndarray) -> np.ndarray:
+        (out,) = self.runner(**{self.input_name: x}).values()
+        return out
+
+
+def test_the_models_cover_the_ask() -> None:
+    """The seed's model, a stateful GRU, a stacked stateful LSTM with batch 2 (and more)."""
+    assert set(STATEFUL) <= set(NAMES)
+    golden = _golden("stacked_lstm_batch2")
+    assert golden["inputs"].shape[1] == 2 and len(golden["inputs"]) >= 10
+    assert list(golden["reset_at"]) and 0 < golden["reset_at"][0] < len(golden["inputs"])
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_matches_keras_and_litert(name: str) -> None:
+    golden = _golden(name)
+    request = ts.compile_model(MODELS / f"{name}.tflite").create_infer_request()
+    litert = LiteRT(MODELS / f"{name}.tflite")
+    resets = set(golden["reset_at"].tolist())
+    for step, x in enumerate(golden["inputs"]):
+        if step in resets:
+            request.reset_state()
+            litert.reset_state()
+        (ours,) = request.infer([x])
+        np.testing.assert_allclose(ours, golden["outputs"][step], rtol=0, atol=TOLERANCE,
+                                   err_msg=f"{name}: step {step} vs Keras")
+        np.testing.assert_allclose(ours, litert.infer(x), rtol=0, atol=TOLERANCE,
+                                   err_msg=f"{name}: step {step} vs LiteRT")
+    _check_final_state(request, golden)
+
+
+def _check_final_state(request: ts.InferRequest, golden: dict[str, np.ndarray]) -> None:
+    """Each Keras state variable (path P) is one of ours named P, P_1, P_2... (TensorFlow
+    numbers repeated paths; a custom layer's weight may be numbered alone: 'buffer_1')."""
+    ours = {s.name: s.state for s in request.query_state()}
+    kept = [(k.removeprefix("state/").split("#")[0], v) for k, v in golden.items()
+            if k.startswith("state/")]
+    assert len(ours) == len(kept)
+    for path, value in kept:
+        candidates = [v for n, v in ours.items() if re.fullmatch(re.escape(path) + r"(_\d+)?", n)]
+        assert any(np.abs(c - value).max() <= TOLERANCE for c in candidates), (path, ours)
+
+
+def test_state_is_visible_settable_and_resets_to_zeros() -> None:
+    """The seed's model: state under the VAR_HANDLE names; set_state continues another run;
+    reset_state() goes back to zeros (Keras's reset_states())."""
+    golden = _golden("seed_lstm")
+    compiled = ts.compile_model(MODELS / "seed_lstm.tflite")
+    first, second = compiled.create_infer_request(), compiled.create_infer_request()
+    for x in golden["inputs"][:3]:
+        first.infer([x])
+    states = {s.name: s for s in first.query_state()}
+    assert set(states) == {"lstm/rnn_state", "lstm/rnn_state_1"}
+    assert all(np.abs(s.state).max() > 0 and s.state.shape == (1, 20) for s in states.values())
+    for s in second.query_state():
+        assert not s.state.any()  # each request owns its state
+        s.state = states[s.name].state
+    x = golden["inputs"][3]
+    np.testing.assert_array_equal(second.infer([x])[0], first.infer([x])[0])
+    first.reset_state()
+    assert all(not s.state.any() for s in first.query_state())
+    fresh = compiled.create_infer_request()
+    np.testing.assert_array_equal(first.infer([x])[0], fresh.infer([x])[0])
+
+
+def _builtin_operators(path: Path) -> set[str]:
+    data = path.read_bytes()
+    model = tflite.Model.GetRootAsModel(data, 0)
+    found = set()
+    for i in range(model.OperatorCodesLength()):
+        code = model.OperatorCodes(i)
+        found.add(OPERATOR_NAMES[max(code.BuiltinCode(), code.DeprecatedBuiltinCode())])
+    return found
+
+
+def test_every_exported_operator_is_supported() -> None:
+    """What TensorFlow 2.21 emits for these Keras models is what the frontend imports."""
+    exported = set().union(*(_builtin_operators(MODELS / f"{n}.tflite") for n in NAMES))
+    assert exported <= set(supported_operators())
+    assert {"VAR_HANDLE", "READ_VARIABLE", "ASSIGN_VARIABLE", "CALL_ONCE", "WHILE"} <= exported
+
+
+@pytest.mark.parametrize("name", STATEFUL)
+def test_conversion_declares_the_variables_and_unrolls(name: str) -> None:
+    module = import_tflite(MODELS / f"{name}.tflite")
+    ConvertTFLiteToTosaPass().apply(ts.make_context(), module)
+    text = print_module(module)
+    assert "tfl." not in text.replace("tfl.file", "")
+    names = {s.name for s in ts.compile_model(module).create_infer_request().query_state()}
+    for variable in names:
+        assert f'tosa.variable @"{variable}" = dense<0.000000e+00>' in text
+
+
+@pytest.mark.peers
+@pytest.mark.parametrize("name", ["seed_lstm", "stacked_lstm_batch2"])
+def test_upstream_mlir_parses_the_converted_model(upstream_mlir_tools: None, name: str) -> None:
+    module = import_tflite(MODELS / f"{name}.tflite")
+    ConvertTFLiteToTosaPass().apply(ts.make_context(), module)
+    out = iree_opt(print_module(module, spelling="upstream", generic=True), "--mlir-print-op-generic")
+    assert out.count('"tosa.variable"') == len(ts.compile_model(module).create_infer_request()
+                                                .query_state())
