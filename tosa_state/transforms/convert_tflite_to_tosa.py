@@ -20,12 +20,13 @@ from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriteWalker
 from xdsl.utils.exceptions import PassFailedException
 
+from tosa_state.diagnostics import error_at
 from tosa_state.dialects.tfl.state import VarHandleOp
 from tosa_state.transforms.convert_openvino_to_tosa import _clean_up, _refine_result_types
 from tosa_state.transforms.openvino_to_tosa.common import Deferred
 from tosa_state.transforms.openvino_to_tosa.state import existing_variables
 from tosa_state.transforms.tflite_to_tosa import TflLowering, conversion_patterns
-from tosa_state.transforms.tflite_to_tosa.common import describe, is_tfl
+from tosa_state.transforms.tflite_to_tosa.common import SOURCE_ATTR, describe, is_tfl
 
 FILE_ATTR = "tfl.file"
 
@@ -81,10 +82,12 @@ def _check_converted(module: ModuleOp, entries: list[FuncOp], lowering: TflLower
         failures[0],
     )
     reason = str(failure) if failure is not None else "no conversion pattern for this op"
+    what = f"'{bad.name}' op could not be converted to TOSA: {reason}"
     path = module.attributes.get(FILE_ATTR)
-    prefix = f"{path.data}: " if isinstance(path, StringAttr) else ""
-    message = f"{prefix}error: {describe(bad)}: '{bad.name}' op could not be converted to " \
-              f"TOSA: {reason}"
+    if isinstance(path, StringAttr) and SOURCE_ATTR in bad.attributes:
+        message = f"{path.data}: error: {describe(bad)}: {what}"
+    else:  # parsed from MLIR text: file:line:col
+        message = error_at(bad, what)
     if len(left) > 1:
         message += f"\nnote: {len(left) - 1} more 'tfl' op(s) were left unconverted"
     raise PassFailedException(message)

@@ -22,6 +22,7 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.utils.exceptions import VerifyException
 
+from tosa_state.diagnostics import location_prefix
 from tosa_state.dialects.tfl.state import VarHandleOp
 from tosa_state.dialects.tosa import elementwise as tew
 from tosa_state.transforms.openvino_to_tosa.common import (
@@ -41,9 +42,12 @@ SOURCE_ATTR = "tfl.operator"
 
 
 def describe(op: Operation) -> str:
-    """`operator #3 (ADD) in subgraph 'main'` for an imported op, else its name."""
+    """`operator #3 (ADD) in subgraph 'main'` for an imported op, else its location and
+    name (`f.mlir:3:5: 'tfl.add'`)."""
     source = op.attributes.get(SOURCE_ATTR)
-    return source.data if isinstance(source, StringAttr) else f"'{op.name}'"
+    if isinstance(source, StringAttr):
+        return source.data
+    return f"{location_prefix(op)}'{op.name}'"
 
 
 def is_tfl(op: Operation) -> bool:

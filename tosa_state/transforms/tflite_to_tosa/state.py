@@ -71,10 +71,13 @@ class ReadVariable(TflPattern):
     def convert(self, op: ReadVariableOp, operands: Sequence[SSAValue],
                 e: Emitter) -> Sequence[SSAValue]:
         name = _name(operands[0])
-        type_ = _declared_type(self.lowering, e, name) or op.result.type
-        if not isinstance(type_, TensorType) or not type_.has_static_shape():
-            raise Unsupported(f"variable '{name}' is read as {type_} before any static write")
-        declare(self.lowering, e, name, type_, np.zeros(type_.get_shape()))
+        type_ = _declared_type(self.lowering, e, name)
+        if type_ is None:
+            type_ = op.result.type
+            if not isinstance(type_, TensorType) or not type_.has_static_shape():
+                raise Unsupported(f"variable '{name}' is read as {type_} before any static "
+                                  "write")
+            declare(self.lowering, e, name, type_, np.zeros(type_.get_shape()))
         if self.lowering.init_assignments is not None:
             for assigned, value in reversed(self.lowering.init_assignments):
                 if assigned == name:

@@ -1,0 +1,75 @@
+// RUN: tosa-state-opt %s --split-input-file --verify-diagnostics -p convert-tflite-to-tosa | filecheck %s
+
+// The pass fails at the first op it cannot convert, saying why (for an imported .tflite file
+// the message names the operator: `model.tflite: error: operator #5 (WHILE) in subgraph
+// 'main': ...`).
+
+// A loop whose trip count depends on an input cannot be unrolled.
+// CHECK: invalid.mlir:[[# @LINE + 2]]:3: error: 'tfl.while' op could not be converted to TOSA: the loop condition @cond does not fold to a constant (the trip count must be known at compile time to unroll the loop)
+func.func @dynamic_trip_count(%n: tensor<i32>, %s: tensor<2xf32>) -> tensor<2xf32> {
+  %i, %m, %out = tfl.while %n, %n, %s {cond = @cond, body = @body} : (tensor<i32>, tensor<i32>, tensor<2xf32>) -> (tensor<i32>, tensor<i32>, tensor<2xf32>)
+  func.return %out : tensor<2xf32>
+}
+func.func private @cond(%i: tensor<i32>, %n: tensor<i32>, %s: tensor<2xf32>) -> tensor<i1> {
+  %z = tfl.pseudo_const {value = dense<0> : tensor<i32>} : tensor<i32>
+  %c = tfl.less %z, %i : (tensor<i32>, tensor<i32>) -> tensor<i1>
+  func.return %c : tensor<i1>
+}
+func.func private @body(%i: tensor<i32>, %n: tensor<i32>, %s: tensor<2xf32>) -> (tensor<i32>, tensor<i32>, tensor<2xf32>) {
+  func.return %i, %n, %s : tensor<i32>, tensor<i32>, tensor<2xf32>
+}
+
+// -----
+
+// More iterations than the unroll limit (256).
+// CHECK: invalid.mlir:[[# @LINE + 3]]:3: error: 'tfl.while' op could not be converted to TOSA: the loop runs more than 256 iterations (the unroll limit)
+func.func @too_long(%s: tensor<2xf32>) -> tensor<2xf32> {
+  %z = tfl.pseudo_const {value = dense<0> : tensor<i32>} : tensor<i32>
+  %i, %out = tfl.while %z, %s {cond = @cond, body = @body} : (tensor<i32>, tensor<2xf32>) -> (tensor<i32>, tensor<2xf32>)
+  func.return %out : tensor<2xf32>
+}
+func.func private @cond(%i: tensor<i32>, %s: tensor<2xf32>) -> tensor<i1> {
+  %n = tfl.pseudo_const {value = dense<1000> : tensor<i32>} : tensor<i32>
+  %c = tfl.less %i, %n : (tensor<i32>, tensor<i32>) -> tensor<i1>
+  func.return %c : tensor<i1>
+}
+func.func private @body(%i: tensor<i32>, %s: tensor<2xf32>) -> (tensor<i32>, tensor<2xf32>) {
+  %one = tfl.pseudo_const {value = dense<1> : tensor<i32>} : tensor<i32>
+  %j = tfl.add %i, %one : (tensor<i32>, tensor<i32>) -> tensor<i32>
+  func.return %j, %s : tensor<i32>, tensor<2xf32>
+}
+
+// -----
+
+// An error inside a loop body names the body's op.
+// CHECK: invalid.mlir:[[# @LINE + 4]]:3: error: 'tfl.while' op could not be converted to TOSA:
+// CHECK-SAME: invalid.mlir:[[# @LINE + 15]]:3: 'tfl.gather': index out of range [0, 2) in [5]
+func.func @bad_index(%s: tensor<2xf32>) -> tensor<2xf32> {
+  %z = tfl.pseudo_const {value = dense<0> : tensor<i32>} : tensor<i32>
+  %i, %out = tfl.while %z, %s {cond = @cond, body = @body} : (tensor<i32>, tensor<2xf32>) -> (tensor<i32>, tensor<2xf32>)
+  func.return %out : tensor<2xf32>
+}
+func.func private @cond(%i: tensor<i32>, %s: tensor<2xf32>) -> tensor<i1> {
+  %n = tfl.pseudo_const {value = dense<1> : tensor<i32>} : tensor<i32>
+  %c = tfl.less %i, %n : (tensor<i32>, tensor<i32>) -> tensor<i1>
+  func.return %c : tensor<i1>
+}
+func.func private @body(%i: tensor<i32>, %s: tensor<2xf32>) -> (tensor<i32>, tensor<2xf32>) {
+  %one = tfl.pseudo_const {value = dense<1> : tensor<i32>} : tensor<i32>
+  %j = tfl.add %i, %one : (tensor<i32>, tensor<i32>) -> tensor<i32>
+  %five = tfl.pseudo_const {value = dense<[5]> : tensor<1xi32>} : tensor<1xi32>
+  %g = tfl.gather %s, %five {axis = 0 : i32} : (tensor<2xf32>, tensor<1xi32>) -> tensor<1xf32>
+  %t = tfl.concatenation %g, %g {axis = 0 : i32} : (tensor<1xf32>, tensor<1xf32>) -> tensor<2xf32>
+  func.return %j, %t : tensor<i32>, tensor<2xf32>
+}
+
+// -----
+
+// A variable read and written with two types.
+// CHECK: invalid.mlir:[[# @LINE + 4]]:3: error: 'tfl.assign_variable' op could not be converted to TOSA: it writes tensor<3xf32> to variable 'v' of type tensor<2xf32>
+func.func @two_types(%x: tensor<3xf32>) -> tensor<2xf32> {
+  %h = tfl.var_handle {shared_name = "v"} : !tfl.resource
+  %r = tfl.read_variable %h : (!tfl.resource) -> tensor<2xf32>
+  tfl.assign_variable %h, %x : !tfl.resource, tensor<3xf32>
+  func.return %r : tensor<2xf32>
+}
