@@ -5,6 +5,8 @@ interpreter, step by step with a reset in the middle."""
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -145,3 +147,39 @@ def test_upstream_mlir_parses_the_converted_model(upstream_mlir_tools: None, nam
     out = iree_opt(print_module(module, spelling="upstream", generic=True), "--mlir-print-op-generic")
     assert out.count('"tosa.variable"') == len(ts.compile_model(module).create_infer_request()
                                                 .query_state())
+
+
+EXAMPLE = Path(__file__).parent.parent / "examples" / "keras_stateful_lstm.tflite"
+BIN = Path(sys.executable).parent
+
+
+def test_bundled_example_runs_as_litert(tmp_path: Path) -> None:
+    """The README's command: 24 steps, a reset before step 21 (the document's loop)."""
+    inputs = EXAMPLE.with_name("keras_stateful_lstm_inputs.npz")
+    result = subprocess.run(
+        [str(BIN / "tosa-state-run"), str(EXAMPLE), "--inputs", str(inputs), "--reset-at", "21",
+         "-o", str(tmp_path / "out.npz")], capture_output=True, text=True, check=False)
+    assert result.returncode == 0, result.stderr
+    with np.load(inputs) as data:
+        xs = data["keras_tensor"]
+    with np.load(tmp_path / "out.npz") as out:
+        ours, states = out["result0"], {k: out[k] for k in out.files if k.startswith("state/")}
+    assert set(states) == {"state/lstm/rnn_state", "state/lstm/rnn_state_1"}
+    litert = LiteRT(EXAMPLE)
+    for step, x in enumerate(xs):
+        if step == 21:
+            litert.reset_state()
+        np.testing.assert_allclose(ours[step], litert.infer(x), rtol=0, atol=TOLERANCE)
+
+
+def test_opt_prints_the_tfl_module_and_its_conversion(tmp_path: Path) -> None:
+    opt = str(BIN / "tosa-state-opt")
+    imported = subprocess.run([opt, str(EXAMPLE)], capture_output=True, text=True, check=True)
+    assert "tfl.while" in imported.stdout and "tfl.call_once" in imported.stdout
+    (tmp_path / "m.mlir").write_text(imported.stdout)
+    converted = subprocess.run([opt, str(tmp_path / "m.mlir"), "-p", "convert-tflite-to-tosa"],
+                               capture_output=True, text=True, check=True).stdout
+    direct = subprocess.run([opt, str(EXAMPLE), "-p", "convert-tflite-to-tosa"],
+                            capture_output=True, text=True, check=True).stdout
+    assert converted == direct
+    assert 'tosa.variable @"lstm/rnn_state" = dense<0.000000e+00> : tensor<1x20xf32>' in direct

@@ -24,17 +24,12 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 import numpy as np
 import tensorflow as tf
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "examples"))
+from keras_stateful_lstm import seed_lstm
+
 keras = tf.keras
 STEPS = 12
 RESET_AT = (6,)
-
-
-def seed_lstm() -> keras.Model:
-    """ST Edge AI's example, exactly: LSTM(20, relu, stateful, return_sequences) -> Dense(5)."""
-    inputs = keras.layers.Input(shape=(1, 64), batch_size=1)
-    lstm = keras.layers.LSTM(20, activation="relu", stateful=True, return_sequences=True)(inputs)
-    dense = keras.layers.Dense(5)(lstm)
-    return keras.Model([inputs], [dense])
 
 
 def stateful_gru() -> keras.Model:

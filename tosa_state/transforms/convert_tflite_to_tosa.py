@@ -69,6 +69,7 @@ class ConvertTFLiteToTosaPass(ModulePass):
         for func in entries:
             _refine_result_types(func)
         _clean_up(op, lowering.created)
+        op.attributes.pop(FILE_ATTR, None)  # only the diagnostics needed it
 
 
 def _check_converted(module: ModuleOp, entries: list[FuncOp], lowering: TflLowering) -> None:
