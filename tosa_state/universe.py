@@ -2,7 +2,7 @@
 
 A second `tosa` or `ml_program` dialect would break every `xdsl-opt` run in the
 environment (xDSL refuses two dialects of one name). So the plugin registers the
-`openvino` dialect and our passes under their own names, and *adds* the ops xDSL's own
+`openvino` and `tfl` dialects and our passes under their own names, and *adds* the ops xDSL's own
 `tosa` and `ml_program` dialects lack to them, as xDSL loads them: `tosa.variable`,
 `tosa.variable.read`, `tosa.variable.write`, `ml_program.global_load`,
 `ml_program.global_store`. No op xDSL defines is replaced, so `xdsl-opt` parses,
@@ -63,6 +63,13 @@ def _extend_xdsl_dialects(dialects: dict[str, Callable[[], Dialect]]) -> None:
 
 _extend_xdsl_dialects(XDSL_UNIVERSE.all_dialects)
 
+def _tfl_dialect() -> Dialect:
+    from tosa_state.dialects.tfl import TFL
+
+    return TFL
+
+
 UNIVERSE = Universe(
-    all_dialects={"openvino": _openvino_dialect}, all_passes=get_tosa_state_passes()
+    all_dialects={"openvino": _openvino_dialect, "tfl": _tfl_dialect},
+    all_passes=get_tosa_state_passes(),
 )
