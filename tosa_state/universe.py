@@ -2,8 +2,8 @@
 
 A second `tosa` or `ml_program` dialect would break every `xdsl-opt` run in the
 environment (xDSL refuses two dialects of one name). So the plugin registers the
-`openvino` and `tfl` dialects and our passes under their own names, and *adds* the ops xDSL's own
-`tosa` and `ml_program` dialects lack to them, as xDSL loads them: `tosa.variable`,
+`openvino` and `tfl` dialects and our passes under their own names, and *adds* the ops
+xDSL's own `tosa` and `ml_program` dialects lack to them, as xDSL loads them: `tosa.variable`,
 `tosa.variable.read`, `tosa.variable.write`, `ml_program.global_load`,
 `ml_program.global_store`. No op xDSL defines is replaced, so `xdsl-opt` parses,
 verifies and prints the stateful ops, and runs our passes on them, and every other

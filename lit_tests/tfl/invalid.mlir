@@ -1,9 +1,9 @@
-// RUN: tosa-state-opt %s --verify-diagnostics --split-input-file | filecheck %s
+// RUN: tosa-state-opt %s --verify-diagnostics --split-input-file
 
 // The tfl dialect's verifiers.
 
 func.func @broadcast(%a: tensor<2x3xf32>, %b: tensor<4xf32>) -> tensor<2x3xf32> {
-  // CHECK: tfl.add: shapes [2,3] and [4] do not broadcast
+  // expected-error@+1 {{tfl.add: shapes [2,3] and [4] do not broadcast}}
   %0 = tfl.add %a, %b : (tensor<2x3xf32>, tensor<4xf32>) -> tensor<2x3xf32>
   func.return %0 : tensor<2x3xf32>
 }
@@ -11,7 +11,7 @@ func.func @broadcast(%a: tensor<2x3xf32>, %b: tensor<4xf32>) -> tensor<2x3xf32> 
 // -----
 
 func.func @activation(%a: tensor<2xf32>) -> tensor<2xf32> {
-  // CHECK: tfl.mul: fused_activation_function must be one of NONE, RELU, RELU_N1_TO_1, RELU6, TANH, got 'GELU'
+  // expected-error@+1 {{tfl.mul: fused_activation_function must be one of NONE, RELU, RELU_N1_TO_1, RELU6, TANH, got 'GELU'}}
   %0 = tfl.mul %a, %a {fused_activation_function = "GELU"} : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
   func.return %0 : tensor<2xf32>
 }
@@ -19,7 +19,7 @@ func.func @activation(%a: tensor<2xf32>) -> tensor<2xf32> {
 // -----
 
 func.func @less_result(%a: tensor<2xi32>) -> tensor<2xi32> {
-  // CHECK: tfl.less: result element type must be i1, got i32
+  // expected-error@+1 {{tfl.less: result element type must be i1, got i32}}
   %0 = tfl.less %a, %a : (tensor<2xi32>, tensor<2xi32>) -> tensor<2xi32>
   func.return %0 : tensor<2xi32>
 }
@@ -27,7 +27,7 @@ func.func @less_result(%a: tensor<2xi32>) -> tensor<2xi32> {
 // -----
 
 func.func @logical_and(%a: tensor<2xf32>) -> tensor<2xi1> {
-  // CHECK: tfl.logical_and: lhs must be a boolean (i1) tensor, got tensor<2xf32>
+  // expected-error@+1 {{tfl.logical_and: lhs must be a boolean (i1) tensor, got tensor<2xf32>}}
   %0 = tfl.logical_and %a, %a : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xi1>
   func.return %0 : tensor<2xi1>
 }
@@ -35,7 +35,7 @@ func.func @logical_and(%a: tensor<2xf32>) -> tensor<2xi1> {
 // -----
 
 func.func @fully_connected(%x: tensor<1x5xf32>, %w: tensor<3x4xf32>) -> tensor<1x3xf32> {
-  // CHECK: tfl.fully_connected: input [1,5] is not made of rows of 4
+  // expected-error@+1 {{tfl.fully_connected: input [1,5] is not made of rows of 4}}
   %0 = tfl.fully_connected %x, %w : (tensor<1x5xf32>, tensor<3x4xf32>) -> tensor<1x3xf32>
   func.return %0 : tensor<1x3xf32>
 }
@@ -43,7 +43,7 @@ func.func @fully_connected(%x: tensor<1x5xf32>, %w: tensor<3x4xf32>) -> tensor<1
 // -----
 
 func.func @fully_connected_bias(%x: tensor<1x4xf32>, %w: tensor<3x4xf32>, %b: tensor<4xf32>) -> tensor<1x3xf32> {
-  // CHECK: tfl.fully_connected: bias must have shape [3], got [4]
+  // expected-error@+1 {{tfl.fully_connected: bias must have shape [3], got [4]}}
   %0 = tfl.fully_connected %x, %w, %b : (tensor<1x4xf32>, tensor<3x4xf32>, tensor<4xf32>) -> tensor<1x3xf32>
   func.return %0 : tensor<1x3xf32>
 }
@@ -51,7 +51,7 @@ func.func @fully_connected_bias(%x: tensor<1x4xf32>, %w: tensor<3x4xf32>, %b: te
 // -----
 
 func.func @conv(%x: tensor<1x5x5x3xf32>, %w: tensor<8x3x3x2xf32>) -> tensor<1x5x5x8xf32> {
-  // CHECK: tfl.conv_2d: input [1,5,5,3] (NHWC) and filter [8,3,3,2] (OHWI) do not match
+  // expected-error@+1 {{tfl.conv_2d: input [1,5,5,3] (NHWC) and filter [8,3,3,2] (OHWI) do not match}}
   %0 = tfl.conv_2d %x, %w {padding = "SAME", stride_h = 1 : i32, stride_w = 1 : i32} : (tensor<1x5x5x3xf32>, tensor<8x3x3x2xf32>) -> tensor<1x5x5x8xf32>
   func.return %0 : tensor<1x5x5x8xf32>
 }
@@ -59,7 +59,7 @@ func.func @conv(%x: tensor<1x5x5x3xf32>, %w: tensor<8x3x3x2xf32>) -> tensor<1x5x
 // -----
 
 func.func @conv_shape(%x: tensor<1x5x5x3xf32>, %w: tensor<8x3x3x3xf32>) -> tensor<1x5x5x8xf32> {
-  // CHECK: tfl.conv_2d: result shape [1,5,5,8] does not match the expected [1,3,3,8]
+  // expected-error@+1 {{tfl.conv_2d: result shape [1,5,5,8] does not match the expected [1,3,3,8]}}
   %0 = tfl.conv_2d %x, %w {padding = "VALID", stride_h = 1 : i32, stride_w = 1 : i32} : (tensor<1x5x5x3xf32>, tensor<8x3x3x3xf32>) -> tensor<1x5x5x8xf32>
   func.return %0 : tensor<1x5x5x8xf32>
 }
@@ -67,7 +67,7 @@ func.func @conv_shape(%x: tensor<1x5x5x3xf32>, %w: tensor<8x3x3x3xf32>) -> tenso
 // -----
 
 func.func @concat(%a: tensor<1x2xf32>, %b: tensor<2x2xf32>) -> tensor<1x4xf32> {
-  // CHECK: tfl.concatenation: cannot concatenate [1,2] and [2,2] along axis 1
+  // expected-error@+1 {{tfl.concatenation: cannot concatenate [1,2] and [2,2] along axis 1}}
   %0 = tfl.concatenation %a, %b {axis = 1 : i32} : (tensor<1x2xf32>, tensor<2x2xf32>) -> tensor<1x4xf32>
   func.return %0 : tensor<1x4xf32>
 }
@@ -75,7 +75,7 @@ func.func @concat(%a: tensor<1x2xf32>, %b: tensor<2x2xf32>) -> tensor<1x4xf32> {
 // -----
 
 func.func @gather_axis(%p: tensor<4x3xf32>, %i: tensor<i32>) -> tensor<3xf32> {
-  // CHECK: tfl.gather: axis 2 is out of range for rank 2
+  // expected-error@+1 {{tfl.gather: axis 2 is out of range for rank 2}}
   %0 = tfl.gather %p, %i {axis = 2 : i32} : (tensor<4x3xf32>, tensor<i32>) -> tensor<3xf32>
   func.return %0 : tensor<3xf32>
 }
@@ -83,7 +83,7 @@ func.func @gather_axis(%p: tensor<4x3xf32>, %i: tensor<i32>) -> tensor<3xf32> {
 // -----
 
 func.func @reshape(%x: tensor<2x3xf32>) -> tensor<4xf32> {
-  // CHECK: tfl.reshape: cannot reshape [2,3] to [4]
+  // expected-error@+1 {{tfl.reshape: cannot reshape [2,3] to [4]}}
   %0 = tfl.reshape %x : (tensor<2x3xf32>) -> tensor<4xf32>
   func.return %0 : tensor<4xf32>
 }
@@ -92,7 +92,7 @@ func.func @reshape(%x: tensor<2x3xf32>) -> tensor<4xf32> {
 
 func.func @split(%x: tensor<1x4xf32>) -> tensor<1x2xf32> {
   %axis = tfl.pseudo_const {value = dense<1> : tensor<i32>} : tensor<i32>
-  // CHECK: tfl.split: num_splits is 3 but there are 2 results
+  // expected-error@+1 {{tfl.split: num_splits is 3 but there are 2 results}}
   %p:2 = tfl.split %axis, %x {num_splits = 3 : i32} : (tensor<i32>, tensor<1x4xf32>) -> (tensor<1x2xf32>, tensor<1x2xf32>)
   func.return %p#0 : tensor<1x2xf32>
 }
@@ -100,7 +100,7 @@ func.func @split(%x: tensor<1x4xf32>) -> tensor<1x2xf32> {
 // -----
 
 func.func @slice(%x: tensor<2x3xf32>, %b: tensor<3xi32>) -> tensor<1x1xf32> {
-  // CHECK: tfl.slice: begin must have shape [2]
+  // expected-error@+1 {{tfl.slice: begin must have shape [2]}}
   %0 = tfl.slice %x, %b, %b : (tensor<2x3xf32>, tensor<3xi32>, tensor<3xi32>) -> tensor<1x1xf32>
   func.return %0 : tensor<1x1xf32>
 }
@@ -108,7 +108,7 @@ func.func @slice(%x: tensor<2x3xf32>, %b: tensor<3xi32>) -> tensor<1x1xf32> {
 // -----
 
 func.func @var_handle() {
-  // CHECK: tfl.var_handle: shared_name must not be empty
+  // expected-error@+1 {{tfl.var_handle: shared_name must not be empty}}
   %h = tfl.var_handle {shared_name = ""} : !tfl.resource
   func.return
 }
@@ -116,7 +116,7 @@ func.func @var_handle() {
 // -----
 
 func.func @while_missing(%i: tensor<i32>) -> tensor<i32> {
-  // CHECK: tfl.while: cond function @nope does not exist
+  // expected-error@+1 {{tfl.while: cond function @nope does not exist}}
   %0 = tfl.while %i {cond = @nope, body = @nope} : (tensor<i32>) -> tensor<i32>
   func.return %0 : tensor<i32>
 }
@@ -124,7 +124,7 @@ func.func @while_missing(%i: tensor<i32>) -> tensor<i32> {
 // -----
 
 func.func @while_body_types(%i: tensor<i32>) -> tensor<i32> {
-  // CHECK: tfl.while: body @body must map the loop values to values of the same types
+  // expected-error@+1 {{tfl.while: body @body must map the loop values to values of the same types}}
   %0 = tfl.while %i {cond = @cond, body = @body} : (tensor<i32>) -> tensor<i32>
   func.return %0 : tensor<i32>
 }
@@ -141,7 +141,7 @@ func.func private @body(%i: tensor<i32>) -> tensor<f32> {
 // -----
 
 func.func @call_once() {
-  // CHECK: tfl.call_once: init function @init must take and return nothing
+  // expected-error@+1 {{tfl.call_once: init function @init must take and return nothing}}
   tfl.call_once {session_init_function = "init"}
   func.return
 }

@@ -1,12 +1,16 @@
-// RUN: tosa-state-opt %s --split-input-file --verify-diagnostics -p convert-tflite-to-tosa | filecheck %s
+// RUN: tosa-state-opt %s --split-input-file --verify-diagnostics -p convert-tflite-to-tosa
+// RUN: not tosa-state-opt %s --split-input-file -p convert-tflite-to-tosa 2>&1 | filecheck %s --check-prefix=FAIL
 
 // The pass fails at the first op it cannot convert, saying why (for an imported .tflite file
 // the message names the operator: `model.tflite: error: operator #5 (WHILE) in subgraph
 // 'main': ...`).
 
 // A loop whose trip count depends on an input cannot be unrolled.
-// CHECK: invalid.mlir:[[# @LINE + 2]]:3: error: 'tfl.while' op could not be converted to TOSA: the loop condition @cond does not fold to a constant (the trip count must be known at compile time to unroll the loop)
+// FAIL: invalid.mlir:[[# @LINE + 5]]:3: error: 'tfl.while' op could not be converted to TOSA: the loop condition @cond does not fold to a constant (the trip count must be known at compile time to unroll the loop)
+// FAIL-NEXT: note: in pass 'convert-tflite-to-tosa'
 func.func @dynamic_trip_count(%n: tensor<i32>, %s: tensor<2xf32>) -> tensor<2xf32> {
+  // expected-note@+2 {{in pass 'convert-tflite-to-tosa'}}
+  // expected-error@+1 {{'tfl.while' op could not be converted to TOSA: the loop condition @cond does not fold to a constant (the trip count must be known at compile time to unroll the loop)}}
   %i, %m, %out = tfl.while %n, %n, %s {cond = @cond, body = @body} : (tensor<i32>, tensor<i32>, tensor<2xf32>) -> (tensor<i32>, tensor<i32>, tensor<2xf32>)
   func.return %out : tensor<2xf32>
 }
@@ -22,9 +26,10 @@ func.func private @body(%i: tensor<i32>, %n: tensor<i32>, %s: tensor<2xf32>) -> 
 // -----
 
 // More iterations than the unroll limit (256).
-// CHECK: invalid.mlir:[[# @LINE + 3]]:3: error: 'tfl.while' op could not be converted to TOSA: the loop runs more than 256 iterations (the unroll limit)
 func.func @too_long(%s: tensor<2xf32>) -> tensor<2xf32> {
   %z = tfl.pseudo_const {value = dense<0> : tensor<i32>} : tensor<i32>
+  // expected-note@+2 {{in pass 'convert-tflite-to-tosa'}}
+  // expected-error@+1 {{'tfl.while' op could not be converted to TOSA: the loop runs more than 256 iterations (the unroll limit)}}
   %i, %out = tfl.while %z, %s {cond = @cond, body = @body} : (tensor<i32>, tensor<2xf32>) -> (tensor<i32>, tensor<2xf32>)
   func.return %out : tensor<2xf32>
 }
@@ -42,10 +47,12 @@ func.func private @body(%i: tensor<i32>, %s: tensor<2xf32>) -> (tensor<i32>, ten
 // -----
 
 // An error inside a loop body names the body's op.
-// CHECK: invalid.mlir:[[# @LINE + 4]]:3: error: 'tfl.while' op could not be converted to TOSA:
-// CHECK-SAME: invalid.mlir:[[# @LINE + 15]]:3: 'tfl.gather': index out of range [0, 2) in [5]
+// FAIL: invalid.mlir:[[# @LINE + 6]]:3: error: 'tfl.while' op could not be converted to TOSA:
+// FAIL-SAME: invalid.mlir:[[# @LINE + 17]]:3: 'tfl.gather': index out of range [0, 2) in [5]
 func.func @bad_index(%s: tensor<2xf32>) -> tensor<2xf32> {
   %z = tfl.pseudo_const {value = dense<0> : tensor<i32>} : tensor<i32>
+  // expected-note@+2 {{in pass 'convert-tflite-to-tosa'}}
+  // expected-error@+1 {{'tfl.gather': index out of range [0, 2) in [5]}}
   %i, %out = tfl.while %z, %s {cond = @cond, body = @body} : (tensor<i32>, tensor<2xf32>) -> (tensor<i32>, tensor<2xf32>)
   func.return %out : tensor<2xf32>
 }
@@ -66,10 +73,12 @@ func.func private @body(%i: tensor<i32>, %s: tensor<2xf32>) -> (tensor<i32>, ten
 // -----
 
 // A variable read and written with two types.
-// CHECK: invalid.mlir:[[# @LINE + 4]]:3: error: 'tfl.assign_variable' op could not be converted to TOSA: it writes tensor<3xf32> to variable 'v' of type tensor<2xf32>
 func.func @two_types(%x: tensor<3xf32>) -> tensor<2xf32> {
   %h = tfl.var_handle {shared_name = "v"} : !tfl.resource
   %r = tfl.read_variable %h : (!tfl.resource) -> tensor<2xf32>
+  // expected-note@+3 {{in pass 'convert-tflite-to-tosa'}}
+  // expected-note@+2 {{1 more 'tfl' op(s) were left unconverted}}
+  // expected-error@+1 {{'tfl.assign_variable' op could not be converted to TOSA: it writes tensor<3xf32> to variable 'v' of type tensor<2xf32>}}
   tfl.assign_variable %h, %x : !tfl.resource, tensor<3xf32>
   func.return %r : tensor<2xf32>
 }
