@@ -79,13 +79,15 @@ def test_matches_keras_and_litert(name: str) -> None:
 
 def _check_final_state(request: ts.InferRequest, golden: dict[str, np.ndarray]) -> None:
     """Each Keras state variable (path P) is one of ours named P, P_1, P_2... (TensorFlow
-    numbers repeated paths; a custom layer's weight may be numbered alone: 'buffer_1')."""
+    numbers repeated paths; a custom layer's weight may be numbered alone: 'buffer_1'; '*':
+    a variable tensor, named by the converter)."""
     ours = {s.name: s.state for s in request.query_state()}
     kept = [(k.removeprefix("state/").split("#")[0], v) for k, v in golden.items()
             if k.startswith("state/")]
     assert len(ours) == len(kept)
     for path, value in kept:
-        candidates = [v for n, v in ours.items() if re.fullmatch(re.escape(path) + r"(_\d+)?", n)]
+        pattern = ".*" if path == "*" else re.escape(path) + r"(_\d+)?"
+        candidates = [v for n, v in ours.items() if re.fullmatch(pattern, n)]
         assert any(np.abs(c - value).max() <= TOLERANCE for c in candidates), (path, ours)
 
 

@@ -148,3 +148,19 @@ func.func @call_once() {
 func.func private @init(%x: tensor<f32>) {
   func.return
 }
+
+// -----
+
+func.func @lstm_weights(%x: tensor<1x2x3xf32>, %w: tensor<2x3xf32>, %bad: tensor<2x4xf32>, %r: tensor<2x2xf32>, %b: tensor<2xf32>, %h: tensor<1x2xf32>) -> tensor<1x2x2xf32> {
+  // expected-error@+1 {{tfl.unidirectional_sequence_lstm: input_to_cell_weights must have shape [2,3], got [2,4]}}
+  %y = "tfl.unidirectional_sequence_lstm"(%x, %w, %w, %bad, %w, %r, %r, %r, %r, %b, %b, %b, %b, %h, %h) <{operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 1, 1, 1, 0, 0, 1, 1, 0, 0, 0, 0>}> : (tensor<1x2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x4xf32>, tensor<2x3xf32>, tensor<2x2xf32>, tensor<2x2xf32>, tensor<2x2xf32>, tensor<2x2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<1x2xf32>, tensor<1x2xf32>) -> tensor<1x2x2xf32>
+  func.return %y : tensor<1x2x2xf32>
+}
+
+// -----
+
+func.func @variable_tensor() -> tensor<2xf32> {
+  // expected-error@+1 {{tfl.variable_tensor: tensor_name must not be empty}}
+  %v = tfl.variable_tensor {tensor_name = ""} : tensor<2xf32>
+  func.return %v : tensor<2xf32>
+}

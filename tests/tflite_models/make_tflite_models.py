@@ -1,7 +1,7 @@
 """Generate the Keras models of the TFLite tests, their .tflite exports and Keras goldens.
 
 Run with TensorFlow installed (not part of the test extra, see docs/tflite.md):
-    pip install tensorflow-cpu==2.21.0
+    pip install tensorflow-cpu==2.21.0 tf-keras==2.21.0
     python tests/tflite_models/make_tflite_models.py [OUTDIR]
 
 For every model it writes `NAME.tflite` (TensorFlow's `TFLiteConverter.from_keras_model`) and
@@ -144,12 +144,43 @@ def export(name: str, build: Callable[[], keras.Model], outdir: Path) -> None:
              reset_at=np.asarray(RESET_AT), **states)
 
 
+def tf_keras_lstm_sequence(outdir: Path) -> None:
+    """tf_keras (Keras 2) non-stateful LSTM: the converter fuses it into
+    UNIDIRECTIONAL_SEQUENCE_LSTM, whose state tensors are variable tensors that LiteRT keeps
+    across calls. The goldens come from a stateful tf_keras twin with the same weights (the
+    same semantics: state carried over, zeros after a reset)."""
+    import tf_keras
+
+    name = "tf_keras_lstm_sequence"
+    tf_keras.utils.set_random_seed(5)
+    inputs = tf_keras.layers.Input(shape=(5, 8), batch_size=1)
+    model = tf_keras.Model(inputs, tf_keras.layers.LSTM(16, return_sequences=True)(inputs))
+    converter = tf.lite.TFLiteConverter.from_keras_model(model)
+    (outdir / f"{name}.tflite").write_bytes(converter.convert())
+    twin_in = tf_keras.layers.Input(shape=(5, 8), batch_size=1)
+    twin_lstm = tf_keras.layers.LSTM(16, return_sequences=True, stateful=True)
+    twin = tf_keras.Model(twin_in, twin_lstm(twin_in))
+    twin.set_weights(model.get_weights())
+    rng = np.random.default_rng(len(name))
+    inputs_np = rng.standard_normal((STEPS, 1, 5, 8)).astype(np.float32)
+    outputs = []
+    for step in range(STEPS):
+        if step in RESET_AT:
+            twin_lstm.reset_states()
+        outputs.append(np.asarray(twin(inputs_np[step])))
+    # The variable tensors have the converter's names ('arith.constant...'): any name ('*').
+    states = {f"state/*#{i}": np.asarray(v) for i, v in enumerate(twin_lstm.states)}
+    np.savez(outdir / f"{name}_keras.npz", inputs=inputs_np, outputs=np.stack(outputs),
+             reset_at=np.asarray(RESET_AT), **states)
+
+
 def main() -> None:
     outdir = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).parent
     outdir.mkdir(parents=True, exist_ok=True)
     for name, build in MODELS.items():
         export(name, build, outdir)
         print(f"{name}: {(outdir / (name + '.tflite')).stat().st_size} bytes")
+    tf_keras_lstm_sequence(outdir)
 
 
 if __name__ == "__main__":

@@ -88,4 +88,27 @@ class AssignVariableOp(IRDLOperation):
         super().__init__(operands=[handle, value])
 
 
-STATE_OPS = (VarHandleOp, ReadVariableOp, AssignVariableOp)
+@irdl_op_definition
+class VariableTensorOp(IRDLOperation):
+    """A TFLite variable tensor (`is_variable`): a tensor whose value persists across calls,
+    zeros at first and after LiteRT's `reset_all_variables()`. The fused sequence ops read
+    their state from it and write their final state back."""
+
+    name = "tfl.variable_tensor"
+
+    tensor_name = prop_def(StringAttr)
+    output = result_def(Tensor)
+
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "attr-dict `:` type($output)"
+
+    def __init__(self, tensor_name: str, result_type: Attribute):
+        super().__init__(result_types=[result_type],
+                         properties={"tensor_name": StringAttr(tensor_name)})
+
+    def verify_(self) -> None:
+        if not self.tensor_name.data:
+            raise VerifyException(f"{self.name}: tensor_name must not be empty")
+
+
+STATE_OPS = (VarHandleOp, ReadVariableOp, AssignVariableOp, VariableTensorOp)

@@ -29,6 +29,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from tosa_state.dialects.tfl.common import ResourceType
 from tosa_state.dialects.tfl.data_movement import PseudoConstOp
+from tosa_state.dialects.tfl.state import VariableTensorOp
 from tosa_state.dtypes import numpy_to_dense
 from tosa_state.frontends.tflite import (
     control_flow,
@@ -36,6 +37,7 @@ from tosa_state.frontends.tflite import (
     data_movement,
     elementwise,
     matrix,
+    rnn,
     state,
 )
 from tosa_state.frontends.tflite.common import Builder, OperatorInput
@@ -55,6 +57,7 @@ BUILDERS: dict[int, Builder] = {
     **data_movement.BUILDERS,
     **matrix.BUILDERS,
     **convolution.BUILDERS,
+    **rnn.BUILDERS,
     **control_flow.BUILDERS,
     **state.BUILDERS,
 }
@@ -220,9 +223,14 @@ class _SubgraphBuilder:
         if index in self.values:
             return self.values[index]
         info = self.tensors[index]
-        if info.is_variable:
-            raise where.error(f"{what} tensor #{index} ('{info.name}') is a variable tensor "
-                              "(is_variable), which tosa-state does not support yet")
+        if info.is_variable:  # persistent across calls: state, named after the tensor
+            if not isinstance(info.type, TensorType) or not info.type.has_static_shape():
+                raise where.error(f"variable tensor #{index} ('{info.name}') needs a static "
+                                  "shape")
+            variable = VariableTensorOp(info.name or f"variable_tensor{index}", info.type)
+            self.block.add_op(variable)
+            self.values[index] = variable.output
+            return variable.output
         raw = self.importer.model.buffer_bytes(info.buffer, where)
         if not raw or not isinstance(info.type, TensorType):
             raise where.error(f"{what} tensor #{index} ('{info.name}') is used before any "

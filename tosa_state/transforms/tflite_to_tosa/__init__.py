@@ -6,6 +6,7 @@
   TRANSPOSE
 - `matrix`: FULLY_CONNECTED
 - `convolution`: CONV_2D
+- `rnn`: UNIDIRECTIONAL_SEQUENCE_LSTM, unrolled
 - `control_flow`: WHILE (unrolled), CALL_ONCE (initial values)
 - `state`: READ_VARIABLE / ASSIGN_VARIABLE to TOSA variables
 
@@ -20,6 +21,7 @@ from tosa_state.transforms.tflite_to_tosa.convolution import CONVOLUTION_PATTERN
 from tosa_state.transforms.tflite_to_tosa.data_movement import DATA_MOVEMENT_PATTERNS
 from tosa_state.transforms.tflite_to_tosa.elementwise import ELEMENTWISE_PATTERNS
 from tosa_state.transforms.tflite_to_tosa.matrix import MATRIX_PATTERNS
+from tosa_state.transforms.tflite_to_tosa.rnn import RNN_PATTERNS
 from tosa_state.transforms.tflite_to_tosa.state import STATE_PATTERNS
 
 ALL_PATTERNS: tuple[type[TflPattern], ...] = (
@@ -27,6 +29,7 @@ ALL_PATTERNS: tuple[type[TflPattern], ...] = (
     *ELEMENTWISE_PATTERNS,
     *MATRIX_PATTERNS,
     *CONVOLUTION_PATTERNS,
+    *RNN_PATTERNS,
     *CONTROL_FLOW_PATTERNS,
     *STATE_PATTERNS,
 )

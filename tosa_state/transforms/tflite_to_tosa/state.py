@@ -11,7 +11,12 @@ import numpy as np
 from xdsl.dialects.builtin import StringAttr, TensorType
 from xdsl.ir import Attribute, SSAValue
 
-from tosa_state.dialects.tfl.state import AssignVariableOp, ReadVariableOp, variable_name
+from tosa_state.dialects.tfl.state import (
+    AssignVariableOp,
+    ReadVariableOp,
+    VariableTensorOp,
+    variable_name,
+)
 from tosa_state.dialects.tosa.variables import (
     INIT_FLAG_ATTR,
     VariableOp,
@@ -106,4 +111,18 @@ class AssignVariable(TflPattern):
         return []
 
 
-STATE_PATTERNS = (ReadVariable, AssignVariable)
+class VariableTensor(TflPattern):
+    """A variable tensor: a `tosa.variable` named after the tensor (zeros at first), read
+    here; the fused op that owns it writes its final state back."""
+
+    OPS = (VariableTensorOp,)
+
+    def convert(self, op: VariableTensorOp, operands: Sequence[SSAValue],
+                e: Emitter) -> Sequence[SSAValue]:
+        name, type_ = op.tensor_name.data, op.output.type
+        if _declared_type(self.lowering, e, name) is None:
+            declare(self.lowering, e, name, type_, np.zeros(shape(op.output)))
+        return [e.value(VariableReadOp(name, type_))]
+
+
+STATE_PATTERNS = (ReadVariable, AssignVariable, VariableTensor)
