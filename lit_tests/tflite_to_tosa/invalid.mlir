@@ -82,3 +82,25 @@ func.func @two_types(%x: tensor<3xf32>) -> tensor<2xf32> {
   tfl.assign_variable %h, %x : !tfl.resource, tensor<3xf32>
   func.return %r : tensor<2xf32>
 }
+
+// -----
+
+// A loop body that runs the same loop: refused (no endless translation).
+func.func @recursive(%s: tensor<2xf32>) -> tensor<2xf32> {
+  %z = tfl.pseudo_const {value = dense<0> : tensor<i32>} : tensor<i32>
+  // expected-note@+2 {{in pass 'convert-tflite-to-tosa'}}
+  // expected-error@+1 {{'tfl.while' op could not be converted to TOSA: {{.*}}: 'tfl.while': subgraphs call themselves (@body -> @body)}}
+  %i, %out = tfl.while %z, %s {cond = @cond, body = @body} : (tensor<i32>, tensor<2xf32>) -> (tensor<i32>, tensor<2xf32>)
+  func.return %out : tensor<2xf32>
+}
+func.func private @cond(%i: tensor<i32>, %s: tensor<2xf32>) -> tensor<i1> {
+  %n = tfl.pseudo_const {value = dense<2> : tensor<i32>} : tensor<i32>
+  %c = tfl.less %i, %n : (tensor<i32>, tensor<i32>) -> tensor<i1>
+  func.return %c : tensor<i1>
+}
+func.func private @body(%i: tensor<i32>, %s: tensor<2xf32>) -> (tensor<i32>, tensor<2xf32>) {
+  %one = tfl.pseudo_const {value = dense<1> : tensor<i32>} : tensor<i32>
+  %j = tfl.add %i, %one : (tensor<i32>, tensor<i32>) -> tensor<i32>
+  %k, %t = tfl.while %j, %s {cond = @cond, body = @body} : (tensor<i32>, tensor<2xf32>) -> (tensor<i32>, tensor<2xf32>)
+  func.return %k, %t : tensor<i32>, tensor<2xf32>
+}

@@ -61,11 +61,26 @@ class TflLowering(Lowering):
 
     patterns: dict[type[Operation], TflPattern] = field(default_factory=dict)
     init_assignments: list[tuple[str, SSAValue]] | None = None
+    translating: list[str] = field(default_factory=list)
+    """The functions being translated, innermost last (a subgraph may not call itself)."""
 
 
 def translate(lowering: TflLowering, func: FuncOp, args: Sequence[SSAValue],
               e: Emitter) -> list[SSAValue]:
     """The values `func` returns for `args`, its ops converted into `e` one by one."""
+    name = func.sym_name.data
+    if name in lowering.translating:
+        chain = " -> ".join(f"@{n}" for n in [*lowering.translating, name])
+        raise Unsupported(f"subgraphs call themselves ({chain})")
+    lowering.translating.append(name)
+    try:
+        return _translate(lowering, func, args, e)
+    finally:
+        lowering.translating.pop()
+
+
+def _translate(lowering: TflLowering, func: FuncOp, args: Sequence[SSAValue],
+               e: Emitter) -> list[SSAValue]:
     block = func.body.block
     values: dict[SSAValue, SSAValue] = dict(zip(block.args, args, strict=True))
     for op in block.ops:
