@@ -137,23 +137,24 @@ def test_a_model_given_as_inputs(model: Path, tmp_path: Path) -> None:
         assert len(err.strip().splitlines()) == 1
 
 
+READS = ("tosa-state reads MLIR text (.mlir), OpenVINO IR (.xml, its .bin beside it) and "
+         "TFLite (.tflite)")
+
+
 @pytest.mark.parametrize(
     ("name", "message"),
     [
         ("m.onnx", "m.onnx: error: this is an ONNX model, which is not read directly; "
-                   "tosa-state reads MLIR text (.mlir) and OpenVINO IR (.xml, its .bin beside "
-                   "it); convert it to OpenVINO IR first: `ovc {dir}/m.onnx` writes {dir}/m.xml "
-                   "and {dir}/m.bin"),
-        ("m.pt", "m.pt: error: this is a PyTorch file, which is not read directly; tosa-state "
-                 "reads MLIR text (.mlir) and OpenVINO IR (.xml, its .bin beside it); convert it "
-                 "to OpenVINO IR first: `openvino.save_model(openvino.convert_model(model, "
-                 "example_input=...), '{dir}/m.xml')`"),
+                   f"{READS}; convert it to OpenVINO IR first: `ovc {{dir}}/m.onnx` writes "
+                   "{dir}/m.xml and {dir}/m.bin"),
+        ("m.pt", "m.pt: error: this is a PyTorch file, which is not read directly; "
+                 f"{READS}; convert it to OpenVINO IR first: "
+                 "`openvino.save_model(openvino.convert_model(model, example_input=...), "
+                 "'{dir}/m.xml')`"),
         ("m.bin", "m.bin: error: this file holds the weights of an OpenVINO IR model; "
-                  "tosa-state reads MLIR text (.mlir) and OpenVINO IR (.xml, its .bin beside "
-                  "it); pass its .xml instead: {dir}/m.xml"),
-        ("m.data", "m.data: error: not a text file, so not MLIR; tosa-state reads MLIR text "
-                   "(.mlir) and OpenVINO IR (.xml, its .bin beside it); other formats convert "
-                   "to OpenVINO IR with `ovc`"),
+                  f"{READS}; pass its .xml instead: {{dir}}/m.xml"),
+        ("m.data", "m.data: error: not a text file, so not MLIR; "
+                   f"{READS}; other formats convert to OpenVINO IR with `ovc`"),
     ],
 )
 def test_unsupported_model_files_get_one_line(tmp_path: Path, name: str, message: str) -> None:
