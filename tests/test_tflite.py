@@ -23,7 +23,8 @@ from tosa_state.transforms.convert_tflite_to_tosa import ConvertTFLiteToTosaPass
 
 MODELS = Path(__file__).parent / "tflite_models"
 NAMES = sorted(p.stem for p in MODELS.glob("*.tflite"))
-STATEFUL = ["conv1d_streaming", "seed_lstm", "simple_rnn", "stacked_lstm_batch2", "stateful_gru"]
+STATEFUL = ["conv1d_streaming", "gru_relu_batch3", "seed_lstm", "simple_rnn",
+            "simple_rnn_relu_batch2", "stacked_lstm_batch2", "stateful_gru"]
 TOLERANCE = 1e-5
 
 

@@ -51,6 +51,20 @@ def simple_rnn() -> keras.Model:
     return keras.Model([inputs], [x])
 
 
+def gru_relu_batch3() -> keras.Model:
+    """GRU with another activation, every step returned, batch 3."""
+    inputs = keras.layers.Input(shape=(3, 5), batch_size=3)
+    x = keras.layers.GRU(8, activation="relu", stateful=True, return_sequences=True)(inputs)
+    return keras.Model([inputs], [x])
+
+
+def simple_rnn_relu_batch2() -> keras.Model:
+    """SimpleRNN with relu, the last step only, batch 2, then a Dense."""
+    inputs = keras.layers.Input(shape=(4, 3), batch_size=2)
+    x = keras.layers.SimpleRNN(7, activation="relu", stateful=True)(inputs)
+    return keras.Model([inputs], [keras.layers.Dense(2)(x)])
+
+
 class StreamingBuffer(keras.layers.Layer):
     """The last `frames` input frames kept in a non-trainable variable (kws_streaming style)."""
 
@@ -101,6 +115,8 @@ MODELS: dict[str, Callable[[], keras.Model]] = {
     "stateful_gru": stateful_gru,
     "stacked_lstm_batch2": stacked_lstm_batch2,
     "simple_rnn": simple_rnn,
+    "gru_relu_batch3": gru_relu_batch3,
+    "simple_rnn_relu_batch2": simple_rnn_relu_batch2,
     "conv1d_streaming": conv1d_streaming,
     "dense": dense,
     "lstm_sequence": lstm_sequence,
