@@ -26,18 +26,18 @@ from xdsl.utils.exceptions import ParseError
 
 from tosa_state import make_context
 from tosa_state.diagnostics import InferenceError, TosaStateError
+from tosa_state.dialects.tosa.control_flow import IfOp, YieldOp
 from tosa_state.dialects.tosa.tensor import (
     ConstShapeOp,
-    IfOp,
     ReduceSumOp,
     ReverseOp,
     ShapeType,
     TransposeOp,
-    YieldOp,
 )
 from tosa_state.dtypes import element_type, numpy_dtype
 from tosa_state.frontends.mlir import parse_mlir
 from tosa_state.interpreter.plan import ModulePlan
+from tosa_state.interpreter.tosa_control_flow import TosaControlFlowFunctions
 from tosa_state.interpreter.tosa_tensor import TosaTensorFunctions
 from tosa_state.printing import print_module
 from tosa_state.verification import verify_module
@@ -81,6 +81,7 @@ def interpreter_for(text: str) -> tuple[ModuleOp, Interpreter]:
     interpreter = Interpreter(module)
     interpreter.register_implementations(FuncFunctions())
     interpreter.register_implementations(TosaTensorFunctions())
+    interpreter.register_implementations(TosaControlFlowFunctions())
     return module, interpreter
 
 

@@ -108,6 +108,31 @@ MODULES = {
           %s = tosa.variable.read @state : tensor<4xf32>
           return %s : tensor<4xf32>
         }""",
+    "while_loop_with_state_and_scatter": """
+        tosa.variable @acc = dense<0.0> : tensor<1x2xf32>
+        func.func @main(%x: tensor<1x3x2xf32>) -> tensor<1x3x2xf32> {
+          %i0 = "tosa.const"() <{values = dense<0> : tensor<1x1xi32>}> : () -> tensor<1x1xi32>
+          %r:3 = tosa.while_loop (%i = %i0, %ys = %x, %w = %x) : (tensor<1x1xi32>, tensor<1x3x2xf32>, tensor<1x3x2xf32>) -> (tensor<1x1xi32>, tensor<1x3x2xf32>, tensor<1x3x2xf32>) {
+            %n = "tosa.const"() <{values = dense<3> : tensor<1x1xi32>}> : () -> tensor<1x1xi32>
+            %c = tosa.greater %n, %i : (tensor<1x1xi32>, tensor<1x1xi32>) -> tensor<1x1xi1>
+            tosa.yield %c : tensor<1x1xi1>
+          } do {
+          ^bb0(%i: tensor<1x1xi32>, %ys: tensor<1x3x2xf32>, %w: tensor<1x3x2xf32>):
+            %one = "tosa.const"() <{values = dense<1> : tensor<1x1xi32>}> : () -> tensor<1x1xi32>
+            %i2 = tosa.add %i, %one : (tensor<1x1xi32>, tensor<1x1xi32>) -> tensor<1x1xi32>
+            %xt = tosa.gather %w, %i : (tensor<1x3x2xf32>, tensor<1x1xi32>) -> tensor<1x1x2xf32>
+            %s = tosa.const_shape {values = dense<[1, 2]> : tensor<2xindex>} : () -> !tosa.shape<2>
+            %x2 = tosa.reshape %xt, %s : (tensor<1x1x2xf32>, !tosa.shape<2>) -> tensor<1x2xf32>
+            %a = tosa.variable.read @acc : tensor<1x2xf32>
+            %a2 = tosa.add %a, %x2 : (tensor<1x2xf32>, tensor<1x2xf32>) -> tensor<1x2xf32>
+            tosa.variable.write @acc, %a2 : tensor<1x2xf32>
+            %s3 = tosa.const_shape {values = dense<[1, 1, 2]> : tensor<3xindex>} : () -> !tosa.shape<3>
+            %y = tosa.reshape %a2, %s3 : (tensor<1x2xf32>, !tosa.shape<3>) -> tensor<1x1x2xf32>
+            %ys2 = tosa.scatter %ys, %i, %y : (tensor<1x3x2xf32>, tensor<1x1xi32>, tensor<1x1x2xf32>) -> tensor<1x3x2xf32>
+            tosa.yield %i2, %ys2, %w : tensor<1x1xi32>, tensor<1x3x2xf32>, tensor<1x3x2xf32>
+          }
+          return %r#1 : tensor<1x3x2xf32>
+        }""",
 }
 
 SPELLINGS = [("dotted", False), ("upstream", False), ("dotted", True), ("upstream", True)]

@@ -682,7 +682,7 @@ func.func @cond_if_result_shape(%c: tensor<i1>, %x: tensor<4xf32>, %y: tensor<4x
 }
 
 // -----
-// expected-error@+2 {{'tosa.yield' op 'tosa.yield' expects parent op 'tosa.cond_if'}}
+// expected-error@+2 {{'tosa.yield' op 'tosa.yield' expects parent op to be one of 'tosa.cond_if', 'tosa.while_loop'}}
 func.func @yield_outside_cond_if(%x: tensor<4xf32>) {
   tosa.yield %x : tensor<4xf32>
 }

@@ -11,6 +11,7 @@ def all_functions() -> list[InterpreterFunctions]:
     from tosa_state.interpreter.builtin import BuiltinFunctions, ScfFunctions
     from tosa_state.interpreter.memref import MemRefFunctions
     from tosa_state.interpreter.ml_program import MLProgramFunctions
+    from tosa_state.interpreter.tosa_control_flow import TosaControlFlowFunctions
     from tosa_state.interpreter.tosa_elementwise import TosaElementwiseFunctions
     from tosa_state.interpreter.tosa_shape import TosaShapeFunctions
     from tosa_state.interpreter.tosa_tensor import TosaTensorFunctions
@@ -21,6 +22,7 @@ def all_functions() -> list[InterpreterFunctions]:
         TosaElementwiseFunctions(),
         TosaTensorFunctions(),
         TosaShapeFunctions(),
+        TosaControlFlowFunctions(),
         StateFunctions(),
         MemRefFunctions(),
         MLProgramFunctions(),

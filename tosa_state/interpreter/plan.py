@@ -15,15 +15,17 @@ of that once. It
           ...
           return (v7,)
 
-Ops with regions (`tosa.cond_if`) run their regions through the stock interpreter, with
-the values they capture from outside put in its scope first. A failing op is reported
-with its location (the generated line maps back to the op).
+Control flow is planned too: `tosa.cond_if` becomes a Python `if` and `tosa.while_loop` a
+Python `while` around the planned ops of their regions (constants inside are folded once,
+values from outside are plain locals), so a loop step costs what the same ops cost in a
+function. A failing op is reported with its location (the generated line maps back to the
+op).
 """
 
 from __future__ import annotations
 
 import linecache
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from itertools import count
 from typing import Any
 
@@ -31,10 +33,13 @@ import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.dialects.func import CallOp, FuncOp, ReturnOp
 from xdsl.interpreter import Interpreter, InterpreterFunctions, OpImplResult
-from xdsl.ir import Operation, SSAValue
-from xdsl.traits import is_side_effect_free
+from xdsl.ir import Block, Operation, SSAValue
+from xdsl.traits import IsTerminator, is_side_effect_free
 
 from tosa_state.diagnostics import InferenceError, TosaStateError, error_at, location_prefix
+from tosa_state.dialects.tosa.control_flow import IfOp, WhileOp, YieldOp
+from tosa_state.dialects.tosa.tensor import ScatterOp
+from tosa_state.interpreter.tosa_tensor import scatter_into
 
 _plan_ids = count()
 
@@ -147,112 +152,163 @@ class FunctionPlan:
                 error_at(self.func, f"function '{self.name}' has several blocks; only "
                          "single-block functions can be executed")
             )
-        impls = interpreter._impls._impl_dict  # resolved once, here
-        namespace: dict[str, Any] = {}
-        names: dict[SSAValue, str] = {}
+        self._interpreter = interpreter
+        self._impls = interpreter._impls._impl_dict  # resolved once, here
+        self._namespace: dict[str, Any] = {}
+        self._names: dict[SSAValue, str] = {}
+        self._folded: dict[SSAValue, Any] = {}
+        self._lines: list[str] = []
         block = self.func.body.block
         for i, arg in enumerate(block.args):
-            names[arg] = f"a{i}"
-        lines = [f"def run(interp, {''.join(f'{names[a]}, ' for a in block.args)}):"]
-
-        def bind(value: Any) -> str:
-            key = f"k{len(namespace)}"
-            namespace[key] = value
-            return key
-
-        constants: dict[SSAValue, Any] = {}
-        for op in block.ops:
-            if isinstance(op, ReturnOp):
-                returned = "".join(f"{names[v]}, " for v in op.operands)
-                self._emit(lines, op, f"return ({returned})")
-                break
-            if isinstance(op, CallOp):
-                callee = bind(self._plan_of(op.callee.root_reference.data, op))
-                args = "".join(f"{names[v]}, " for v in op.operands)
-                self._emit(lines, op, f"{self._targets(op, names)}{callee}(interp, ({args}))")
-                continue
-            for inner in op.walk():  # the op, and what its regions hold
-                if type(inner) not in impls and not isinstance(inner, ReturnOp | CallOp):
-                    raise PlanError(error_at(inner, f"'{inner.name}' op cannot be executed: "
-                                             "no interpreter implementation"))
-            functions, impl = impls[type(op)]
-            if self._foldable(op, constants):
-                args = tuple(constants[v] for v in op.operands)
-                try:
-                    result = impl(functions, interpreter, op, args)
-                except TosaStateError:
-                    raise
-                except Exception as error:
-                    raise PlanError(error_at(op, f"'{op.name}' op cannot be executed: {error}")) \
-                        from error
-                assert isinstance(result, OpImplResult)
-                for res, value in zip(op.results, result.values, strict=True):
-                    constants[res] = _freeze(value)
-                    self._constants.append(constants[res])
-                    names[res] = bind(constants[res])
-                continue
-            operands = "".join(f"{names[v]}, " for v in op.operands)
-            if (direct := _plan_kernel(functions, op)) is not None:
-                self._targets(op, names)
-                self._emit(lines, op, f"{names[op.results[0]]} = {bind(direct)}({operands})")
-                continue
-            fn, plain = _unwrapped(impl)
-            call = f"{bind(fn)}({bind(functions)}, interp, {bind(op)}, ({operands}))"
-            if not plain:
-                call += ".values"
-            if op.regions:
-                self._emit_captures(lines, op, names, bind)
-                self._emit(lines, op, f"{self._targets(op, names)}{call}")
-                self._emit(lines, op, "interp.pop_scope()")
-            else:
-                self._emit(lines, op, f"{self._targets(op, names)}{call}")
-        else:
+            self._names[arg] = f"a{i}"
+        params = "".join(f"{self._names[a]}, " for a in block.args)
+        self._lines.append(f"def run(interp, {params}):")
+        terminator = self._emit_ops(block, 1)
+        if not isinstance(terminator, ReturnOp):
             raise PlanError(error_at(self.func, f"function '{self.name}' has no return"))
-
-        source = self.source = "\n".join(lines) + "\n"
+        self._emit(terminator, f"return ({self._list(terminator.operands)})", 1)
+        source = self.source = "\n".join(self._lines) + "\n"
         linecache.cache[self._filename] = (len(source), None, source.splitlines(True), "")
+        namespace = self._namespace
         exec(compile(source, self._filename, "exec"), namespace)
+        del self._namespace, self._names, self._folded, self._lines, self._impls
+        del self._interpreter
         return namespace["run"]
 
-    @staticmethod
-    def _foldable(op: Operation, constants: dict[SSAValue, Any]) -> bool:
+    def _bind(self, value: Any) -> str:
+        key = f"k{len(self._namespace)}"
+        self._namespace[key] = value
+        return key
+
+    def _list(self, values: Sequence[SSAValue]) -> str:
+        return "".join(f"{self._names[v]}, " for v in values)
+
+    def _fresh(self, values: Sequence[SSAValue]) -> str:
+        """New local names for `values`: `"v1, v2, "`."""
+        for value in values:
+            self._names[value] = f"v{len(self._names)}"
+        return self._list(values)
+
+    def _emit_ops(
+        self, block: Block, depth: int, in_place: Collection[ScatterOp] = ()
+    ) -> Operation | None:
+        """Plan the ops of `block` at indentation `depth`; returns its terminator (unplanned).
+        The scatters of `in_place` write into their `values_in`."""
+        for op in block.ops:
+            if op.has_trait(IsTerminator):
+                return op
+            if op in in_place:
+                assert isinstance(op, ScatterOp)
+                target = self._names[op.values_in]
+                self._emit(op, f"{self._bind(scatter_into)}({self._bind(op)}, {target}, "
+                           f"{self._names[op.indices]}, {self._names[op.input]})", depth)
+                self._names[op.values_out] = target
+            elif isinstance(op, CallOp):
+                callee = self._bind(self._plan_of(op.callee.root_reference.data, op))
+                targets = f"{self._fresh(op.results)}= " if op.results else ""
+                self._emit(op, f"{targets}{callee}(interp, ({self._list(op.operands)}))", depth)
+            elif isinstance(op, WhileOp):
+                self._emit_while(op, depth)
+            elif isinstance(op, IfOp):
+                self._emit_if(op, depth)
+            else:
+                self._emit_op(op, depth)
+        return None
+
+    def _emit_op(self, op: Operation, depth: int) -> None:
+        if type(op) not in self._impls:
+            raise PlanError(error_at(op, f"'{op.name}' op cannot be executed: "
+                                     "no interpreter implementation"))
+        functions, impl = self._impls[type(op)]
+        if self._foldable(op):
+            self._fold(op, functions, impl)
+            return
+        operands = self._list(op.operands)
+        if (kernel := _plan_kernel(functions, op)) is not None:
+            self._fresh(op.results)
+            self._emit(op, f"{self._names[op.results[0]]} = {self._bind(kernel)}({operands})",
+                       depth)
+            return
+        fn, plain = _unwrapped(impl)
+        call = f"{self._bind(fn)}({self._bind(functions)}, interp, {self._bind(op)}, ({operands}))"
+        if not plain:
+            call += ".values"
+        targets = f"{self._fresh(op.results)}= " if op.results else ""
+        self._emit(op, f"{targets}{call}", depth)
+
+    def _fold(self, op: Operation, functions: InterpreterFunctions, impl: Any) -> None:
+        """Run `op` now, on constant operands: its results become constants of the plan."""
+        args = tuple(self._folded[v] for v in op.operands)
+        try:
+            result = impl(functions, self._interpreter, op, args)
+        except TosaStateError:
+            raise
+        except Exception as error:
+            raise PlanError(error_at(op, f"'{op.name}' op cannot be executed: {error}")) \
+                from error
+        assert isinstance(result, OpImplResult)
+        for res, value in zip(op.results, result.values, strict=True):
+            self._folded[res] = _freeze(value)
+            self._constants.append(self._folded[res])
+            self._names[res] = self._bind(self._folded[res])
+
+    def _emit_if(self, op: IfOp, depth: int) -> None:
+        """`tosa.cond_if` as a Python `if`: each branch's ops, planned, then its results."""
+        results = [f"r{len(self._names)}_{i}" for i in range(len(op.results))]
+        self._emit(op, f"if {self._names[op.condition]}.any():", depth)
+        for index, region in enumerate((op.then_graph, op.else_graph)):
+            if index:
+                self._emit(op, "else:", depth)
+            block = region.block
+            for arg, value in zip(block.args, op.input_list, strict=True):
+                self._names[arg] = self._names[value]
+            terminator = self._emit_ops(block, depth + 1)
+            assert isinstance(terminator, YieldOp)
+            assigned = "".join(f"{r}, " for r in results)
+            self._emit(terminator, f"{assigned or 'pass'}"
+                       f"{' = ' + self._list(terminator.inputs) if results else ''}", depth + 1)
+        for res, name in zip(op.results, results, strict=True):
+            self._names[res] = name
+
+    def _emit_while(self, op: WhileOp, depth: int) -> None:
+        """`tosa.while_loop` as a Python `while`: the loop-carried values are locals, the
+        planned ops of `cond_graph` and `body_graph` run in its body. A carried value that
+        the body only updates with a `tosa.scatter` (an output accumulated step by step) is
+        copied once before the loop and updated in place."""
+        carried = [f"s{len(self._names)}_{i}" for i in range(len(op.input_list))]
+        cond, body = op.cond_graph.block, op.body_graph.block
+        in_place = _accumulators(op)
+        for i, value in enumerate(op.input_list):
+            init = self._names[value]
+            if i in in_place:
+                init = f"{self._bind(np.array)}({init})"
+            self._emit(op, f"{carried[i]} = {init}", depth)
+        for args in (cond.args, body.args):
+            for arg, name in zip(args, carried, strict=True):
+                self._names[arg] = name
+        self._emit(op, "while True:", depth)
+        cond_yield = self._emit_ops(cond, depth + 1)
+        assert isinstance(cond_yield, YieldOp)
+        self._emit(cond_yield, f"if not {self._names[cond_yield.inputs[0]]}.any(): break",
+                   depth + 1)
+        body_yield = self._emit_ops(body, depth + 1, set(in_place.values()))
+        assert isinstance(body_yield, YieldOp)
+        if carried:
+            self._emit(body_yield, f"{', '.join(carried)}, = {self._list(body_yield.inputs)}",
+                       depth + 1)
+        for res, name in zip(op.results, carried, strict=True):
+            self._names[res] = name
+
+    def _foldable(self, op: Operation) -> bool:
         return (
             not op.regions
-            and all(v in constants for v in op.operands)
+            and all(v in self._folded for v in op.operands)
             and is_side_effect_free(op)
         )
 
-    @staticmethod
-    def _targets(op: Operation, names: dict[SSAValue, str]) -> str:
-        if not op.results:
-            return ""
-        for res in op.results:
-            names[res] = f"v{len(names)}"
-        return "".join(f"{names[r]}, " for r in op.results) + "= "
-
-    def _emit(self, lines: list[str], op: Operation, code: str) -> None:
-        lines.append(f"    {code}")
-        self._line_ops[len(lines)] = op
-
-    def _emit_captures(
-        self,
-        lines: list[str],
-        op: Operation,
-        names: dict[SSAValue, str],
-        bind: Callable[[Any], str],
-    ) -> None:
-        """Values defined outside `op` and used inside its regions, into the scope."""
-        captured: dict[SSAValue, None] = {}
-        for inner in op.walk():
-            if inner is op:
-                continue
-            for operand in inner.operands:
-                owner = operand.owner
-                owner_op = owner if isinstance(owner, Operation) else owner.parent_op()
-                if owner_op is not None and not op.is_ancestor(owner_op) and operand in names:
-                    captured[operand] = None
-        pairs = "".join(f"({bind(v)}, {names[v]}), " for v in captured)
-        self._emit(lines, op, f"interp.push_scope(); interp.set_values(({pairs}))")
+    def _emit(self, op: Operation, code: str, depth: int) -> None:
+        self._lines.append(f"{'    ' * depth}{code}")
+        self._line_ops[len(self._lines)] = op
 
     def _failing_op(self, error: BaseException) -> Operation | None:
         tb = error.__traceback__
@@ -262,6 +318,30 @@ class FunctionPlan:
                 op = self._line_ops.get(tb.tb_lineno, op)
             tb = tb.tb_next
         return op
+
+
+def _accumulators(op: WhileOp) -> dict[int, ScatterOp]:
+    """The carried values of `op` (by index) that its body only updates through one
+    `tosa.scatter` whose result it yields in the same place, and that `cond_graph` does not
+    read: nothing else sees the old value, so the scatter may write in place."""
+    cond, body = op.cond_graph.block, op.body_graph.block
+    body_yield = body.last_op
+    found: dict[int, ScatterOp] = {}
+    for index, arg in enumerate(body.args):
+        uses = list(arg.uses)
+        if len(uses) != 1 or cond.args[index].uses:
+            continue
+        scatter = uses[0].operation
+        if not isinstance(scatter, ScatterOp) or uses[0].index != 0:
+            continue
+        result_uses = list(scatter.values_out.uses)
+        if (
+            len(result_uses) == 1
+            and result_uses[0].operation is body_yield
+            and result_uses[0].index == index
+        ):
+            found[index] = scatter
+    return found
 
 
 class ModulePlan:

@@ -21,10 +21,7 @@ from xdsl.interpreter import (
     Interpreter,
     InterpreterFunctions,
     PythonValues,
-    ReturnedValues,
-    TerminatorValue,
     impl,
-    impl_terminator,
     register_impls,
 )
 from xdsl.ir import Operation
@@ -41,7 +38,6 @@ from tosa_state.dialects.tosa.tensor import (
     DepthwiseConv2DOp,
     GatherOp,
     IdentityOp,
-    IfOp,
     MatMulOp,
     MaxPool2DOp,
     PadOp,
@@ -54,10 +50,10 @@ from tosa_state.dialects.tosa.tensor import (
     ReductionOperation,
     ReshapeOp,
     ReverseOp,
+    ScatterOp,
     SliceOp,
     TileOp,
     TransposeOp,
-    YieldOp,
     constant_shape,
 )
 from tosa_state.dtypes import dense_to_numpy, numpy_dtype
@@ -741,23 +737,33 @@ class TosaTensorFunctions(InterpreterFunctions):
     @impl(GatherOp)
     def run_gather(self, interpreter: Interpreter, op: GatherOp, args: PythonValues):
         values, indices = args
-        if indices.size and (indices.min() < 0 or indices.max() >= values.shape[1]):
-            raise _fail(
-                op,
-                f"index out of range: indices must be in [0, {values.shape[1]}), got "
-                f"values from {indices.min()} to {indices.max()}",
-            )
+        _check_indices(op, indices, values.shape[1])
         return (np.take_along_axis(values, indices[:, :, np.newaxis], axis=1),)
 
-    # -- control flow -------------------------------------------------------------------
+    @impl(ScatterOp)
+    def run_scatter(self, interpreter: Interpreter, op: ScatterOp, args: PythonValues):
+        values_in, indices, update = args
+        return (scatter_into(op, values_in.copy(), indices, update),)
 
-    @impl(IfOp)
-    def run_cond_if(self, interpreter: Interpreter, op: IfOp, args: PythonValues):
-        region = op.then_graph if args[0].any() else op.else_graph
-        return interpreter.run_ssacfg_region(region, args[1:], "tosa.cond_if")
 
-    @impl_terminator(YieldOp)
-    def run_yield(
-        self, interpreter: Interpreter, op: YieldOp, args: PythonValues
-    ) -> tuple[TerminatorValue, PythonValues]:
-        return ReturnedValues(args), ()
+def scatter_into(
+    op: Operation, values: np.ndarray, indices: np.ndarray, update: np.ndarray
+) -> np.ndarray:
+    """`tosa.scatter` writing into `values` itself (which the caller owns); returns it."""
+    if indices.size and (indices.min() < 0 or indices.max() >= values.shape[1]):
+        raise _fail(
+            op,
+            f"index out of range: indices must be in [0, {values.shape[1]}), got "
+            f"values from {indices.min()} to {indices.max()}",
+        )
+    values[np.arange(values.shape[0])[:, np.newaxis], indices] = update
+    return values
+
+
+def _check_indices(op: Operation, indices: np.ndarray, size: int) -> None:
+    if indices.size and (indices.min() < 0 or indices.max() >= size):
+        raise _fail(
+            op,
+            f"index out of range: indices must be in [0, {size}), got values from "
+            f"{indices.min()} to {indices.max()}",
+        )

@@ -1,7 +1,7 @@
 """TOSA 1.0 tensor-level operators, and the `!tosa.shape<N>` type.
 
-The specification's tensor, reduction, data-layout, scatter/gather, data-node, shape and
-control-flow operators (the elementwise chapters live in `elementwise.py`):
+The specification's tensor, reduction, data-layout, scatter/gather, data-node and shape
+operators (the elementwise chapters live in `elementwise.py`):
 
 - data nodes: `tosa.const`, `tosa.identity`; shapes: `tosa.const_shape`
 - tensor: `tosa.matmul`, `tosa.conv2d`, `tosa.depthwise_conv2d`, `tosa.max_pool2d`,
@@ -9,8 +9,9 @@ control-flow operators (the elementwise chapters live in `elementwise.py`):
 - reduction: `tosa.reduce_{all,any,max,min,product,sum}`
 - data layout: `tosa.concat`, `tosa.pad`, `tosa.reshape`, `tosa.reverse`, `tosa.slice`,
   `tosa.tile`, `tosa.transpose`
-- scatter/gather: `tosa.gather`
-- control flow: `tosa.cond_if`, `tosa.yield`
+- scatter/gather: `tosa.gather`, `tosa.scatter`
+
+(Control flow, `tosa.cond_if` / `tosa.while_loop` / `tosa.yield`, is in `control_flow.py`.)
 
 Custom syntax is exactly what upstream MLIR (`tosa-opt`) prints; `tosa.const` has none
 (upstream prints it in generic form too). Verifiers check shapes and element types per
@@ -51,10 +52,8 @@ from xdsl.dialects.builtin import (
 from xdsl.dialects.tosa import NanMode, NanModeAttr
 from xdsl.ir import (
     Attribute,
-    Block,
     Operation,
     ParametrizedAttribute,
-    Region,
     SSAValue,
     TypeAttribute,
 )
@@ -62,19 +61,16 @@ from xdsl.irdl import (
     IRDLOperation,
     irdl_attr_definition,
     irdl_op_definition,
-    lazy_traits_def,
     operand_def,
     opt_prop_def,
     prop_def,
-    region_def,
     result_def,
     traits_def,
     var_operand_def,
-    var_result_def,
 )
 from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
-from xdsl.traits import ConstantLike, HasParent, IsTerminator, Pure, RecursiveMemoryEffect
+from xdsl.traits import ConstantLike, Pure
 from xdsl.utils.exceptions import VerifyException
 
 from tosa_state.dialects.tosa.variables import SUPPORTED_ELEMENT_TYPES
@@ -1367,249 +1363,62 @@ class GatherOp(TosaOperation):
                 )
 
 
-# ---------------------------------------------------------------------------------------
-# Control flow
-# ---------------------------------------------------------------------------------------
-
-
 @irdl_op_definition
-class YieldOp(IRDLOperation):
-    """Returns values from a `tosa.cond_if` branch.
+class ScatterOp(TosaOperation):
+    """`values_out = values_in` with `values_out[n, indices[n, w], c] = input[n, w, c]`.
 
-    https://mlir.llvm.org/docs/Dialects/TOSA/#tosayield-mlirtosayieldop
+    https://mlir.llvm.org/docs/Dialects/TOSA/#tosascatter-mlirtosascatterop
     """
 
-    name = "tosa.yield"
+    name = "tosa.scatter"
 
-    inputs = var_operand_def(TensorType)
+    values_in = operand_def(TensorType)
+    indices = operand_def(TensorType)
+    input = operand_def(TensorType)
+    values_out = result_def(TensorType)
 
-    traits = lazy_traits_def(lambda: (IsTerminator(), HasParent(IfOp), Pure()))
-
-    def __init__(self, *values: SSAValue | Operation):
-        super().__init__(operands=[values])
-
-    def print(self, printer: Printer) -> None:
-        # Upstream prints `tosa.yield  : ` when empty (which upstream cannot parse back:
-        # `tosa.cond_if` prints an empty yield in generic form instead).
-        printer.print_string(" ")
-        printer.print_list(self.inputs, printer.print_operand)
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(" : ")
-        printer.print_list(self.inputs.types, printer.print_attribute)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> YieldOp:
-        pos = parser.pos
-        unresolved = (
-            parser.parse_optional_undelimited_comma_separated_list(
-                parser.parse_optional_unresolved_operand, parser.parse_unresolved_operand
-            )
-            or []
-        )
-        attributes = parser.parse_optional_attr_dict()
-        types: list[Attribute] = []
-        if parser.parse_optional_punctuation(":") is not None and unresolved:
-            types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
-        op = cls(*parser.resolve_operands(unresolved, types, pos))
-        op.attributes.update(attributes)
-        return op
-
-
-def _print_branch(printer: Printer, region: Region) -> None:
-    """A branch region; an empty `tosa.yield` prints in generic form (see `YieldOp`)."""
-    block = region.blocks.first
-    terminator = block.last_op if block is not None else None
-    if (
-        block is None
-        or block.next_block is not None
-        or not isinstance(terminator, YieldOp)
-        or terminator.inputs
-    ):
-        printer.print_region(region)
-        return
-    # What `Printer.print_region` does, with the terminator printed by hand. xDSL has no
-    # public hook for this; the private helpers below exist in xdsl 0.74 (pinned).
-    if block not in printer._blocks:  # pyright: ignore[reportPrivateUsage]
-        printer._populate_block_name(block, 0)  # pyright: ignore[reportPrivateUsage]
-    with printer.in_braces():
-        printer.print_block(block, print_block_args=bool(block.args), print_block_terminator=False)
-        with printer.indented():
-            printer._print_new_line()  # pyright: ignore[reportPrivateUsage]
-            printer.print_string(f'"{YieldOp.name}"')
-            printer.print_op_with_default_format(terminator)
-        printer._print_new_line()  # pyright: ignore[reportPrivateUsage]
-
-
-@irdl_op_definition
-class IfOp(IRDLOperation):
-    """Runs `then_graph` if `condition` (a one-element i1 tensor) is true, else `else_graph`.
-
-    Both branches take `input_list` as block arguments and yield `output_list`:
-
-    ```mlir
-    %r = tosa.cond_if %c (%x = %a) : tensor<1xi1> (tensor<4xf32>) -> tensor<4xf32> {
-    ^bb0(%x: tensor<4xf32>):
-      tosa.yield %x : tensor<4xf32>
-    } else {
-    ^bb0(%x: tensor<4xf32>):
-      tosa.yield %x : tensor<4xf32>
-    }
-    ```
-
-    https://mlir.llvm.org/docs/Dialects/TOSA/#tosacond_if-mlirtosaifop
-    """
-
-    name = "tosa.cond_if"
-
-    condition = operand_def(TensorType)
-    input_list = var_operand_def(TensorType)
-    output_list = var_result_def(TensorType)
-
-    then_graph = region_def("single_block")
-    else_graph = region_def("single_block")
-
-    traits = traits_def(RecursiveMemoryEffect())
+    traits = traits_def(Pure())
 
     def __init__(
         self,
-        condition: SSAValue | Operation,
-        input_list: Sequence[SSAValue | Operation],
-        result_types: Sequence[Attribute],
-        then_graph: Region | Block,
-        else_graph: Region | Block,
+        values_in: SSAValue | Operation,
+        indices: SSAValue | Operation,
+        input: SSAValue | Operation,
+        result_type: Attribute | None = None,
     ):
+        values_in = SSAValue.get(values_in)
         super().__init__(
-            operands=[condition, input_list],
-            result_types=[result_types],
-            regions=[
-                Region(graph) if isinstance(graph, Block) else graph
-                for graph in (then_graph, else_graph)
-            ],
+            operands=[values_in, indices, input],
+            result_types=[result_type or values_in.type],
         )
-
-    # -- syntax ---------------------------------------------------------------------
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.condition)
-        if self.input_list:
-            entry = self.then_graph.blocks.first
-            names = list(entry.args) if entry is not None else []
-            printer.print_string(" ")
-            with printer.in_parens():
-                for index, value in enumerate(self.input_list):
-                    if index:
-                        printer.print_string(", ")
-                    printer.print_operand(names[index] if index < len(names) else value)
-                    printer.print_string(" = ")
-                    printer.print_operand(value)
-        printer.print_string(" : ")
-        printer.print_attribute(self.condition.type)
-        if self.input_list:
-            printer.print_string(" ")
-            printer.print_function_type(self.input_list.types, self.output_list.types)
-        else:
-            printer.print_string(" -> ")
-            types = self.output_list.types
-            if len(types) == 1:
-                printer.print_attribute(types[0])
-            else:
-                with printer.in_parens():
-                    printer.print_list(types, printer.print_attribute)
-        printer.print_string(" ")
-        _print_branch(printer, self.then_graph)
-        printer.print_string(" else ")
-        _print_branch(printer, self.else_graph)
-        printer.print_op_attributes(self.attributes)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> IfOp:
-        condition = parser.parse_unresolved_operand()
-        pos = parser.pos
-        inputs: list[object] = []
-        if parser.parse_optional_punctuation("(") is not None:
-
-            def parse_assignment():
-                parser.parse_argument(expect_type=False)  # the branch argument's name
-                parser.parse_punctuation("=")
-                return parser.parse_unresolved_operand()
-
-            inputs = parser.parse_comma_separated_list(parser.Delimiter.NONE, parse_assignment)
-            parser.parse_punctuation(")")
-        parser.parse_punctuation(":")
-        condition_type = parser.parse_type()
-        input_types: Sequence[Attribute] = []
-        if inputs:
-            input_types = parser.parse_comma_separated_list(
-                parser.Delimiter.PAREN, parser.parse_type
-            )
-        parser.parse_punctuation("->")
-        result_types = parser.parse_optional_comma_separated_list(
-            parser.Delimiter.PAREN, parser.parse_type
-        )
-        if result_types is None:
-            result_types = [parser.parse_type()]
-        input_values = parser.resolve_operands(inputs, input_types, pos)  # pyright: ignore
-        then_graph = parser.parse_region()
-        parser.parse_keyword("else")
-        else_graph = parser.parse_region()
-        attributes = parser.parse_optional_attr_dict()
-        op = cls(
-            parser.resolve_operand(condition, condition_type),
-            input_values,
-            result_types,
-            then_graph,
-            else_graph,
-        )
-        op.attributes.update(attributes)
-        return op
-
-    # -- verification ---------------------------------------------------------------
 
     def verify_(self) -> None:
-        condition_type = self.condition.type
-        assert isinstance(condition_type, TensorType)
-        if condition_type.element_type != i1:
-            raise VerifyException(
-                f"'condition' must be a tensor of i1 values, got '{condition_type}'"
-            )
-        shape = condition_type.get_shape()
-        if not _is_static(shape) or prod(shape) != 1:
-            raise VerifyException(f"'condition' must be a size 1 tensor, got '{condition_type}'")
-        inputs = self.input_list.types
-        outputs = self.output_list.types
-        branches = (("then_graph", self.then_graph), ("else_graph", self.else_graph))
-        for region_name, region in branches:
-            block = region.block
-            _check_type_lists(f"'{region_name}' arguments", block.arg_types, "'input_list'", inputs)
-            terminator = block.last_op
-            if not isinstance(terminator, YieldOp):
-                raise VerifyException(f"expect '{region_name}' to end with '{YieldOp.name}'")
-            _check_type_lists(
-                f"'{region_name}' results", terminator.inputs.types, "'output_list'", outputs
-            )
-
-
-def _check_type_lists(
-    what: str, types: Sequence[Attribute], other: str, other_types: Sequence[Attribute]
-) -> None:
-    if len(types) != len(other_types):
-        raise VerifyException(
-            f"require same number of values in {what} ({len(types)}) and {other} "
-            f"({len(other_types)})"
-        )
-    for a, b in zip(types, other_types, strict=True):
-        if not (isinstance(a, TensorType) and isinstance(b, TensorType)):
-            if a != b:
-                raise VerifyException(f"require same types for {what} ('{a}') and {other} ('{b}')")
-            continue
-        if a.element_type != b.element_type:
-            raise VerifyException(
-                f"require same element type for {what} ('{a.element_type}') and {other} "
-                f"('{b.element_type}')"
-            )
-        if not _same_shape(a.get_shape(), b.get_shape()):
-            raise VerifyException(f"require same shapes for {what} ('{a}') and {other} ('{b}')")
+        _check_element_type("values_in", self.values_in, DATA_TYPES)
+        _check_element_type("indices", self.indices, INDEX_TYPES)
+        _check_same_element_type(self.values_in, self.input, "values_in", "input")
+        _check_same_element_type(self.values_in, self.values_out, "values_in", "values_out")
+        shapes = {
+            "values_in": _shape(self.values_in),
+            "indices": _shape(self.indices),
+            "input": _shape(self.input),
+            "values_out": _shape(self.values_out),
+        }
+        for what, rank in (("values_in", 3), ("indices", 2), ("input", 3), ("values_out", 3)):
+            if len(shapes[what]) != rank:
+                raise VerifyException(
+                    f"expect '{what}' to have rank {rank}, got rank {len(shapes[what])}"
+                )
+        n, k, c = shapes["values_in"]
+        _, w = shapes["indices"]
+        expected = {"indices": (n, w), "input": (n, w, c), "values_out": (n, k, c)}
+        for what, dims in expected.items():
+            if not _same_shape(shapes[what], dims):
+                raise VerifyException(
+                    f"requires '{what}' to have shape [{_dims(dims)}], got "
+                    f"[{_dims(shapes[what])}]"
+                )
+        if _is_static((k, w)) and k < w:
+            raise VerifyException(f"requires dimensions K >= W, got K={k} and W={w}")
 
 
 TENSOR_OPS: list[type[IRDLOperation]] = [
@@ -1636,8 +1445,7 @@ TENSOR_OPS: list[type[IRDLOperation]] = [
     TransposeOp,
     ConcatOp,
     GatherOp,
-    IfOp,
-    YieldOp,
+    ScatterOp,
 ]
 TENSOR_ATTRS: list[type[Attribute]] = [ShapeType]
 
@@ -1650,7 +1458,6 @@ __all__ = [
     "ConstShapeOp",
     "GatherOp",
     "IdentityOp",
-    "IfOp",
     "MatMulOp",
     "PadOp",
     "ReduceAllOp",
@@ -1662,10 +1469,10 @@ __all__ = [
     "ReductionOperation",
     "ReshapeOp",
     "ReverseOp",
+    "ScatterOp",
     "ShapeType",
     "SliceOp",
     "TileOp",
     "TransposeOp",
-    "YieldOp",
     "constant_shape",
 ]

@@ -1,0 +1,128 @@
+"""`tosa.while_loop`: run by the plan as a Python loop over planned ops (no per-op
+interpreter), with the same results as xDSL's stock interpreter, through every lowering of
+the state, for variables read and written inside the loop body.
+
+(Syntax and verifiers: `lit_tests/tosa/while-loop*.mlir`; upstream parses our output:
+`test_upstream_parity.py`.)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from test_upstream_parity import MODULES
+from xdsl.interpreters.func import FuncFunctions
+
+import tosa_state as ts
+from tosa_state.frontends.mlir import parse_mlir
+from tosa_state.interpreter.functions import all_functions, make_interpreter
+from tosa_state.interpreter.plan import ModulePlan
+
+STATEFUL_LOOP = MODULES["while_loop_with_state_and_scatter"]
+"""Per call: for t in 0..2, acc += x[0, t]; the output's row t is acc after step t."""
+
+RUNNING_SUM = """
+func.func @main(%x: tensor<2x5x3xf32>, %n: tensor<1xi32>) -> (tensor<2x5x3xf32>, tensor<2x3xf32>) {
+  %zero = "tosa.const"() <{values = dense<0> : tensor<1xi32>}> : () -> tensor<1xi32>
+  %idx0 = "tosa.const"() <{values = dense<0> : tensor<2x1xi32>}> : () -> tensor<2x1xi32>
+  %acc0 = "tosa.const"() <{values = dense<0.0> : tensor<2x3xf32>}> : () -> tensor<2x3xf32>
+  %r:4 = tosa.while_loop (%t = %zero, %i = %idx0, %acc = %acc0, %ys = %x) : (tensor<1xi32>, tensor<2x1xi32>, tensor<2x3xf32>, tensor<2x5x3xf32>) -> (tensor<1xi32>, tensor<2x1xi32>, tensor<2x3xf32>, tensor<2x5x3xf32>) {
+    %c = tosa.greater %n, %t : (tensor<1xi32>, tensor<1xi32>) -> tensor<1xi1>
+    tosa.yield %c : tensor<1xi1>
+  } do {
+  ^bb0(%t: tensor<1xi32>, %i: tensor<2x1xi32>, %acc: tensor<2x3xf32>, %ys: tensor<2x5x3xf32>):
+    %one = "tosa.const"() <{values = dense<1> : tensor<1xi32>}> : () -> tensor<1xi32>
+    %one2 = "tosa.const"() <{values = dense<1> : tensor<1x1xi32>}> : () -> tensor<1x1xi32>
+    %t2 = tosa.add %t, %one : (tensor<1xi32>, tensor<1xi32>) -> tensor<1xi32>
+    %i2 = tosa.add %i, %one2 : (tensor<2x1xi32>, tensor<1x1xi32>) -> tensor<2x1xi32>
+    %xt = tosa.gather %x, %i : (tensor<2x5x3xf32>, tensor<2x1xi32>) -> tensor<2x1x3xf32>
+    %s = tosa.const_shape {values = dense<[2, 3]> : tensor<2xindex>} : () -> !tosa.shape<2>
+    %xt2 = tosa.reshape %xt, %s : (tensor<2x1x3xf32>, !tosa.shape<2>) -> tensor<2x3xf32>
+    %acc2 = tosa.add %acc, %xt2 : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+    %s3 = tosa.const_shape {values = dense<[2, 1, 3]> : tensor<3xindex>} : () -> !tosa.shape<3>
+    %a3 = tosa.reshape %acc2, %s3 : (tensor<2x3xf32>, !tosa.shape<3>) -> tensor<2x1x3xf32>
+    %ys2 = tosa.scatter %ys, %i, %a3 : (tensor<2x5x3xf32>, tensor<2x1xi32>, tensor<2x1x3xf32>) -> tensor<2x5x3xf32>
+    tosa.yield %t2, %i2, %acc2, %ys2 : tensor<1xi32>, tensor<2x1xi32>, tensor<2x3xf32>, tensor<2x5x3xf32>
+  }
+  return %r#3, %r#2 : tensor<2x5x3xf32>, tensor<2x3xf32>
+}
+"""
+
+
+def _module(text: str):
+    return parse_mlir(ts.make_context(), text, "loop.mlir")
+
+
+def _expected_running_sum(x: np.ndarray, steps: int) -> tuple[np.ndarray, np.ndarray]:
+    ys = x.copy()
+    sums = np.cumsum(x, axis=1)
+    ys[:, :steps] = sums[:, :steps]
+    total = sums[:, steps - 1] if steps else np.zeros((2, 3), np.float32)
+    return ys, total
+
+
+@pytest.mark.parametrize("steps", [0, 1, 5])
+def test_plan_runs_the_loop_as_the_stock_interpreter(steps: int) -> None:
+    module = _module(RUNNING_SUM)
+    interpreter = make_interpreter(module, [*all_functions(), FuncFunctions()])
+    plan = ModulePlan(module, interpreter).plan("main")
+    rng = np.random.default_rng(steps)
+    x = rng.standard_normal((2, 5, 3)).astype(np.float32)
+    x.flags.writeable = False
+    n = np.array([steps], np.int32)
+    planned = plan(interpreter, [x, n])
+    stock = interpreter.call_op("main", (x, n))
+    for a, b, expected in zip(planned, stock, _expected_running_sum(x, steps), strict=True):
+        assert a.tobytes() == b.tobytes()
+        np.testing.assert_allclose(a, expected, rtol=1e-6)
+    # the output the loop scatters into starts as a copy of `x`, never `x` itself
+    assert not np.shares_memory(planned[0], x)
+
+
+def test_loop_body_is_planned_with_an_in_place_accumulator() -> None:
+    module = _module(RUNNING_SUM)
+    plan = ModulePlan(module, make_interpreter(module, all_functions())).plan("main")
+    assert "while True:" in plan.source and "push_scope" not in plan.source
+    per_call = [op.name for op in plan.ops_per_call]
+    # constants inside the regions are folded at compile time
+    assert "tosa.const" not in per_call and "tosa.const_shape" not in per_call
+    assert per_call.count("tosa.scatter") == 1
+    lines = plan.source.splitlines()
+    (scatter,) = [
+        lines[number - 1] for number, op in plan._line_ops.items() if op.name == "tosa.scatter"
+    ]
+    # written in place (no impl call, no copy); the carried value is copied once, before
+    target = scatter.split("(")[1].split(",")[2].strip()
+    assert "interp" not in scatter
+    assert any(line.strip().startswith(f"{target} = ") for line in lines[: lines.index(
+        next(line for line in lines if "while True:" in line))])
+
+
+def test_each_call_owns_its_outputs() -> None:
+    request = ts.compile_model(_module(RUNNING_SUM), pipeline="").create_infer_request()
+    x = np.ones((2, 5, 3), np.float32)
+    first = request.infer([x, np.array([5], np.int32)])[0].copy()
+    again = request.infer([x, np.array([5], np.int32)])[0]
+    np.testing.assert_array_equal(first, again)
+    np.testing.assert_array_equal(x, np.ones((2, 5, 3), np.float32))
+
+
+@pytest.mark.parametrize("pipeline", ["", "convert-tosa-variables-to-memref", "tosa-to-mlprogram"])
+def test_state_read_and_written_inside_the_loop(pipeline: str) -> None:
+    request = ts.compile_model(_module(STATEFUL_LOOP), pipeline=pipeline).create_infer_request()
+    rng = np.random.default_rng(0)
+    acc = np.zeros((1, 2), np.float32)
+    for call in range(6):
+        if call == 4:
+            request.reset_state()
+            acc[:] = 0
+        x = rng.standard_normal((1, 3, 2)).astype(np.float32)
+        expected = np.empty_like(x)
+        for t in range(3):
+            acc = acc + x[:, t]
+            expected[:, t] = acc
+        (ys,) = request.infer([x])
+        np.testing.assert_allclose(ys, expected, rtol=1e-6)
+        (state,) = request.query_state()
+        np.testing.assert_allclose(state.state, acc, rtol=1e-6)
+        assert not np.shares_memory(ys, state.state)
