@@ -756,10 +756,12 @@ def test_sequences(openvino_runtime: None, tmp_path: Path, kind: str, direction:
 
 
 @pytest.mark.parametrize("kind", ["lstm", "gru"])
-def test_sequences_with_shorter_lengths(openvino_runtime: None, tmp_path: Path, kind: str
-                                        ) -> None:
-    run_differential(_save(sequence_model(kind, "forward", [3, 1]), tmp_path), Scenario(),
-                     f"{kind}_sequence[lengths 3, 1]")
+@pytest.mark.parametrize("direction", ["forward", "reverse", "bidirectional"])
+def test_sequences_with_shorter_lengths(openvino_runtime: None, tmp_path: Path, kind: str,
+                                        direction: str) -> None:
+    """A reverse walk starts at each element's last step; padded steps output zeros."""
+    run_differential(_save(sequence_model(kind, direction, [3, 1]), tmp_path), Scenario(),
+                     f"{kind}_sequence[{direction}, lengths 3, 1]")
 
 
 def test_make_stateful(openvino_runtime: None, tmp_path: Path) -> None:

@@ -428,19 +428,6 @@ def test_float_functions_of_integers_are_rejected(op: str) -> None:
         run(text, i32(1, 4, 9))
 
 
-def test_reverse_sequences_with_shorter_lengths_are_rejected() -> None:
-    text = func("%x: tensor<2x3x1xf32>, %h: tensor<2x1x1xf32>", "tensor<2x1x3x1xf32>", """
-  %n = openvino.constant dense<[3, 1]> : tensor<2xi32>
-  %w = openvino.constant dense<0.5> : tensor<1x3x1xf32>
-  %r = openvino.constant dense<0.5> : tensor<1x3x1xf32>
-  %b = openvino.constant dense<0.0> : tensor<1x3xf32>
-  %y, %ho = openvino.gru_sequence %x, %h, %n, %w, %r, %b {hidden_size = 1 : i64, activations = ["sigmoid", "tanh"], activations_alpha = array<f32>, activations_beta = array<f32>, clip = 0.0 : f32, direction = "reverse"} : (tensor<2x3x1xf32>, tensor<2x1x1xf32>, tensor<2xi32>, tensor<1x3x1xf32>, tensor<1x3x1xf32>, tensor<1x3xf32>) -> (tensor<2x1x3x1xf32>, tensor<2x1x1xf32>)
-  func.return %y : tensor<2x1x3x1xf32>""")
-    with pytest.raises(PipelineError, match="reverse direction with sequence lengths shorter "
-                       "than the 3 steps"):
-        ts.compile_model(parse_mlir(make_context(), text, "test.mlir"))
-
-
 @pytest.mark.parametrize(
     ("op", "results", "message"),
     [

@@ -10,13 +10,18 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from peers.upstream_mlir import iree_opt, tosa_opt
 from test_upstream_parity import MODULES
 from xdsl.interpreters.func import FuncFunctions
 
 import tosa_state as ts
+from tosa_state.dialects.tosa.control_flow import WhileOp
 from tosa_state.frontends.mlir import parse_mlir
 from tosa_state.interpreter.functions import all_functions, make_interpreter
 from tosa_state.interpreter.plan import ModulePlan
+from tosa_state.printing import print_module
+from tosa_state.transforms.convert_openvino_to_tosa import ConvertOpenVINOToTosaPass
+from tosa_state.transforms.pipeline import apply_pipeline
 
 STATEFUL_LOOP = MODULES["while_loop_with_state_and_scatter"]
 """Per call: for t in 0..2, acc += x[0, t]; the output's row t is acc after step t."""
@@ -126,3 +131,47 @@ def test_state_read_and_written_inside_the_loop(pipeline: str) -> None:
         (state,) = request.query_state()
         np.testing.assert_allclose(state.state, acc, rtol=1e-6)
         assert not np.shares_memory(ys, state.state)
+
+
+def _gru_sequence(steps: int, direction: str) -> str:
+    """An OpenVINO GRUSequence over `steps` steps (batch 2, lengths 5 and 2, capped)."""
+    lengths = f"[{min(5, steps)}, {min(2, steps)}]"
+    x, y = f"tensor<2x{steps}x1xf32>", f"tensor<2x{2 if direction == 'bidirectional' else 1}x{steps}x1xf32>"
+    d = 2 if direction == "bidirectional" else 1
+    return f"""
+func.func @main(%x: {x}, %h: tensor<2x{d}x1xf32>) -> {y} {{
+  %n = openvino.constant dense<{lengths}> : tensor<2xi32>
+  %w = openvino.constant dense<0.5> : tensor<{d}x3x1xf32>
+  %r = openvino.constant dense<0.25> : tensor<{d}x3x1xf32>
+  %b = openvino.constant dense<0.125> : tensor<{d}x4xf32>
+  %y, %ho = openvino.gru_sequence %x, %h, %n, %w, %r, %b {{hidden_size = 1 : i64, activations = ["sigmoid", "tanh"], activations_alpha = array<f32>, activations_beta = array<f32>, clip = 0.0 : f32, direction = "{direction}", linear_before_reset = true}} : ({x}, tensor<2x{d}x1xf32>, tensor<2xi32>, tensor<{d}x3x1xf32>, tensor<{d}x3x1xf32>, tensor<{d}x4xf32>) -> ({y}, tensor<2x{d}x1xf32>)
+  func.return %y : {y}
+}}
+"""
+
+
+def _converted(text: str):
+    module = _module(text)
+    apply_pipeline(ts.make_context(), module, ConvertOpenVINOToTosaPass.name)
+    return module
+
+
+def test_sequence_ir_does_not_grow_with_steps() -> None:
+    """Compile time does not depend on T: the converted IR is the same ops for 3 and 300
+    steps (benchmarks/sequence_loop.py measures the time)."""
+    counts = []
+    for steps in (3, 300):
+        module = _converted(_gru_sequence(steps, "bidirectional"))
+        counts.append(sum(1 for _ in module.walk()))
+        assert sum(isinstance(op, WhileOp) for op in module.walk()) == 2
+    assert counts[0] == counts[1]
+
+
+@pytest.mark.peers
+@pytest.mark.parametrize("direction", ["forward", "reverse", "bidirectional"])
+def test_upstream_parses_converted_sequences(upstream_mlir_tools: None, direction: str) -> None:
+    module = _converted(_gru_sequence(4, direction))
+    text = print_module(module, spelling="upstream")
+    for tool in (iree_opt, tosa_opt):
+        theirs = _module(tool(text, "--mlir-print-op-generic"))
+        assert theirs.is_structurally_equivalent(module)

@@ -255,7 +255,7 @@ class FunctionPlan:
     def _emit_if(self, op: IfOp, depth: int) -> None:
         """`tosa.cond_if` as a Python `if`: each branch's ops, planned, then its results."""
         results = [f"r{len(self._names)}_{i}" for i in range(len(op.results))]
-        self._emit(op, f"if {self._names[op.condition]}.any():", depth)
+        self._emit(op, f"if {self._names[op.condition]}.item():", depth)
         for index, region in enumerate((op.then_graph, op.else_graph)):
             if index:
                 self._emit(op, "else:", depth)
@@ -289,7 +289,7 @@ class FunctionPlan:
         self._emit(op, "while True:", depth)
         cond_yield = self._emit_ops(cond, depth + 1)
         assert isinstance(cond_yield, YieldOp)
-        self._emit(cond_yield, f"if not {self._names[cond_yield.inputs[0]]}.any(): break",
+        self._emit(cond_yield, f"if not {self._names[cond_yield.inputs[0]]}.item(): break",
                    depth + 1)
         body_yield = self._emit_ops(body, depth + 1, set(in_place.values()))
         assert isinstance(body_yield, YieldOp)

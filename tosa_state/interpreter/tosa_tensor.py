@@ -738,7 +738,9 @@ class TosaTensorFunctions(InterpreterFunctions):
     def run_gather(self, interpreter: Interpreter, op: GatherOp, args: PythonValues):
         values, indices = args
         _check_indices(op, indices, values.shape[1])
-        return (np.take_along_axis(values, indices[:, :, np.newaxis], axis=1),)
+        if values.shape[0] == 1:  # one batch (a step of a loop over time): one `take`
+            return (values[0].take(indices[0], axis=0)[np.newaxis],)
+        return (values[np.arange(values.shape[0])[:, np.newaxis], indices],)
 
     @impl(ScatterOp)
     def run_scatter(self, interpreter: Interpreter, op: ScatterOp, args: PythonValues):
@@ -750,18 +752,20 @@ def scatter_into(
     op: Operation, values: np.ndarray, indices: np.ndarray, update: np.ndarray
 ) -> np.ndarray:
     """`tosa.scatter` writing into `values` itself (which the caller owns); returns it."""
-    if indices.size and (indices.min() < 0 or indices.max() >= values.shape[1]):
-        raise _fail(
-            op,
-            f"index out of range: indices must be in [0, {values.shape[1]}), got "
-            f"values from {indices.min()} to {indices.max()}",
-        )
-    values[np.arange(values.shape[0])[:, np.newaxis], indices] = update
+    _check_indices(op, indices, values.shape[1])
+    if values.shape[0] == 1:
+        values[0, indices[0]] = update[0]
+    else:
+        values[np.arange(values.shape[0])[:, np.newaxis], indices] = update
     return values
 
 
+_UNSIGNED = {np.dtype(np.int32): np.dtype(np.uint32), np.dtype(np.int64): np.dtype(np.uint64)}
+
+
 def _check_indices(op: Operation, indices: np.ndarray, size: int) -> None:
-    if indices.size and (indices.min() < 0 or indices.max() >= size):
+    """Indices in [0, size), checked with one reduction (negatives wrap to huge unsigned)."""
+    if indices.size and indices.view(_UNSIGNED[indices.dtype]).max() >= size:
         raise _fail(
             op,
             f"index out of range: indices must be in [0, {size}), got values from "

@@ -1,5 +1,5 @@
-"""LSTMCell-4 and GRUCell-3 as TOSA subgraphs, and LSTMSequence-5 / GRUSequence-5 as
-unrolled steps of them.
+"""LSTMCell-4 and GRUCell-3 as TOSA subgraphs, and LSTMSequence-5 / GRUSequence-5 as a
+`tosa.while_loop` over time of the same cell subgraph.
 
 Both compute their gates as `X W^T + H R^T + B` (weights are usually constants: the transposes
 fold), split them in OpenVINO's gate order (LSTM: f, i, c, o; GRU: z, r, h), clip the
@@ -13,8 +13,10 @@ pre-activations to [-clip, clip] when `clip > 0`, and apply `activations` (sigmo
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 import numpy as np
+from xdsl.dialects.builtin import i32
 from xdsl.ir import SSAValue
 
 from tosa_state.dialects import openvino as ov
@@ -29,7 +31,8 @@ from tosa_state.transforms.openvino_to_tosa.common import (
     shape,
 )
 from tosa_state.transforms.openvino_to_tosa.elementwise import clamp_bounds
-from tosa_state.transforms.openvino_to_tosa.matrix import matmul
+from tosa_state.transforms.openvino_to_tosa.loops import TimeLoop
+from tosa_state.transforms.openvino_to_tosa.matrix import _product3, matmul
 
 Activation = Callable[[Emitter, SSAValue], SSAValue]
 
@@ -57,12 +60,6 @@ def _activations(op: ov.LSTMCellOp | ov.GRUCellOp) -> list[Activation]:
     return [ACTIVATIONS[n] for n in names]
 
 
-def _gates(e: Emitter, x: SSAValue, w: SSAValue, count: int, hidden: int) -> list[SSAValue]:
-    """`x W^T` split into `count` gates of width `hidden`."""
-    product = matmul(e, x, w, transpose_b=True)
-    return _chunks(e, product, count, hidden)
-
-
 def _chunks(
     e: Emitter, value: SSAValue, count: int, hidden: int, axis: int = -1
 ) -> list[SSAValue]:
@@ -80,48 +77,71 @@ def _clip(e: Emitter, value: SSAValue, clip: float) -> SSAValue:
     return e.clamp(value, *clamp_bounds(element(value), -clip, clip)) if clip > 0 else value
 
 
-def lstm_step(e: Emitter, op: ov.LSTMCellOp | ov.LSTMSequenceOp, x: SSAValue, h: SSAValue,
-              c: SSAValue, w: SSAValue, r: SSAValue, b: SSAValue) -> tuple[SSAValue, SSAValue]:
-    """One LSTM step with `op`'s hidden size, clip and activations: (H', C')."""
+def lstm_cell(e: Emitter, op: ov.LSTMCellOp | ov.LSTMSequenceOp, gates: SSAValue, c: SSAValue
+              ) -> tuple[SSAValue, SSAValue]:
+    """(H', C') from the gates' pre-activations `X W^T + H R^T + B` (last axis: f, i, c, o)."""
     f, g, act_h = _activations(op)
-    hidden = op.hidden_size.value.data
     clip = op.clip.value.data
-    x_gates = _gates(e, x, w, 4, hidden)
-    h_gates = _gates(e, h, r, 4, hidden)
-    biases = _chunks(e, b, 4, hidden)
-    pre = [
-        _clip(e, e.add(e.add(xg, hg), bias), clip)
-        for xg, hg, bias in zip(x_gates, h_gates, biases, strict=True)
-    ]
+    pre = [_clip(e, gate, clip) for gate in _chunks(e, gates, 4, op.hidden_size.value.data)]
     forget, inp, candidate, out = pre
     cell = e.add(e.mul(f(e, forget), c), e.mul(f(e, inp), g(e, candidate)))
     return e.mul(f(e, out), act_h(e, cell)), cell
 
 
-def gru_step(e: Emitter, op: ov.GRUCellOp | ov.GRUSequenceOp, x: SSAValue, state: SSAValue,
-             w: SSAValue, r: SSAValue, b: SSAValue) -> SSAValue:
-    """One GRU step with `op`'s hidden size, clip, activations and
-    `linear_before_reset`: H'."""
+Recurrence = Callable[[Emitter, SSAValue], SSAValue]
+"""GRU: the recurrent term of the candidate gate, given the reset gate r."""
+
+
+def gru_cell(e: Emitter, op: ov.GRUCellOp | ov.GRUSequenceOp, x_gates: SSAValue,
+             h_gates: SSAValue, state: SSAValue, recurrence: Recurrence) -> SSAValue:
+    """H' from `x_gates = X W^T + [Bz, Br, Bh]` (z, r, h), `h_gates = H [Rz, Rr]^T` and the
+    candidate's recurrent term: `(r * H) Rh^T`, or `r * (H Rh^T + Rbh)` with
+    `linear_before_reset`."""
     f, g = _activations(op)
     hidden = op.hidden_size.value.data
     clip = op.clip.value.data
-    linear_before_reset = bool(op.linear_before_reset.value.data)
-    xz, xr, xh = _gates(e, x, w, 3, hidden)
-    rz, rr, rh = _chunks(e, r, 3, hidden, axis=0)
-    biases = _chunks(e, b, 4 if linear_before_reset else 3, hidden)
-    hz = matmul(e, state, rz, transpose_b=True)
-    hr = matmul(e, state, rr, transpose_b=True)
-    z = f(e, _clip(e, e.add(e.add(xz, hz), biases[0]), clip))
-    reset = f(e, _clip(e, e.add(e.add(xr, hr), biases[1]), clip))
-    if linear_before_reset:
-        recurrent = e.add(matmul(e, state, rh, transpose_b=True), biases[3])
-        candidate = e.add(e.add(xh, biases[2]), e.mul(reset, recurrent))
-    else:
-        recurrent = matmul(e, e.mul(reset, state), rh, transpose_b=True)
-        candidate = e.add(e.add(xh, recurrent), biases[2])
-    candidate = g(e, _clip(e, candidate, clip))
+    xz, xr, xh = _chunks(e, x_gates, 3, hidden)
+    hz, hr = _chunks(e, h_gates, 2, hidden)
+    z = f(e, _clip(e, e.add(xz, hz), clip))
+    reset = f(e, _clip(e, e.add(xr, hr), clip))
+    candidate = g(e, _clip(e, e.add(xh, recurrence(e, reset)), clip))
     one = e.scalar(1.0, element(z), len(shape(z)))
     return e.add(e.mul(e.sub(one, z), candidate), e.mul(z, state))
+
+
+@dataclass(frozen=True)
+class _GruWeights:
+    """GRU weights prepared for `gru_cell`: `x_bias` joins `X W^T`, `r_zr` / `r_h` are
+    `[Rz, Rr]^T` / `Rh^T`, `r_bias` is Rbh with `linear_before_reset` (else None)."""
+
+    x_bias: SSAValue
+    r_zr: SSAValue
+    r_h: SSAValue
+    r_bias: SSAValue | None
+
+
+def _gru_weights(e: Emitter, op: ov.GRUCellOp | ov.GRUSequenceOp, r: SSAValue, b: SSAValue
+                 ) -> _GruWeights:
+    hidden = op.hidden_size.value.data
+    rz, rr, rh = _chunks(e, r, 3, hidden, axis=0)
+    r_zr = e.transpose(e.concat([rz, rr], 0), (1, 0))
+    r_bias = None
+    x_bias = b
+    if op.linear_before_reset.value.data:
+        x_bias, r_bias = e.slice(b, [0], [3 * hidden]), e.slice(b, [3 * hidden], [hidden])
+    return _GruWeights(x_bias, r_zr, e.transpose(rh, (1, 0)), r_bias)
+
+
+def _recurrence(weights: _GruWeights, state: SSAValue,
+                product: Callable[[Emitter, SSAValue, SSAValue], SSAValue]) -> Recurrence:
+    r_h, r_bias = weights.r_h, weights.r_bias
+    if r_bias is None:
+        return lambda e, reset: product(e, e.mul(reset, state), r_h)
+    return lambda e, reset: e.mul(reset, e.add(product(e, state, r_h), r_bias))
+
+
+def _matmul(e: Emitter, a: SSAValue, b: SSAValue) -> SSAValue:
+    return matmul(e, a, b)
 
 
 class LSTMCell(OpenVINOPattern):
@@ -130,8 +150,9 @@ class LSTMCell(OpenVINOPattern):
     OPS = (ov.LSTMCellOp,)
 
     def convert(self, op: ov.LSTMCellOp, e: Emitter) -> Sequence[SSAValue]:
-        return list(lstm_step(e, op, op.x, op.initial_hidden_state, op.initial_cell_state,
-                              op.w, op.r, op.b))
+        gates = e.add(e.add(matmul(e, op.x, op.w, transpose_b=True),
+                            matmul(e, op.initial_hidden_state, op.r, transpose_b=True)), op.b)
+        return list(lstm_cell(e, op, gates, op.initial_cell_state))
 
 
 class GRUCell(OpenVINOPattern):
@@ -140,7 +161,16 @@ class GRUCell(OpenVINOPattern):
     OPS = (ov.GRUCellOp,)
 
     def convert(self, op: ov.GRUCellOp, e: Emitter) -> Sequence[SSAValue]:
-        return [gru_step(e, op, op.x, op.initial_hidden_state, op.w, op.r, op.b)]
+        weights = _gru_weights(e, op, op.r, op.b)
+        state = op.initial_hidden_state
+        x_gates = e.add(matmul(e, op.x, op.w, transpose_b=True), weights.x_bias)
+        h_gates = matmul(e, state, weights.r_zr)
+        return [gru_cell(e, op, x_gates, h_gates, state, _recurrence(weights, state, _matmul))]
+
+
+def _row(e: Emitter, bias: SSAValue) -> SSAValue:
+    """A bias `[K]` as `[1, 1, K]` (the rank of the values inside the loop)."""
+    return e.reshape(bias, (1, 1, *shape(bias)))
 
 
 def _take(e: Emitter, value: SSAValue, start: Sequence[int], size: Sequence[int],
@@ -150,64 +180,90 @@ def _take(e: Emitter, value: SSAValue, start: Sequence[int], size: Sequence[int]
 
 
 class RecurrentSequence(OpenVINOPattern):
-    """LSTMSequence-5 and GRUSequence-5, unrolled over the (static) time steps, once per
-    direction (the reverse direction walks the steps backwards). With sequence lengths
-    shorter than `T` (forward only), a batch element's state stops changing after its
-    last step and its outputs are zeros."""
+    """LSTMSequence-5 and GRUSequence-5 as one `tosa.while_loop` over the time steps per
+    direction (the reverse direction walks the steps backwards). A step gathers its row of
+    `X`, computes `X_t W^T + B + H R^T` (weights transposed once, outside the loop) and
+    applies the cell; its output is scattered into `Y`. (Projecting all steps with one
+    matmul before the loop is no faster here: a large matmul wakes BLAS threads that then
+    compete with the loop for the cores.) With sequence lengths
+    shorter than `T`, a batch element's state stops changing after its last step (a reverse
+    walk starts at its last step) and its outputs there are zeros.
+
+    Inside the loop the values have shape `[1, N, *]` (a matmul's batched form)."""
 
     OPS = (ov.LSTMSequenceOp, ov.GRUSequenceOp)
 
     def convert(self, op: ov.LSTMSequenceOp | ov.GRUSequenceOp, e: Emitter
                 ) -> Sequence[SSAValue]:
+        n, steps, _ = shape(op.x)
+        direction = op.direction.data
+        lengths = constant(op.sequence_lengths)
+        full = lengths is not None and bool(np.all(np.asarray(lengths) >= steps))
+        outs: list[list[SSAValue]] = []
+        for d in range(2 if direction == "bidirectional" else 1):
+            backwards = direction == "reverse" or d == 1
+            outs.append(self._direction(op, e, d, backwards, None if full else op.sequence_lengths))
+        results = []
+        for values in zip(*outs, strict=True):
+            dims = shape(values[0])
+            results.append(e.concat([e.reshape(v, (n, 1, *dims[1:])) for v in values], 1))
+        return results
+
+    def _direction(self, op: ov.LSTMSequenceOp | ov.GRUSequenceOp, e: Emitter, d: int,
+                   backwards: bool, lengths: SSAValue | None) -> list[SSAValue]:
+        """Y [N, T, H], H [N, H] (and C [N, H]) of direction `d`."""
         lstm = isinstance(op, ov.LSTMSequenceOp)
         n, steps, inputs = shape(op.x)
         hidden = op.hidden_size.value.data
-        direction = op.direction.data
-        directions = 2 if direction == "bidirectional" else 1
-        lengths = constant(op.sequence_lengths)
-        full = lengths is not None and bool(np.all(np.asarray(lengths) >= steps))
-        if not full and direction != "forward":
-            raise Unsupported(f"{direction} direction with sequence lengths shorter than the "
-                              f"{steps} steps")
-        ys, hs, cs = [], [], []
-        for d in range(directions):
-            gates = op.GATES * hidden
-            w = _take(e, op.w, (d, 0, 0), (1, gates, inputs), (gates, inputs))
-            r = _take(e, op.r, (d, 0, 0), (1, gates, hidden), (gates, hidden))
-            bias = shape(op.b)[1]
-            b = _take(e, op.b, (d, 0), (1, bias), (bias,))
-            h = _take(e, op.initial_hidden_state, (0, d, 0), (n, 1, hidden), (n, hidden))
-            c = (_take(e, op.initial_cell_state, (0, d, 0), (n, 1, hidden), (n, hidden))  # type: ignore[union-attr]
-                 if lstm else None)
-            backwards = direction == "reverse" or d == 1
-            outputs: list[SSAValue | None] = [None] * steps
-            for t in (reversed(range(steps)) if backwards else range(steps)):
-                x_t = _take(e, op.x, (0, t, 0), (n, 1, inputs), (n, inputs))
-                if lstm:
-                    new_h, new_c = lstm_step(e, op, x_t, h, c, w, r, b)  # type: ignore[arg-type]
-                else:
-                    new_h, new_c = gru_step(e, op, x_t, h, w, r, b), None  # type: ignore[arg-type]
-                if full:
-                    h, c, y = new_h, new_c, new_h
-                else:
-                    running = self._running(e, op.sequence_lengths, t)
-                    h = e.select(running, new_h, h)
-                    c = e.select(running, new_c, c) if lstm else None  # type: ignore[arg-type]
-                    zeros = e.const(np.zeros((1, 1)), element(new_h))
-                    y = e.select(running, new_h, zeros)
-                outputs[t] = e.reshape(y, (n, 1, 1, hidden))
-            ys.append(e.concat([o for o in outputs if o is not None], 2))
-            hs.append(e.reshape(h, (n, 1, hidden)))
-            if c is not None:
-                cs.append(e.reshape(c, (n, 1, hidden)))
-        results = [e.concat(ys, 1), e.concat(hs, 1)]
-        return [*results, e.concat(cs, 1)] if lstm else results
+        gates = op.GATES * hidden
+        w = _take(e, op.w, (d, 0, 0), (1, gates, inputs), (gates, inputs))
+        r = _take(e, op.r, (d, 0, 0), (1, gates, hidden), (gates, hidden))
+        bias = shape(op.b)[1]
+        b = _take(e, op.b, (d, 0), (1, bias), (bias,))
+        states = [op.initial_hidden_state, *([op.initial_cell_state] if lstm else [])]  # type: ignore[union-attr]
+        loop = TimeLoop(self.lowering, e, steps)
+        body = loop.body
+        carried = [loop.carry(_take(e, s, (0, d, 0), (n, 1, hidden), (1, n, hidden)))
+                   for s in states]
+        if lstm:
+            x_bias, r_t = b, e.transpose(r, (1, 0))
+            gru = None
+        else:
+            gru = _gru_weights(e, op, r, b)  # type: ignore[arg-type]
+            x_bias, r_t = gru.x_bias, gru.r_zr
+        start, delta = (steps - 1, -1) if backwards else (0, 1)
+        x_t = body.reshape(loop.step_part(op.x, 1, 1, start, delta), (1, n, inputs))
+        w_t = loop.invariant(e.reshape(e.transpose(w, (1, 0)), (1, inputs, gates)))
+        x_t = body.add(_product3(body, x_t, w_t), loop.invariant(_row(e, x_bias)))
+        h = carried[0]
+        h_gates = _product3(body, h, loop.invariant(e.reshape(r_t, (1, *shape(r_t)))))
+        if gru is None:
+            new = list(lstm_cell(body, op, body.add(x_t, h_gates), carried[1]))  # type: ignore[arg-type]
+        else:
+            inside = _GruWeights(
+                gru.x_bias, gru.r_zr, loop.invariant(e.reshape(gru.r_h, (1, hidden, hidden))),
+                None if gru.r_bias is None else loop.invariant(_row(e, gru.r_bias)))
+            new = [gru_cell(body, op, x_t, h_gates, h, _recurrence(inside, h, _product3))]  # type: ignore[arg-type]
+        y = new[0]
+        if lengths is not None:
+            running = self._running(e, loop, lengths, start, delta)
+            new = [body.select(running, v, old) for v, old in zip(new, carried, strict=True)]
+            y = body.select(running, new[0], body.const(np.zeros((1, 1, 1)), element(y)))
+        for arg, value in zip(carried, new, strict=True):
+            loop.update(arg, value)
+        ys = loop.stack(body.reshape(y, (n, 1, hidden)), 1, steps, start, delta)
+        finals, stacked = loop.build()
+        return [stacked[ys], *(e.reshape(finals[a], (n, hidden)) for a in carried)]
 
     @staticmethod
-    def _running(e: Emitter, lengths: SSAValue, step: int) -> SSAValue:
-        """`[N, 1]` booleans: whether each batch element still runs at `step`."""
-        column = e.reshape(lengths, (shape(lengths)[0], 1))
-        return e.greater(column, e.scalar(step, element(lengths), 2))
+    def _running(e: Emitter, loop: TimeLoop, lengths: SSAValue, start: int, delta: int
+                 ) -> SSAValue:
+        """`[1, N, 1]` booleans: whether each batch element runs at the step (its index is
+        below its sequence length)."""
+        n = shape(lengths)[0]
+        limits = loop.invariant(e.reshape(e.cast(lengths, i32), (1, n, 1)))
+        position = loop.body.reshape(loop.index(n, 1, start, delta), (1, n, 1))
+        return loop.body.greater(limits, position)
 
 
 RNN_CELL_PATTERNS = (LSTMCell, GRUCell, RecurrentSequence)

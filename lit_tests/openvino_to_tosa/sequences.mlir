@@ -1,0 +1,42 @@
+// RUN: tosa-state-opt %s -p convert-openvino-to-tosa | filecheck %s
+
+// A recurrent sequence becomes one `tosa.while_loop` per direction, whatever the number of
+// steps: the loop carries a step counter, the step's index into X and Y, the states, Y (an
+// accumulator written by `tosa.scatter`) and the weights (the regions are isolated from
+// above). A reverse walk starts at the last step; shorter sequence lengths select the old
+// state and a zero output where a batch element has finished.
+
+// CHECK-LABEL: func.func @gru_reverse_with_lengths
+// CHECK:         %[[I0:.*]] = "tosa.const"() <{values = dense<4> : tensor<2x1xi32>}> : () -> tensor<2x1xi32>
+// CHECK:         %[[LEN:.*]] = "tosa.const"() <{values = dense<{{\[\[\[}}5], [2]]]> : tensor<1x2x1xi32>}> : () -> tensor<1x2x1xi32>
+// CHECK:         %[[Y0:.*]] = "tosa.const"() <{values = dense<0.000000e+00> : tensor<2x5x1xf32>}> : () -> tensor<2x5x1xf32>
+// CHECK-NEXT:    %{{.*}}, %[[Y:[0-9]+]] = tosa.while_loop (%[[T:.*]] = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %x, %{{.*}} = %[[I0]], {{.*}}, %{{.*}} = %[[LEN]], %{{.*}} = %[[Y0]]) : (tensor<1xi32>, tensor<1x2x1xf32>, tensor<2x5x1xf32>, tensor<2x1xi32>, tensor<1x1x3xf32>, tensor<1x1x3xf32>, tensor<1x1x2xf32>, tensor<1x1x1xf32>, tensor<1x1x1xf32>, tensor<1x2x1xi32>, tensor<2x5x1xf32>) -> (
+// CHECK-NEXT:      %[[N:.*]] = "tosa.const"() <{values = dense<5> : tensor<1xi32>}> : () -> tensor<1xi32>
+// CHECK-NEXT:      %[[C:.*]] = tosa.greater %[[N]], %[[T]] : (tensor<1xi32>, tensor<1xi32>) -> tensor<1xi1>
+// CHECK-NEXT:      tosa.yield %[[C]] : tensor<1xi1>
+// CHECK-NEXT:    } do {
+// CHECK-NEXT:    ^bb0(%[[BT:.*]]: tensor<1xi32>, %[[H:.*]]: tensor<1x2x1xf32>, %[[X:.*]]: tensor<2x5x1xf32>, %[[I:.*]]: tensor<2x1xi32>, %{{.*}}: tensor<1x1x3xf32>, %{{.*}}: tensor<1x1x3xf32>, %{{.*}}: tensor<1x1x2xf32>, %{{.*}}: tensor<1x1x1xf32>, %{{.*}}: tensor<1x1x1xf32>, %[[L:.*]]: tensor<1x2x1xi32>, %[[ACC:.*]]: tensor<2x5x1xf32>):
+// CHECK-NEXT:      %[[MINUS1:.*]] = "tosa.const"() <{values = dense<-1> : tensor<1x1xi32>}> : () -> tensor<1x1xi32>
+// CHECK-NEXT:      %[[NEXT:.*]] = tosa.add %[[I]], %[[MINUS1]] : (tensor<2x1xi32>, tensor<1x1xi32>) -> tensor<2x1xi32>
+// CHECK-NEXT:      %{{.*}} = tosa.gather %[[X]], %[[I]] : (tensor<2x5x1xf32>, tensor<2x1xi32>) -> tensor<2x1x1xf32>
+// CHECK:           tosa.matmul
+// CHECK:           tosa.sigmoid
+// CHECK:           tosa.tanh
+// CHECK:           %[[ALIVE:.*]] = tosa.greater %[[L]], %{{.*}} : (tensor<1x2x1xi32>, tensor<1x2x1xi32>) -> tensor<1x2x1xi1>
+// CHECK-NEXT:      %[[NEWH:.*]] = tosa.select %[[ALIVE]], %{{.*}}, %[[H]] : (tensor<1x2x1xi1>, tensor<1x2x1xf32>, tensor<1x2x1xf32>) -> tensor<1x2x1xf32>
+// CHECK:           %[[OUT:.*]] = tosa.select %[[ALIVE]], %[[NEWH]], %{{.*}} : (tensor<1x2x1xi1>, tensor<1x2x1xf32>, tensor<1x1x1xf32>) -> tensor<1x2x1xf32>
+// CHECK:           %[[ACC2:.*]] = tosa.scatter %[[ACC]], %[[I]], %{{.*}} : (tensor<2x5x1xf32>, tensor<2x1xi32>, tensor<2x1x1xf32>) -> tensor<2x5x1xf32>
+// CHECK:           %[[BT2:.*]] = tosa.add %[[BT]], %{{.*}} : (tensor<1xi32>, tensor<1xi32>) -> tensor<1xi32>
+// CHECK-NEXT:      tosa.yield %[[BT2]], %[[NEWH]], %[[X]], %[[NEXT]], {{.*}}, %[[L]], %[[ACC2]] :
+// CHECK-NEXT:    }
+// CHECK-NOT:     tosa.while_loop
+// CHECK:         %[[R:.*]] = tosa.reshape %[[Y]], %{{.*}} : (tensor<2x5x1xf32>, !tosa.shape<4>) -> tensor<2x1x5x1xf32>
+// CHECK-NEXT:    func.return %[[R]] : tensor<2x1x5x1xf32>
+func.func @gru_reverse_with_lengths(%x: tensor<2x5x1xf32>, %h: tensor<2x1x1xf32>) -> tensor<2x1x5x1xf32> {
+  %n = openvino.constant dense<[5, 2]> : tensor<2xi32>
+  %w = openvino.constant dense<0.5> : tensor<1x3x1xf32>
+  %r = openvino.constant dense<0.25> : tensor<1x3x1xf32>
+  %b = openvino.constant dense<0.125> : tensor<1x4xf32>
+  %y, %ho = openvino.gru_sequence %x, %h, %n, %w, %r, %b {hidden_size = 1 : i64, activations = ["sigmoid", "tanh"], activations_alpha = array<f32>, activations_beta = array<f32>, clip = 0.0 : f32, direction = "reverse", linear_before_reset = true} : (tensor<2x5x1xf32>, tensor<2x1x1xf32>, tensor<2xi32>, tensor<1x3x1xf32>, tensor<1x3x1xf32>, tensor<1x4xf32>) -> (tensor<2x1x5x1xf32>, tensor<2x1x1xf32>)
+  func.return %y : tensor<2x1x5x1xf32>
+}

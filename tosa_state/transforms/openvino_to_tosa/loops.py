@@ -1,0 +1,153 @@
+"""Loops over time steps as one `tosa.while_loop` (LSTMSequence / GRUSequence / RNNSequence,
+TensorIterator): the IR and the compile time do not grow with the number of steps.
+
+A `TimeLoop` collects the loop while a pattern builds the step:
+
+- `carry(init)` adds a loop-carried value (a block argument of the body), `update` gives its
+  next value;
+- `invariant(value)` passes a value from outside into the body unchanged (the regions are
+  isolated from above, as the TOSA specification's subgraphs are: weights come in as
+  loop-carried values);
+- `step_part(value, axis, part, ...)` is the part of `value` along `axis` that a step
+  reads: a `tosa.gather` at the step's index;
+- `stack(value_t, axis, ...)` collects a per-step value along `axis` into a result: a
+  `tosa.scatter` into a carried accumulator at the step's index (the runtime writes it in
+  place);
+- `build(e)` emits the `tosa.while_loop` through the pattern's emitter and returns the
+  final carried values and the stacked results.
+
+The loop counts with a carried `tensor<1xi32>` from 0 to `steps`; each distinct step index
+(`[outer, part]` positions of a gather or scatter) is one more carried i32 tensor advanced by
+a constant each step.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from xdsl.dialects.builtin import TensorType, i32
+from xdsl.ir import Block, SSAValue
+
+from tosa_state.dialects.tosa import elementwise as tew
+from tosa_state.dialects.tosa import tensor as tt
+from tosa_state.dialects.tosa.control_flow import WhileOp, YieldOp
+from tosa_state.transforms.openvino_to_tosa.common import (
+    Emitter,
+    Lowering,
+    dtype_of,
+    element,
+    shape,
+)
+
+
+@dataclass(frozen=True)
+class _Stacked:
+    accumulator: SSAValue
+    """The body's block argument of the accumulator."""
+    full_shape: tuple[int, ...]
+
+
+class TimeLoop:
+    """A `tosa.while_loop` over `steps` steps under construction (see the module docstring).
+    `body` is the emitter of the step's ops."""
+
+    def __init__(self, lowering: Lowering, e: Emitter, steps: int):
+        self.steps = steps
+        self._outer = e
+        self.body = Emitter(lowering, e.anchor)
+        self._block = Block()
+        self._inits: list[SSAValue] = []
+        self._next: dict[SSAValue, SSAValue] = {}
+        self._indices: dict[tuple[int, int, int, int], SSAValue] = {}
+        self._stacked: list[_Stacked] = []
+        self._counter = self.carry(e.const(np.zeros(1, np.int32)))
+
+    # -- what the body sees ---------------------------------------------------------------
+
+    def carry(self, init: SSAValue) -> SSAValue:
+        """A loop-carried value starting as `init`; its block argument (the current value)."""
+        self._inits.append(init)
+        return self._block.insert_arg(init.type, len(self._block.args))
+
+    def invariant(self, value: SSAValue) -> SSAValue:
+        """`value` (from outside) inside the body."""
+        arg = self.carry(value)
+        self._next[arg] = arg
+        return arg
+
+    def update(self, arg: SSAValue, value: SSAValue) -> None:
+        """The value `arg` (from `carry`) has in the next step."""
+        self._next[arg] = value
+
+    def index(self, outer: int, part: int, start: int, delta: int) -> SSAValue:
+        """`[outer, part]` i32 positions `start + k*delta + (0..part-1)` at step k."""
+        key = (outer, part, start, delta)
+        if key not in self._indices:
+            first = np.tile(np.arange(start, start + part, dtype=np.int32), (outer, 1))
+            arg = self.carry(self._outer.const(first))
+            self._indices[key] = arg
+            self._next[arg] = self.body.add(arg, self.body.const(np.full((1, 1), delta), i32))
+        return self._indices[key]
+
+    def step_part(self, value: SSAValue, axis: int, part: int, start: int, delta: int
+                  ) -> SSAValue:
+        """The `part` entries of `value` along `axis` that step k reads, from
+        `start + k*delta` on (shape: `value`'s with `part` at `axis`)."""
+        dims = shape(value)
+        outer = math.prod(dims[:axis])
+        inner = math.prod(dims[axis + 1:])
+        table = self.invariant(self._outer.reshape(value, (outer, dims[axis], inner)))
+        result_type = TensorType(element(value), [outer, part, inner])
+        positions = self.index(outer, part, start, delta)
+        gathered = self.body.value(tt.GatherOp(table, positions, result_type))
+        return self.body.reshape(gathered, (*dims[:axis], part, *dims[axis + 1:]))
+
+    def stack(self, value: SSAValue, axis: int, length: int, start: int, delta: int) -> int:
+        """Write the step's `value` at `start + k*delta` along `axis` of a result whose
+        `axis` has `length` entries (the others are zeros until written); returns the
+        result's position in `build`'s stacked list."""
+        dims = shape(value)
+        part = dims[axis]
+        outer = math.prod(dims[:axis])
+        inner = math.prod(dims[axis + 1:])
+        full = (*dims[:axis], length, *dims[axis + 1:])
+        zeros = self._outer.const(np.zeros((outer, length, inner), dtype_of(element(value))))
+        accumulator = self.carry(zeros)
+        update = self.body.reshape(value, (outer, part, inner))
+        positions = self.index(outer, part, start, delta)
+        self._next[accumulator] = self.body.value(
+            tt.ScatterOp(accumulator, positions, update)
+        )
+        self._stacked.append(_Stacked(accumulator, full))
+        return len(self._stacked) - 1
+
+    # -- the loop ---------------------------------------------------------------------------
+
+    def build(self) -> tuple[dict[SSAValue, SSAValue], list[SSAValue]]:
+        """Emit the loop; returns the final value of each carried block argument and the
+        stacked results."""
+        one = self.body.const(np.ones(1, np.int32))
+        self._next[self._counter] = self.body.add(self._counter, one)
+        args = list(self._block.args)
+        missing = [a.index for a in args if a not in self._next]
+        assert not missing, f"carried values without an update: {missing}"
+        self._block.add_ops([*self.body.ops, YieldOp(*(self._next[a] for a in args))])
+        cond_block = Block(arg_types=[a.type for a in args])
+        cond = Emitter(self.body.lowering, self.body.anchor)
+        count = cond.const(np.full(1, self.steps, np.int32))
+        going = cond.value(tew.GreaterOp(count, cond_block.args[0]))
+        cond_block.add_ops([*cond.ops, YieldOp(going)])
+        loop = WhileOp(self._inits, cond_block, self._block)
+        results = self._outer.emit(loop)
+        # the pass's clean-up merges equal constants and shapes inside the regions too
+        self.body.lowering.created.extend([*cond.ops, *self.body.ops])
+        finals = dict(zip(args, results, strict=True))
+        stacked = [
+            self._outer.reshape(finals[s.accumulator], s.full_shape) for s in self._stacked
+        ]
+        return finals, stacked
+
+
+__all__ = ["TimeLoop"]
