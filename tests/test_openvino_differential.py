@@ -486,30 +486,47 @@ def streaming_convolution_model() -> object:
 
 
 def sequence_model(kind: str, direction: str, lengths: list[int] | None = None) -> object:
-    """An LSTMSequence-5 / GRUSequence-5 (linear_before_reset, so B is [D, 4H]) over 3 steps
-    whose initial states are variables assigned from its output states (as MakeStateful
-    leaves a sequence model), batch 2."""
+    """An LSTMSequence-5 / GRUSequence-5 (linear_before_reset, so B is [D, 4H]) /
+    RNNSequence-5 over 3 steps whose initial states are variables assigned from its output
+    states (as MakeStateful leaves a sequence model), batch 2."""
     rng = np.random.default_rng(len(kind) + len(direction))
     batch, steps, inputs, hidden = 2, 3, 4, 3
     dirs = 2 if direction == "bidirectional" else 1
-    gates = 4 if kind == "lstm" else 3
+    gates = {"lstm": 4, "gru": 3, "rnn": 1}[kind]
     x = ops.parameter([batch, steps, inputs], np.float32, name="x")
     zeros = ops.constant(np.zeros((batch, dirs, hidden), np.float32))
     h = ops.read_value(zeros, "h", np.float32, [batch, dirs, hidden])
     w = ops.constant(_const(rng, dirs, gates * hidden, inputs))
     r = ops.constant(_const(rng, dirs, gates * hidden, hidden))
-    b = ops.constant(_const(rng, dirs, (gates if kind == "lstm" else 4) * hidden))
+    b = ops.constant(_const(rng, dirs, (4 if kind == "gru" else gates) * hidden))
     seq = ops.constant(np.array(lengths or [steps] * batch, np.int32))
     if kind == "lstm":
         c = ops.read_value(zeros, "c", np.float32, [batch, dirs, hidden])
         node = ops.lstm_sequence(x, h, c, seq, w, r, b, hidden, direction)
         writes = [ops.assign(ops.add(node.output(1), ops.constant(np.float32(0))), "h"),
                   ops.assign(ops.add(node.output(2), ops.constant(np.float32(0))), "c")]
-    else:
+    elif kind == "gru":
         node = ops.gru_sequence(x, h, seq, w, r, b, hidden, direction,
                                 linear_before_reset=True)
         writes = [ops.assign(ops.add(node.output(1), ops.constant(np.float32(0))), "h")]
+    else:
+        node = ops.rnn_sequence(x, h, seq, w, r, b, hidden, direction)
+        writes = [ops.assign(ops.add(node.output(1), ops.constant(np.float32(0))), "h")]
     return ov.Model([ops.result(node.output(0))], writes, [x], f"{kind}_sequence")
+
+
+def rnn_cell_model(batch: int, clip: float = 0.0) -> object:
+    """h (ReadValue-6, zero init) updated by an RNNCell-0 (opset1) with tanh."""
+    rng = np.random.default_rng(20 + batch)
+    inputs, hidden = 3, 5
+    x = ops.parameter([batch, inputs], np.float32, name="x")
+    h = ops.read_value(ops.constant(np.zeros((batch, hidden), np.float32)), "h", np.float32,
+                       [batch, hidden])
+    h1 = ops.rnn_cell(x, h, ops.constant(_const(rng, hidden, inputs)),
+                            ops.constant(_const(rng, hidden, hidden)),
+                            ops.constant(_const(rng, hidden)), hidden, ["tanh"], [], [],
+                            clip)
+    return ov.Model([ops.result(h1, name="h_out")], [ops.assign(h1, "h")], [x], "rnn_cell")
 
 
 def narrow_float_state_model(element: object, dtype: np.dtype) -> object:
@@ -713,6 +730,13 @@ def test_gru_cell(
                      f"gru_cell[{batch},{linear_before_reset},{primitive}]")
 
 
+@pytest.mark.parametrize(("batch", "clip"), [(1, 0.0), (3, 0.0), (2, 0.4)])
+def test_rnn_cell(openvino_runtime: None, tmp_path: Path, batch: int, clip: float) -> None:
+    xml = _save(rnn_cell_model(batch, clip), tmp_path)
+    assert 'type="RNNCell" version="opset1"' in xml.read_text()
+    run_differential(xml, Scenario(steps=16), f"rnn_cell[{batch},{clip}]")
+
+
 @pytest.mark.parametrize(
     ("batch", "steps", "direction"),
     [(1, 1, "forward"), (2, 1, "forward"), (1, 3, "forward"), (2, 4, "reverse")],
@@ -748,14 +772,14 @@ def test_streaming_convolution(openvino_runtime: None, tmp_path: Path) -> None:
                      "streaming_convolution")
 
 
-@pytest.mark.parametrize("kind", ["lstm", "gru"])
+@pytest.mark.parametrize("kind", ["lstm", "gru", "rnn"])
 @pytest.mark.parametrize("direction", ["forward", "reverse", "bidirectional"])
 def test_sequences(openvino_runtime: None, tmp_path: Path, kind: str, direction: str) -> None:
     run_differential(_save(sequence_model(kind, direction), tmp_path), Scenario(),
                      f"{kind}_sequence[{direction}]")
 
 
-@pytest.mark.parametrize("kind", ["lstm", "gru"])
+@pytest.mark.parametrize("kind", ["lstm", "gru", "rnn"])
 @pytest.mark.parametrize("direction", ["forward", "reverse", "bidirectional"])
 def test_sequences_with_shorter_lengths(openvino_runtime: None, tmp_path: Path, kind: str,
                                         direction: str) -> None:

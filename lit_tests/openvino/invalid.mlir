@@ -202,6 +202,14 @@ func.func @gru_activations(%x: tensor<1x3xf32>, %h: tensor<1x4xf32>, %w: tensor<
 
 // -----
 
+func.func @rnn_sequence_activations(%x: tensor<1x2x3xf32>, %h: tensor<1x2x4xf32>, %n: tensor<1xi32>, %w: tensor<2x4x3xf32>, %r: tensor<2x4x4xf32>, %b: tensor<2x4xf32>) -> tensor<1x2x2x4xf32> {
+  // expected-error@+1 {{openvino.rnn_sequence: expects 1 (or 2, per direction) activations, got 3}}
+  %y, %ho = openvino.rnn_sequence %x, %h, %n, %w, %r, %b {hidden_size = 4 : i64, activations = ["tanh", "tanh", "relu"], activations_alpha = array<f32>, activations_beta = array<f32>, clip = 0.0 : f32, direction = "bidirectional"} : (tensor<1x2x3xf32>, tensor<1x2x4xf32>, tensor<1xi32>, tensor<2x4x3xf32>, tensor<2x4x4xf32>, tensor<2x4xf32>) -> (tensor<1x2x2x4xf32>, tensor<1x2x4xf32>)
+  func.return %y : tensor<1x2x2x4xf32>
+}
+
+// -----
+
 func.func @ti_port_map(%h0: tensor<1x4xf32>) -> tensor<1x4xf32> {
   // expected-error@+1 {{openvino.tensor_iterator: input_port_map internal index 3 is out of range [0, 1)}}
   %0 = openvino.tensor_iterator(%h0) {input_port_map = [#openvino.port_map<external = 0, internal = 3>], output_port_map = [#openvino.port_map<external = 0, internal = 0>], back_edges = []} : (tensor<1x4xf32>) -> tensor<1x4xf32> {

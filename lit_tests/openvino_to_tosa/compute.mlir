@@ -103,6 +103,22 @@ func.func @softmax_and_sqrt(%x: tensor<2x3xf32>) -> (tensor<2x3xf32>, tensor<2x3
 
 // -----
 
+// LogSoftmax-5 is `(x - max) - log(sum(exp(x - max)))` along the axis.
+// CHECK-LABEL: func.func @log_softmax(
+// CHECK:         %[[M:.*]] = tosa.reduce_max %x {axis = 0 : i32} : (tensor<2x3xf32>) -> tensor<1x3xf32>
+// CHECK:         %[[D:.*]] = tosa.sub %x, %[[M]] : (tensor<2x3xf32>, tensor<1x3xf32>) -> tensor<2x3xf32>
+// CHECK:         %[[E:.*]] = tosa.exp %[[D]] : (tensor<2x3xf32>) -> tensor<2x3xf32>
+// CHECK:         %[[S:.*]] = tosa.reduce_sum %[[E]] {axis = 0 : i32} : (tensor<2x3xf32>) -> tensor<1x3xf32>
+// CHECK:         %[[L:.*]] = tosa.log %[[S]] : (tensor<1x3xf32>) -> tensor<1x3xf32>
+// CHECK:         %[[R:.*]] = tosa.sub %[[D]], %[[L]] : (tensor<2x3xf32>, tensor<1x3xf32>) -> tensor<2x3xf32>
+// CHECK-NEXT:    func.return %[[R]]
+func.func @log_softmax(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  %0 = openvino.log_softmax %x {axis = -2 : i64} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  func.return %0 : tensor<2x3xf32>
+}
+
+// -----
+
 // PRelu with a 1-D slope as long as dimension 1 applies it per channel: the slope becomes
 // [1, C, 1] before the multiply.
 // CHECK-LABEL: func.func @prelu_per_channel(

@@ -13,9 +13,9 @@ The ops are grouped by OpenVINO op family, in modules named like those of
 
 - `elementwise`: arithmetic, comparison, logical, activations, Clamp, Convert, Select
 - `data_movement`: Constant, shapes, reshapes, slicing, concatenation, Gather, Broadcast
-- `matrix`: MatMul, the reductions, Softmax, MVN
+- `matrix`: MatMul, the reductions, Softmax, LogSoftmax, MVN
 - `convolution`: Convolution, GroupConvolution, MaxPool, AvgPool
-- `rnn_cells`: LSTMCell, GRUCell, LSTMSequence, GRUSequence
+- `rnn_cells`: LSTMCell, GRUCell, RNNCell, LSTMSequence, GRUSequence, RNNSequence
 - `tensor_iterator`: TensorIterator and its body terminator
 - `state`: ReadValue, Assign
 
@@ -117,6 +117,7 @@ from tosa_state.dialects.openvino.elementwise import (
 )
 from tosa_state.dialects.openvino.matrix import (
     MATRIX_OPS,
+    LogSoftmaxOp,
     MatMulOp,
     MVNOp,
     ReduceMaxOp,
@@ -134,6 +135,8 @@ from tosa_state.dialects.openvino.rnn_cells import (
     GRUSequenceOp,
     LSTMCellOp,
     LSTMSequenceOp,
+    RNNCellOp,
+    RNNSequenceOp,
 )
 from tosa_state.dialects.openvino.state import STATE_OPS, AssignOp, ReadValueOp
 from tosa_state.dialects.openvino.tensor_iterator import (
@@ -205,6 +208,7 @@ __all__ = [
     "LSTMSequenceOp",
     "LessOp",
     "LogOp",
+    "LogSoftmaxOp",
     "LogicalAndOp",
     "LogicalNotOp",
     "LogicalOrOp",
@@ -223,6 +227,8 @@ __all__ = [
     "PoolBase",
     "PortMapAttr",
     "PowerOp",
+    "RNNCellOp",
+    "RNNSequenceOp",
     "ReadValueOp",
     "ReduceMaxOp",
     "ReduceMeanOp",

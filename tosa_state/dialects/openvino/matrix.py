@@ -1,4 +1,4 @@
-"""MatMul, the reductions, Softmax and MVN of the `openvino` dialect."""
+"""MatMul, the reductions, Softmax, LogSoftmax and MVN of the `openvino` dialect."""
 
 from __future__ import annotations
 
@@ -37,14 +37,8 @@ from tosa_state.dialects.openvino.common import (
 )
 
 
-@irdl_op_definition
-class SoftmaxOp(IRDLOperation):
-    """Softmax-1 / Softmax-8 along `axis` (Softmax-8 allows a negative axis).
-
-    https://docs.openvino.ai/2025/documentation/openvino-ir-format/operation-sets/operation-specs/activation/softmax-8.html
-    """
-
-    name = "openvino.softmax"
+class _SoftmaxLikeOp(IRDLOperation):
+    """An op on `input` along `axis` whose result has the input's type."""
 
     input = operand_def(TensorLike)
     result = result_def(TensorLike)
@@ -66,6 +60,26 @@ class SoftmaxOp(IRDLOperation):
         axis = self.axis.value.data
         if not -rank <= axis < max(rank, 1):
             raise VerifyException(f"{self.name}: axis {axis} is out of range for rank {rank}")
+
+
+@irdl_op_definition
+class SoftmaxOp(_SoftmaxLikeOp):
+    """Softmax-1 / Softmax-8 along `axis` (Softmax-8 allows a negative axis).
+
+    https://docs.openvino.ai/2025/documentation/openvino-ir-format/operation-sets/operation-specs/activation/softmax-8.html
+    """
+
+    name = "openvino.softmax"
+
+
+@irdl_op_definition
+class LogSoftmaxOp(_SoftmaxLikeOp):
+    """LogSoftmax-5: `log(softmax(x))` along `axis` (which may be negative).
+
+    https://docs.openvino.ai/2025/documentation/openvino-ir-format/operation-sets/operation-specs/activation/log-soft-max-5.html
+    """
+
+    name = "openvino.log_softmax"
 
 
 @irdl_op_definition
@@ -248,6 +262,7 @@ class ReduceProdOp(ReduceOp):
 
 MATRIX_OPS = (
     SoftmaxOp,
+    LogSoftmaxOp,
     MVNOp,
     MatMulOp,
     ReduceSumOp,

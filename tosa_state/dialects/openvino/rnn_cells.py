@@ -1,5 +1,5 @@
-"""The recurrent cells of the `openvino` dialect: LSTMCell-4, GRUCell-3, LSTMSequence-5,
-GRUSequence-5.
+"""The recurrent cells of the `openvino` dialect: LSTMCell-4, GRUCell-3, RNNCell-0,
+LSTMSequence-5, GRUSequence-5, RNNSequence-5.
 """
 
 from __future__ import annotations
@@ -171,15 +171,8 @@ class LSTMCellOp(_RecurrentCellOp):
             _expect_shape(self, value, what, state_shape)
 
 
-@irdl_op_definition
-class GRUCellOp(_RecurrentCellOp):
-    """GRUCell-3: one GRU step. Gates are stacked in OpenVINO order z, r, h in W [3H, I] and
-    R [3H, H]; B is [3H], or [4H] with `linear_before_reset`.
-
-    https://docs.openvino.ai/2025/documentation/openvino-ir-format/operation-sets/operation-specs/sequence/gru-cell-3.html
-    """
-
-    name = "openvino.gru_cell"
+class _HiddenStateCellOp(_RecurrentCellOp):
+    """A cell with one state H: GRUCell, RNNCell."""
 
     x = operand_def(TensorLike)
     initial_hidden_state = operand_def(TensorLike)
@@ -193,14 +186,10 @@ class GRUCellOp(_RecurrentCellOp):
     activations_alpha = prop_def(DenseArrayBase)
     activations_beta = prop_def(DenseArrayBase)
     clip = prop_def(FloatAttr[Float32Type])
-    linear_before_reset = prop_def(BoolAttr, default_value=IntegerAttr.from_bool(False))
 
     traits = traits_def(Pure())
     irdl_options = (ParsePropInAttrDict(),)
     assembly_format = OPERANDS_FORMAT
-
-    GATES: ClassVar[int] = 3
-    DEFAULT_ACTIVATIONS: ClassVar[tuple[str, ...]] = ("sigmoid", "tanh")
 
     def __init__(
         self,
@@ -211,16 +200,15 @@ class GRUCellOp(_RecurrentCellOp):
         activations_alpha: Sequence[float] = (),
         activations_beta: Sequence[float] = (),
         clip: float = 0.0,
-        linear_before_reset: bool = False,
+        linear_before_reset: bool | None = None,
     ):
+        """`linear_before_reset`: GRUCell only."""
         props = self._init_properties(
             hidden_size, activations, activations_alpha, activations_beta, clip
         )
-        props["linear_before_reset"] = bool_attr(linear_before_reset)
+        if linear_before_reset is not None:
+            props["linear_before_reset"] = bool_attr(linear_before_reset)
         super().__init__(operands=list(operands), result_types=[result_type], properties=props)
-
-    def _bias_size(self, hidden: int) -> int:
-        return (4 if self.linear_before_reset.value.data else 3) * hidden
 
     def verify_(self) -> None:
         hidden = self.hidden_size.value.data
@@ -228,6 +216,39 @@ class GRUCellOp(_RecurrentCellOp):
         state_shape = (_dim(self.x, 0), hidden)
         _expect_shape(self, self.initial_hidden_state, "initial_hidden_state", state_shape)
         _expect_shape(self, self.hidden_state, "hidden_state", state_shape)
+
+
+@irdl_op_definition
+class GRUCellOp(_HiddenStateCellOp):
+    """GRUCell-3: one GRU step. Gates are stacked in OpenVINO order z, r, h in W [3H, I] and
+    R [3H, H]; B is [3H], or [4H] with `linear_before_reset`.
+
+    https://docs.openvino.ai/2025/documentation/openvino-ir-format/operation-sets/operation-specs/sequence/gru-cell-3.html
+    """
+
+    name = "openvino.gru_cell"
+
+    linear_before_reset = prop_def(BoolAttr, default_value=IntegerAttr.from_bool(False))
+
+    GATES: ClassVar[int] = 3
+    DEFAULT_ACTIVATIONS: ClassVar[tuple[str, ...]] = ("sigmoid", "tanh")
+
+    def _bias_size(self, hidden: int) -> int:
+        return (4 if self.linear_before_reset.value.data else 3) * hidden
+
+
+@irdl_op_definition
+class RNNCellOp(_HiddenStateCellOp):
+    """RNNCell-0 (opset1): one step of a plain recurrent cell,
+    `H' = f(X W^T + H R^T + B)` with W [H, I], R [H, H], B [H].
+
+    https://docs.openvino.ai/2025/documentation/openvino-ir-format/operation-sets/operation-specs/sequence/rnn-cell-3.html
+    """
+
+    name = "openvino.rnn_cell"
+
+    GATES: ClassVar[int] = 1
+    DEFAULT_ACTIVATIONS: ClassVar[tuple[str, ...]] = ("tanh",)
 
 
 DIRECTIONS = ("forward", "reverse", "bidirectional")
@@ -251,9 +272,15 @@ class _RecurrentSequenceOp(_RecurrentCellOp):
         if hidden < 1:
             raise VerifyException(f"{self.name}: hidden_size must be positive, got {hidden}")
         activations = self.activations.data  # type: ignore[attr-defined]
-        if len(activations) != len(self.DEFAULT_ACTIVATIONS):
+        count = len(self.DEFAULT_ACTIVATIONS)
+        if len(activations) != count and not (
+            direction == "bidirectional" and len(activations) == 2 * count
+        ):
+            per_direction = (
+                f" (or {2 * count}, per direction)" if direction == "bidirectional" else ""
+            )
             raise VerifyException(
-                f"{self.name}: expects {len(self.DEFAULT_ACTIVATIONS)} activations, got "
+                f"{self.name}: expects {count}{per_direction} activations, got "
                 f"{len(activations)}"
             )
         check_same_element_type(self, (x, w, r, b, *states, *self.results),
@@ -330,15 +357,8 @@ class LSTMSequenceOp(_RecurrentSequenceOp):
                               self.sequence_lengths)
 
 
-@irdl_op_definition
-class GRUSequenceOp(_RecurrentSequenceOp):
-    """GRUSequence-5: GRUCell-3 steps over `T` time steps, in `direction` (see
-    LSTMSequence-5 for `sequence_lengths`).
-
-    https://docs.openvino.ai/2025/documentation/openvino-ir-format/operation-sets/operation-specs/sequence/gru-sequence-5.html
-    """
-
-    name = "openvino.gru_sequence"
+class _HiddenStateSequenceOp(_RecurrentSequenceOp):
+    """A sequence with one state H: GRUSequence, RNNSequence."""
 
     x = operand_def(TensorLike)
     initial_hidden_state = operand_def(TensorLike)
@@ -355,14 +375,10 @@ class GRUSequenceOp(_RecurrentSequenceOp):
     activations_beta = prop_def(DenseArrayBase)
     clip = prop_def(FloatAttr[Float32Type])
     direction = prop_def(StringAttr)
-    linear_before_reset = prop_def(BoolAttr, default_value=IntegerAttr.from_bool(False))
 
     traits = traits_def(Pure())
     irdl_options = (ParsePropInAttrDict(),)
     assembly_format = OPERANDS_FORMAT
-
-    GATES: ClassVar[int] = 3
-    DEFAULT_ACTIVATIONS: ClassVar[tuple[str, ...]] = ("sigmoid", "tanh")
 
     def __init__(
         self,
@@ -374,20 +390,53 @@ class GRUSequenceOp(_RecurrentSequenceOp):
         activations_alpha: Sequence[float] = (),
         activations_beta: Sequence[float] = (),
         clip: float = 0.0,
-        linear_before_reset: bool = False,
+        linear_before_reset: bool | None = None,
     ):
+        """`linear_before_reset`: GRUSequence only."""
         props = self._init_properties(
             hidden_size, activations, activations_alpha, activations_beta, clip
         )
         props["direction"] = StringAttr(direction)
-        props["linear_before_reset"] = bool_attr(linear_before_reset)
-        super().__init__(operands=list(operands), result_types=list(result_types), properties=props)
+        if linear_before_reset is not None:
+            props["linear_before_reset"] = bool_attr(linear_before_reset)
+        super().__init__(operands=list(operands), result_types=list(result_types),
+                         properties=props)
 
     def verify_(self) -> None:
         self._verify_sequence((self.initial_hidden_state,), self.sequence_lengths)
 
+
+@irdl_op_definition
+class GRUSequenceOp(_HiddenStateSequenceOp):
+    """GRUSequence-5: GRUCell-3 steps over `T` time steps, in `direction` (see
+    LSTMSequence-5 for `sequence_lengths`).
+
+    https://docs.openvino.ai/2025/documentation/openvino-ir-format/operation-sets/operation-specs/sequence/gru-sequence-5.html
+    """
+
+    name = "openvino.gru_sequence"
+
+    linear_before_reset = prop_def(BoolAttr, default_value=IntegerAttr.from_bool(False))
+
+    GATES: ClassVar[int] = 3
+    DEFAULT_ACTIVATIONS: ClassVar[tuple[str, ...]] = ("sigmoid", "tanh")
+
     def _bias_size(self, hidden: int) -> int:
         return (4 if bool(self.linear_before_reset.value.data) else 3) * hidden
+
+
+@irdl_op_definition
+class RNNSequenceOp(_HiddenStateSequenceOp):
+    """RNNSequence-5: RNNCell steps over `T` time steps, in `direction` (see
+    LSTMSequence-5 for `sequence_lengths`).
+
+    https://docs.openvino.ai/2025/documentation/openvino-ir-format/operation-sets/operation-specs/sequence/rnn-sequence-5.html
+    """
+
+    name = "openvino.rnn_sequence"
+
+    GATES: ClassVar[int] = 1
+    DEFAULT_ACTIVATIONS: ClassVar[tuple[str, ...]] = ("tanh",)
 
 
 RNN_CELL_OPS = (
@@ -395,4 +444,6 @@ RNN_CELL_OPS = (
     GRUCellOp,
     LSTMSequenceOp,
     GRUSequenceOp,
+    RNNCellOp,
+    RNNSequenceOp,
 )

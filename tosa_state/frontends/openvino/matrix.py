@@ -1,4 +1,4 @@
-"""Importing MatMul, the reductions, Softmax and MVN."""
+"""Importing MatMul, the reductions, Softmax, LogSoftmax and MVN."""
 
 from __future__ import annotations
 
@@ -22,6 +22,10 @@ def _build_softmax(b: OpBuilder) -> Operation:
     return ov.SoftmaxOp(b.operands[0], b.result_types[0], axis)
 
 
+def _build_log_softmax(b: OpBuilder) -> Operation:
+    return ov.LogSoftmaxOp(b.operands[0], b.result_types[0], b.data_int("axis", 1))
+
+
 def _build_mvn(b: OpBuilder) -> Operation:
     eps_mode = b.data("eps_mode").strip().lower()
     if eps_mode not in ("inside_sqrt", "outside_sqrt"):
@@ -43,6 +47,7 @@ def _build_matmul(b: OpBuilder) -> Operation:
 MATRIX_LAYERS: dict[str, OpSpec] = {
     "SoftMax": OpSpec(("opset1", "opset8"), (1, 1), _build_softmax),
     "Softmax": OpSpec(("opset1", "opset8"), (1, 1), _build_softmax),
+    "LogSoftmax": OpSpec(("opset5",), (1, 1), _build_log_softmax),
     "MVN": OpSpec(("opset6",), (2, 2), _build_mvn),
     "MatMul": OpSpec(("opset1",), (2, 2), _build_matmul),
     "ReduceSum": OpSpec(("opset1",), (2, 2), _reduce(ov.ReduceSumOp)),

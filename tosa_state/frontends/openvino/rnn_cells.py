@@ -1,4 +1,5 @@
-"""Importing the recurrent cells: LSTMCell, GRUCell, LSTMSequence, GRUSequence."""
+"""Importing the recurrent cells: LSTMCell, GRUCell, RNNCell, LSTMSequence, GRUSequence,
+RNNSequence."""
 
 from __future__ import annotations
 
@@ -56,9 +57,22 @@ def _build_gru_sequence(b: OpBuilder) -> Operation:
     )
 
 
+def _build_rnn_cell(b: OpBuilder) -> Operation:
+    attributes = _cell_attributes(b, "tanh")
+    return ov.RNNCellOp(b.operands, b.result_types[0], **attributes)  # type: ignore[arg-type]
+
+
+def _build_rnn_sequence(b: OpBuilder) -> Operation:
+    attributes = _cell_attributes(b, "tanh")
+    return ov.RNNSequenceOp(b.operands, b.result_types, direction=_direction(b),
+                            **attributes)  # type: ignore[arg-type]
+
+
 RNN_CELL_LAYERS: dict[str, OpSpec] = {
     "LSTMCell": OpSpec(("opset4",), (6, 6), _build_lstm_cell, outputs=2),
     "GRUCell": OpSpec(("opset3",), (5, 5), _build_gru_cell),
     "LSTMSequence": OpSpec(("opset5",), (7, 7), _build_lstm_sequence, outputs=3),
     "GRUSequence": OpSpec(("opset5",), (6, 6), _build_gru_sequence, outputs=2),
+    "RNNCell": OpSpec(("opset1",), (5, 5), _build_rnn_cell),
+    "RNNSequence": OpSpec(("opset5",), (6, 6), _build_rnn_sequence, outputs=2),
 }

@@ -151,9 +151,10 @@ def _mean(e: Emitter, total: SSAValue, count: int) -> SSAValue:
 
 class Softmax(OpenVINOPattern):
     """Softmax-1 / -8 on floats: `exp(x - max) / sum(exp(x - max))` along the axis (the
-    maximum subtracted first, so that `exp` cannot overflow)."""
+    maximum subtracted first, so that `exp` cannot overflow); LogSoftmax-5:
+    `(x - max) - log(sum(exp(x - max)))`."""
 
-    OPS = (ov.SoftmaxOp,)
+    OPS = (ov.SoftmaxOp, ov.LogSoftmaxOp)
 
     def convert(self, op: ov.SoftmaxOp, e: Emitter) -> Sequence[SSAValue]:
         if not is_float(element(op.input)):
@@ -162,6 +163,8 @@ class Softmax(OpenVINOPattern):
         shifted = e.sub(op.input, _reduce(e, tt.ReduceMaxOp, op.input, axis))
         exponentials = e.unary(tew.ExpOp, shifted)
         total = _reduce(e, tt.ReduceSumOp, exponentials, axis)
+        if isinstance(op, ov.LogSoftmaxOp):
+            return [e.sub(shifted, e.unary(tew.LogOp, total))]
         return [e.mul(exponentials, e.unary(tew.ReciprocalOp, total))]
 
 

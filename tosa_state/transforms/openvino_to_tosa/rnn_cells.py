@@ -1,11 +1,12 @@
-"""LSTMCell-4 and GRUCell-3 as TOSA subgraphs, and LSTMSequence-5 / GRUSequence-5 as a
-`tosa.while_loop` over time of the same cell subgraph.
+"""LSTMCell-4, GRUCell-3 and RNNCell-0 as TOSA subgraphs, and LSTMSequence-5 /
+GRUSequence-5 / RNNSequence-5 as a `tosa.while_loop` over time of the same cell subgraph.
 
 Both compute their gates as `X W^T + H R^T + B` (weights are usually constants: the transposes
 fold), split them in OpenVINO's gate order (LSTM: f, i, c, o; GRU: z, r, h), clip the
 pre-activations to [-clip, clip] when `clip > 0`, and apply `activations` (sigmoid, tanh, relu).
 
 - LSTM: `C' = f(Xf) * C + f(Xi) * g(Xc)`, `H' = f(Xo) * h(C')`.
+- RNN: `H' = f(X W^T + H R^T + B)`.
 - GRU: `z = f(Xz + Hz)`, `r = f(Xr + Hr)`, `h~ = g(Xh + (r * H) Rh^T + Rbh)` or, with
   `linear_before_reset`, `g(Xh + Wbh + r * (H Rh^T + Rbh))`; `H' = (1 - z) * h~ + z * H`.
 """
@@ -48,8 +49,13 @@ ACTIVATIONS: dict[str, Activation] = {
 }
 
 
-def _activations(op: ov.LSTMCellOp | ov.GRUCellOp) -> list[Activation]:
+def _activations(op: ov.LSTMCellOp | ov.GRUCellOp | ov.RNNCellOp, direction: int = 0
+                 ) -> list[Activation]:
+    """The activations of `op`; a bidirectional sequence may list them per direction (as
+    ONNX does, and OpenVINO's ONNX frontend keeps): then those of `direction`."""
     names = [a.data.lower() for a in op.activations.data]
+    count = len(op.DEFAULT_ACTIVATIONS)
+    names = names[direction * count:(direction + 1) * count] if len(names) > count else names
     unknown = [n for n in names if n not in ACTIVATIONS]
     if unknown:
         raise Unsupported(
@@ -77,10 +83,10 @@ def _clip(e: Emitter, value: SSAValue, clip: float) -> SSAValue:
     return e.clamp(value, *clamp_bounds(element(value), -clip, clip)) if clip > 0 else value
 
 
-def lstm_cell(e: Emitter, op: ov.LSTMCellOp | ov.LSTMSequenceOp, gates: SSAValue, c: SSAValue
-              ) -> tuple[SSAValue, SSAValue]:
+def lstm_cell(e: Emitter, op: ov.LSTMCellOp | ov.LSTMSequenceOp, gates: SSAValue, c: SSAValue,
+              direction: int = 0) -> tuple[SSAValue, SSAValue]:
     """(H', C') from the gates' pre-activations `X W^T + H R^T + B` (last axis: f, i, c, o)."""
-    f, g, act_h = _activations(op)
+    f, g, act_h = _activations(op, direction)
     clip = op.clip.value.data
     pre = [_clip(e, gate, clip) for gate in _chunks(e, gates, 4, op.hidden_size.value.data)]
     forget, inp, candidate, out = pre
@@ -88,16 +94,24 @@ def lstm_cell(e: Emitter, op: ov.LSTMCellOp | ov.LSTMSequenceOp, gates: SSAValue
     return e.mul(f(e, out), act_h(e, cell)), cell
 
 
+def rnn_cell(e: Emitter, op: ov.RNNCellOp | ov.RNNSequenceOp, gates: SSAValue,
+             direction: int = 0) -> SSAValue:
+    """H' = f(X W^T + H R^T + B), from the pre-activation `gates`."""
+    (f,) = _activations(op, direction)
+    return f(e, _clip(e, gates, op.clip.value.data))
+
+
 Recurrence = Callable[[Emitter, SSAValue], SSAValue]
 """GRU: the recurrent term of the candidate gate, given the reset gate r."""
 
 
 def gru_cell(e: Emitter, op: ov.GRUCellOp | ov.GRUSequenceOp, x_gates: SSAValue,
-             h_gates: SSAValue, state: SSAValue, recurrence: Recurrence) -> SSAValue:
+             h_gates: SSAValue, state: SSAValue, recurrence: Recurrence, direction: int = 0
+             ) -> SSAValue:
     """H' from `x_gates = X W^T + [Bz, Br, Bh]` (z, r, h), `h_gates = H [Rz, Rr]^T` and the
     candidate's recurrent term: `(r * H) Rh^T`, or `r * (H Rh^T + Rbh)` with
     `linear_before_reset`."""
-    f, g = _activations(op)
+    f, g = _activations(op, direction)
     hidden = op.hidden_size.value.data
     clip = op.clip.value.data
     xz, xr, xh = _chunks(e, x_gates, 3, hidden)
@@ -155,6 +169,17 @@ class LSTMCell(OpenVINOPattern):
         return list(lstm_cell(e, op, gates, op.initial_cell_state))
 
 
+class RNNCell(OpenVINOPattern):
+    """RNNCell-0: `f(X W^T + H R^T + B)`."""
+
+    OPS = (ov.RNNCellOp,)
+
+    def convert(self, op: ov.RNNCellOp, e: Emitter) -> Sequence[SSAValue]:
+        gates = e.add(e.add(matmul(e, op.x, op.w, transpose_b=True),
+                            matmul(e, op.initial_hidden_state, op.r, transpose_b=True)), op.b)
+        return [rnn_cell(e, op, gates)]
+
+
 class GRUCell(OpenVINOPattern):
     """GRUCell-3 (gate order z, r, h; both `linear_before_reset` forms)."""
 
@@ -179,23 +204,27 @@ def _take(e: Emitter, value: SSAValue, start: Sequence[int], size: Sequence[int]
     return e.reshape(e.slice(value, start, size), squeezed)
 
 
+Sequence_ = ov.LSTMSequenceOp | ov.GRUSequenceOp | ov.RNNSequenceOp
+
+
 class RecurrentSequence(OpenVINOPattern):
-    """LSTMSequence-5 and GRUSequence-5 as one `tosa.while_loop` over the time steps per
-    direction (the reverse direction walks the steps backwards). A step gathers its row of
-    `X`, computes `X_t W^T + B + H R^T` (weights transposed once, outside the loop) and
-    applies the cell; its output is scattered into `Y`. (Projecting all steps with one
-    matmul before the loop is no faster here: a large matmul wakes BLAS threads that then
-    compete with the loop for the cores.) With sequence lengths
-    shorter than `T`, a batch element's state stops changing after its last step (a reverse
-    walk starts at its last step) and its outputs there are zeros.
+    """LSTMSequence-5, GRUSequence-5 and RNNSequence-5 as one `tosa.while_loop` over the
+    time steps per direction (the reverse direction walks the steps backwards). A step
+    gathers its row of `X`, computes `X_t W^T + B + H R^T` (weights transposed once, outside
+    the loop) and applies the cell; its output is scattered into `Y`. (Projecting all steps
+    with one matmul before the loop is no faster here: a large matmul wakes BLAS threads
+    that then compete with the loop for the cores.) With sequence lengths shorter than `T`,
+    a batch element's state stops changing after its last step (a reverse walk starts at
+    its last step) and its outputs there are zeros. A bidirectional sequence may list its
+    activations per direction (ONNX's convention).
 
     Inside the loop the values have shape `[1, N, *]` (a matmul's batched form)."""
 
-    OPS = (ov.LSTMSequenceOp, ov.GRUSequenceOp)
+    OPS = (ov.LSTMSequenceOp, ov.GRUSequenceOp, ov.RNNSequenceOp)
 
-    def convert(self, op: ov.LSTMSequenceOp | ov.GRUSequenceOp, e: Emitter
-                ) -> Sequence[SSAValue]:
+    def convert(self, op: Sequence_, e: Emitter) -> Sequence[SSAValue]:
         n, steps, _ = shape(op.x)
+        self._check_states(op)
         direction = op.direction.data
         lengths = constant(op.sequence_lengths)
         full = lengths is not None and bool(np.all(np.asarray(lengths) >= steps))
@@ -209,7 +238,31 @@ class RecurrentSequence(OpenVINOPattern):
             results.append(e.concat([e.reshape(v, (n, 1, *dims[1:])) for v in values], 1))
         return results
 
-    def _direction(self, op: ov.LSTMSequenceOp | ov.GRUSequenceOp, e: Emitter, d: int,
+    @staticmethod
+    def _check_states(op: Sequence_) -> None:
+        """The initial states must be `[N, D, H]`: an empty one comes from a variable whose
+        shape was dynamic (OpenVINO starts it empty and rejects the model too)."""
+        n, _, _ = shape(op.x)
+        directions = 2 if op.direction.data == "bidirectional" else 1
+        expected = (n, directions, op.hidden_size.value.data)
+        states = [("initial hidden state", op.initial_hidden_state)]
+        if isinstance(op, ov.LSTMSequenceOp):
+            states.append(("initial cell state", op.initial_cell_state))
+        for what, state in states:
+            dims = shape(state)
+            if dims == expected:
+                continue
+            message = (f"the {what} has shape {ov.format_shape(dims)}, expected "
+                       f"{ov.format_shape(expected)} ([batch, directions, hidden_size])")
+            if 0 in dims:
+                message += (
+                    ": it is empty, as a variable of dynamic shape without initial value "
+                    "starts (OpenVINO rejects such a model too); give the state inputs "
+                    "static shapes (model.reshape) before MakeStateful"
+                )
+            raise Unsupported(message)
+
+    def _direction(self, op: Sequence_, e: Emitter, d: int,
                    backwards: bool, lengths: SSAValue | None) -> list[SSAValue]:
         """Y [N, T, H], H [N, H] (and C [N, H]) of direction `d`."""
         lstm = isinstance(op, ov.LSTMSequenceOp)
@@ -225,7 +278,7 @@ class RecurrentSequence(OpenVINOPattern):
         body = loop.body
         carried = [loop.carry(_take(e, s, (0, d, 0), (n, 1, hidden), (1, n, hidden)))
                    for s in states]
-        if lstm:
+        if not isinstance(op, ov.GRUSequenceOp):
             x_bias, r_t = b, e.transpose(r, (1, 0))
             gru = None
         else:
@@ -237,13 +290,15 @@ class RecurrentSequence(OpenVINOPattern):
         x_t = body.add(_product3(body, x_t, w_t), loop.invariant(_row(e, x_bias)))
         h = carried[0]
         h_gates = _product3(body, h, loop.invariant(e.reshape(r_t, (1, *shape(r_t)))))
-        if gru is None:
-            new = list(lstm_cell(body, op, body.add(x_t, h_gates), carried[1]))  # type: ignore[arg-type]
+        if isinstance(op, ov.LSTMSequenceOp):
+            new = list(lstm_cell(body, op, body.add(x_t, h_gates), carried[1], d))
+        elif gru is None:
+            new = [rnn_cell(body, op, body.add(x_t, h_gates), d)]  # type: ignore[arg-type]
         else:
             inside = _GruWeights(
                 gru.x_bias, gru.r_zr, loop.invariant(e.reshape(gru.r_h, (1, hidden, hidden))),
                 None if gru.r_bias is None else loop.invariant(_row(e, gru.r_bias)))
-            new = [gru_cell(body, op, x_t, h_gates, h, _recurrence(inside, h, _product3))]  # type: ignore[arg-type]
+            new = [gru_cell(body, op, x_t, h_gates, h, _recurrence(inside, h, _product3), d)]  # type: ignore[arg-type]
         y = new[0]
         if lengths is not None:
             running = self._running(e, loop, lengths, start, delta)
@@ -266,4 +321,4 @@ class RecurrentSequence(OpenVINOPattern):
         return loop.body.greater(limits, position)
 
 
-RNN_CELL_PATTERNS = (LSTMCell, GRUCell, RecurrentSequence)
+RNN_CELL_PATTERNS = (LSTMCell, GRUCell, RNNCell, RecurrentSequence)
