@@ -50,6 +50,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from tosa_state.diagnostics import TosaStateError, error_at
 from tosa_state.dialects import openvino as ov
+from tosa_state.dialects.tosa import control_flow as cf
 from tosa_state.dialects.tosa import elementwise as tew
 from tosa_state.dialects.tosa import shape as tts
 from tosa_state.dialects.tosa import tensor as tt
@@ -498,9 +499,9 @@ class Emitter:
         branches = []
         for pick in (0, 1):
             block = Block(arg_types=[then.type, other.type])
-            block.add_op(tt.YieldOp(block.args[pick]))
+            block.add_op(cf.YieldOp(block.args[pick]))
             branches.append(block)
-        return self.value(tt.IfOp(condition, [then, other], [result_type], *branches))
+        return self.value(cf.IfOp(condition, [then, other], [result_type], *branches))
 
     def with_rank(self, value: SSAValue, rank: int) -> SSAValue:
         """`value` with leading 1s up to `rank` (numpy broadcasting's implicit dims)."""
