@@ -18,8 +18,9 @@ of that once. It
 Control flow is planned too: `tosa.cond_if` becomes a Python `if` and `tosa.while_loop` a
 Python `while` around the planned ops of their regions (constants inside are folded once,
 values from outside are plain locals), so a loop step costs what the same ops cost in a
-function. A failing op is reported with its location (the generated line maps back to the
-op).
+function. Other ops with regions (`scf.if` of the lowerings) run their regions through the
+stock interpreter, with the values they capture from outside put in its scope first. A
+failing op is reported with its location (the generated line maps back to the op).
 """
 
 from __future__ import annotations
@@ -234,7 +235,33 @@ class FunctionPlan:
         if not plain:
             call += ".values"
         targets = f"{self._fresh(op.results)}= " if op.results else ""
+        if not op.regions:
+            self._emit(op, f"{targets}{call}", depth)
+            return
+        # Other ops with regions (`scf.if`, ...) run them through the stock interpreter,
+        # with the values they capture from outside put in its scope first.
+        self._emit_captures(op, depth)
         self._emit(op, f"{targets}{call}", depth)
+        self._emit(op, "interp.pop_scope()", depth)
+
+    def _emit_captures(self, op: Operation, depth: int) -> None:
+        """Values defined outside `op` and used inside its regions, into the scope."""
+        for inner in op.walk():
+            if type(inner) not in self._impls and not inner.has_trait(IsTerminator):
+                raise PlanError(error_at(inner, f"'{inner.name}' op cannot be executed: "
+                                         "no interpreter implementation"))
+        captured: dict[SSAValue, None] = {}
+        for inner in op.walk():
+            if inner is op:
+                continue
+            for operand in inner.operands:
+                owner = operand.owner
+                owner_op = owner if isinstance(owner, Operation) else owner.parent_op()
+                if (owner_op is not None and not op.is_ancestor(owner_op)
+                        and operand in self._names):
+                    captured[operand] = None
+        pairs = "".join(f"({self._bind(v)}, {self._names[v]}), " for v in captured)
+        self._emit(op, f"interp.push_scope(); interp.set_values(({pairs}))", depth)
 
     def _fold(self, op: Operation, functions: InterpreterFunctions, impl: Any) -> None:
         """Run `op` now, on constant operands: its results become constants of the plan."""
