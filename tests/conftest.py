@@ -42,6 +42,22 @@ def tosa_reference_tools() -> None:
     _require_tools("tosa-opt", "tosa_reference_model")
 
 
+@pytest.fixture(scope="session")
+def llm_exports(request: pytest.FixtureRequest) -> dict[str, Path]:
+    """The tiny decoder LLMs of `benchmarks/llm_models.py`, exported by optimum-intel once and
+    kept in pytest's cache dir (one folder per set of exporter versions)."""
+    pytest.importorskip("optimum.intel", reason=f"optimum-intel exports the models ({INSTALL_HINT})")
+    import importlib.metadata
+    import re
+
+    import llm_models
+
+    versions = "-".join(importlib.metadata.version(name) for name in
+                        ("torch", "transformers", "optimum", "optimum-intel", "openvino"))
+    root = request.config.cache.mkdir("llm_exports") / re.sub(r"[^A-Za-z0-9.]+", "_", versions)
+    return llm_models.export(llm_models.FAMILIES, root)
+
+
 @pytest.fixture
 def openvino_runtime() -> None:
     if importlib.util.find_spec("openvino") is None:

@@ -10,16 +10,17 @@ from xdsl.dialects.scf import Scf
 
 from tosa_state.dialects.ml_program import ML_PROGRAM
 from tosa_state.dialects.openvino import OpenVINO
+from tosa_state.dialects.tensor import TENSOR
 from tosa_state.dialects.tfl import TFL
 from tosa_state.dialects.tosa import TOSA
 
 
 def make_context() -> Context:
     """A fresh context with the builtin, func, arith, memref, scf, bufferization, tosa,
-    ml_program, openvino and tfl dialects."""
+    ml_program, openvino, tfl and (upstream's `tensor.bitcast`) tensor dialects."""
     ctx = Context()
     dialects = (Builtin, Func, Arith, MemRef, Scf, Bufferization, TOSA, ML_PROGRAM, OpenVINO,
-                TFL)
+                TFL, TENSOR)
     for dialect in dialects:
         ctx.load_dialect(dialect)
     return ctx

@@ -269,3 +269,115 @@ func.func @lstm_sequence_ok(%x: tensor<2x3x1xf32>, %h: tensor<2x2x1xf32>, %n: te
   %y, %ho, %co = openvino.lstm_sequence %x, %h, %h, %n, %w, %w, %b {hidden_size = 1 : i64, activations = ["sigmoid", "tanh", "tanh"], activations_alpha = array<f32>, activations_beta = array<f32>, clip = 0.0 : f32, direction = "bidirectional"} : (tensor<2x3x1xf32>, tensor<2x2x1xf32>, tensor<2x2x1xf32>, tensor<2xi32>, tensor<2x4x1xf32>, tensor<2x4x1xf32>, tensor<2x4xf32>) -> (tensor<2x2x3x1xf32>, tensor<2x2x1xf32>, tensor<2x2x1xf32>)
   func.return
 }
+
+// -----
+
+func.func @bitwise_on_floats(%a: tensor<2xf32>) -> tensor<2xf32> {
+  // expected-error@+1 {{openvino.bitwise_and: operands must be boolean or integer tensors, got tensor<2xf32>}}
+  %0 = openvino.bitwise_and %a, %a : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  func.return %0 : tensor<2xf32>
+}
+
+// -----
+
+func.func @bitwise_not_on_floats(%a: tensor<2xf32>) -> tensor<2xf32> {
+  // expected-error@+1 {{openvino.bitwise_not: operands must be boolean or integer tensors, got tensor<2xf32>}}
+  %0 = openvino.bitwise_not %a : (tensor<2xf32>) -> tensor<2xf32>
+  func.return %0 : tensor<2xf32>
+}
+
+// -----
+
+func.func @less_equal_not_boolean(%a: tensor<2xi64>) -> tensor<2xi64> {
+  // expected-error@+1 {{openvino.less_equal: result element type must be i1, got i64}}
+  %0 = openvino.less_equal %a, %a : (tensor<2xi64>, tensor<2xi64>) -> tensor<2xi64>
+  func.return %0 : tensor<2xi64>
+}
+
+// -----
+
+func.func @logical_xor_of_integers(%a: tensor<2xi32>) -> tensor<2xi1> {
+  // expected-error@+1 {{openvino.logical_xor: operands must be boolean (i1) tensors}}
+  %0 = openvino.logical_xor %a, %a : (tensor<2xi32>, tensor<2xi32>) -> tensor<2xi1>
+  func.return %0 : tensor<2xi1>
+}
+
+// -----
+
+func.func @range_not_scalar(%a: tensor<2xi64>, %b: tensor<i64>) -> tensor<?xi64> {
+  // expected-error@+1 {{openvino.range: start must be a scalar, got tensor<2xi64>}}
+  %0 = openvino.range %a, %b, %b {output_type = i64} : (tensor<2xi64>, tensor<i64>, tensor<i64>) -> tensor<?xi64>
+  func.return %0 : tensor<?xi64>
+}
+
+// -----
+
+func.func @range_output_type(%b: tensor<i64>) -> tensor<?xi32> {
+  // expected-error@+1 {{openvino.range: result element type i32 differs from output_type i64}}
+  %0 = openvino.range %b, %b, %b {output_type = i64} : (tensor<i64>, tensor<i64>, tensor<i64>) -> tensor<?xi32>
+  func.return %0 : tensor<?xi32>
+}
+
+// -----
+
+func.func @range_rank(%b: tensor<i64>) -> tensor<2x2xi64> {
+  // expected-error@+1 {{openvino.range: result must be 1-D, got tensor<2x2xi64>}}
+  %0 = openvino.range %b, %b, %b {output_type = i64} : (tensor<i64>, tensor<i64>, tensor<i64>) -> tensor<2x2xi64>
+  func.return %0 : tensor<2x2xi64>
+}
+
+// -----
+
+func.func @sdpa_grouped_heads(%q: tensor<1x4x3x16xf32>, %k: tensor<1x2x5x16xf32>, %v: tensor<1x2x5x8xf32>) -> tensor<1x4x3x8xf32> {
+  // expected-error@+1 {{openvino.scaled_dot_product_attention: the batch dims of key [1,2,5,16] do not broadcast to the query's [1,4,3,16]}}
+  %0 = openvino.scaled_dot_product_attention %q, %k, %v {causal = false} : tensor<1x4x3x16xf32>, tensor<1x2x5x16xf32>, tensor<1x2x5x8xf32> -> tensor<1x4x3x8xf32>
+  func.return %0 : tensor<1x4x3x8xf32>
+}
+
+// -----
+
+func.func @sdpa_embedding(%q: tensor<1x4x3x16xf32>, %k: tensor<1x4x5x8xf32>, %v: tensor<1x4x5x8xf32>) -> tensor<1x4x3x8xf32> {
+  // expected-error@+1 {{openvino.scaled_dot_product_attention: query [1,4,3,16] and key [1,4,5,8] differ in the embedding dim}}
+  %0 = openvino.scaled_dot_product_attention %q, %k, %v {causal = false} : tensor<1x4x3x16xf32>, tensor<1x4x5x8xf32>, tensor<1x4x5x8xf32> -> tensor<1x4x3x8xf32>
+  func.return %0 : tensor<1x4x3x8xf32>
+}
+
+// -----
+
+func.func @sdpa_sequence(%q: tensor<1x4x3x16xf32>, %k: tensor<1x4x5x16xf32>, %v: tensor<1x4x6x8xf32>) -> tensor<1x4x3x8xf32> {
+  // expected-error@+1 {{openvino.scaled_dot_product_attention: key [1,4,5,16] and value [1,4,6,8] differ in the sequence dim}}
+  %0 = openvino.scaled_dot_product_attention %q, %k, %v {causal = false} : tensor<1x4x3x16xf32>, tensor<1x4x5x16xf32>, tensor<1x4x6x8xf32> -> tensor<1x4x3x8xf32>
+  func.return %0 : tensor<1x4x3x8xf32>
+}
+
+// -----
+
+func.func @sdpa_mask_type(%q: tensor<1x4x3x16xf32>, %m: tensor<3x5xi32>) -> tensor<1x4x3x16xf32> {
+  // expected-error@+1 {{openvino.scaled_dot_product_attention: attention_mask must be boolean or of the query's type f32, got i32}}
+  %0 = openvino.scaled_dot_product_attention %q, %q, %q mask %m {causal = false} : tensor<1x4x3x16xf32>, tensor<1x4x3x16xf32>, tensor<1x4x3x16xf32> mask tensor<3x5xi32> -> tensor<1x4x3x16xf32>
+  func.return %0 : tensor<1x4x3x16xf32>
+}
+
+// -----
+
+func.func @sdpa_scale_shape(%q: tensor<1x4x3x16xf32>, %m: tensor<3x3xf32>, %s: tensor<2xf32>) -> tensor<1x4x3x16xf32> {
+  // expected-error@+1 {{openvino.scaled_dot_product_attention: scale must be a scalar, got tensor<2xf32>}}
+  %0 = openvino.scaled_dot_product_attention %q, %q, %q mask %m scale %s {causal = false} : tensor<1x4x3x16xf32>, tensor<1x4x3x16xf32>, tensor<1x4x3x16xf32> mask tensor<3x3xf32> scale tensor<2xf32> -> tensor<1x4x3x16xf32>
+  func.return %0 : tensor<1x4x3x16xf32>
+}
+
+// -----
+
+func.func @sdpa_result(%q: tensor<1x4x3x16xf32>) -> tensor<1x4x3x8xf32> {
+  // expected-error@+1 {{openvino.scaled_dot_product_attention: result shape [1,4,3,8] is not [1,4,3,16]}}
+  %0 = openvino.scaled_dot_product_attention %q, %q, %q {causal = false} : tensor<1x4x3x16xf32>, tensor<1x4x3x16xf32>, tensor<1x4x3x16xf32> -> tensor<1x4x3x8xf32>
+  func.return %0 : tensor<1x4x3x8xf32>
+}
+
+// -----
+
+func.func @sdpa_integers(%q: tensor<1x4x3x16xi32>) -> tensor<1x4x3x16xi32> {
+  // expected-error@+1 {{openvino.scaled_dot_product_attention: query must be a float tensor}}
+  %0 = openvino.scaled_dot_product_attention %q, %q, %q {causal = false} : tensor<1x4x3x16xi32>, tensor<1x4x3x16xi32>, tensor<1x4x3x16xi32> -> tensor<1x4x3x16xi32>
+  func.return %0 : tensor<1x4x3x16xi32>
+}

@@ -65,13 +65,25 @@ func.func @activation(%x: tensor<1x2xf32>, %h: tensor<1x3xf32>) -> tensor<1x3xf3
 
 // -----
 
-// Element types TOSA has no operator for are reported with the TOSA verifier's reason; the
-// ops that depend on the failed one are counted.
+// Unsigned integers are added, multiplied and compared (in the signless type of their width),
+// not divided; the ops that depend on the failed one are counted.
 // expected-note@+4 {{in pass 'convert-openvino-to-tosa'}}
-// expected-error@+3 {{'openvino.add' op could not be converted to TOSA: 'tosa.add' would be invalid: operand #0 must be tensor of 8/16/32/64-bit signless integer or floating-point values, but got 'tensor<4xui16>'}}
+// expected-error@+3 {{'openvino.divide' op could not be converted to TOSA: division of ui16 values}}
 // expected-note@+2 {{1 more 'openvino' op(s) were left unconverted}}
 func.func @unsigned(%x: tensor<4xui16>) -> tensor<4xui16> {
-  %0 = openvino.add %x, %x : (tensor<4xui16>, tensor<4xui16>) -> tensor<4xui16>
+  %0 = openvino.divide %x, %x : (tensor<4xui16>, tensor<4xui16>) -> tensor<4xui16>
   %1 = openvino.multiply %0, %x : (tensor<4xui16>, tensor<4xui16>) -> tensor<4xui16>
   func.return %1 : tensor<4xui16>
+}
+
+// -----
+
+// Range's length is data-dependent: its bounds must be constants (or fold to constants).
+func.func @computed_range(%stop: tensor<i64>) -> tensor<?xi64> {
+  %zero = openvino.constant dense<0> : tensor<i64>
+  %one = openvino.constant dense<1> : tensor<i64>
+  // expected-note@+2 {{in pass 'convert-openvino-to-tosa'}}
+  // expected-error@+1 {{'openvino.range' op could not be converted to TOSA: stop must be a constant (or computed from static shapes only)}}
+  %0 = openvino.range %zero, %stop, %one {output_type = i64} : (tensor<i64>, tensor<i64>, tensor<i64>) -> tensor<?xi64>
+  func.return %0 : tensor<?xi64>
 }

@@ -1,5 +1,6 @@
 """Interpreter impls for the non-TOSA ops our modules hold: `arith.constant` of tensors,
-and the index arithmetic and `scf.if` of dynamic-shape state at the memref level."""
+`tensor.bitcast`, and the index arithmetic and `scf.if` of dynamic-shape state at the memref
+level."""
 
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IndexType, IntegerAt
 from xdsl.interpreter import Interpreter, InterpreterFunctions, PythonValues, impl, register_impls
 from xdsl.interpreters.scf import ScfFunctions
 
-from tosa_state.dtypes import dense_to_numpy
+from tosa_state.dialects.tensor import BitcastOp
+from tosa_state.dtypes import dense_to_numpy, numpy_dtype
 
 _CMPI: dict[str, Callable[[int, int], bool]] = {
     "eq": lambda a, b: a == b,
@@ -53,6 +55,13 @@ class BuiltinFunctions(InterpreterFunctions):
         if predicate not in _CMPI:
             raise NotImplementedError(f"arith.cmpi {predicate} is not supported")
         return (_CMPI[predicate](*args),)
+
+    @impl(BitcastOp)
+    def run_bitcast(
+        self, interpreter: Interpreter, op: BitcastOp, args: PythonValues
+    ) -> PythonValues:
+        """The same bytes viewed as the result's element type (a view: no copy)."""
+        return (args[0].view(numpy_dtype(op.dest.type.element_type)),)
 
     run_muli = impl(arith.MuliOp)(_binary(lambda a, b: a * b))
     run_maxui = impl(arith.MaxUIOp)(_binary(max))

@@ -1,7 +1,10 @@
 """Step inputs from an `.npz` and results to one, for `tosa-state-run` and `tosa-state validate`.
 
 Inputs: one array per model input, keyed by the input's name (an OpenVINO name, or the SSA
-name of an `.mlir` argument: `%x` is `x`) or `arg<i>`, each with a leading step axis.
+name of an `.mlir` argument: `%x` is `x`) or `arg<i>`, each with a leading step axis. Steps of
+different shapes (a prompt, then one token at a time) come as one array per step instead,
+keyed `<name>@<step>` (`input_ids@0`, `input_ids@1`, ...: numbered from 0, each the shape of one
+call); outputs whose shape changes between steps are written the same way.
 
 The dtype rule: an array of the input's dtype is used as it is; a float array of a wider
 float type (numpy's default float64) is cast to the input's float type (rounding to nearest)
@@ -13,6 +16,7 @@ booleans, ...) is an error saying how to convert.
 from __future__ import annotations
 
 import io
+import re
 import zipfile
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -76,14 +80,57 @@ def stepped_shape(port: Port) -> str:
     return f"[{', '.join(['steps', *(str(d) if d >= 0 else '?' for d in port.shape)])}]"
 
 
+_STEP_KEY = re.compile(r"^(?P<key>.+)@(?P<step>[0-9]+)$")
+"""`input_ids@3`: the array of one step of an input whose shape changes between steps."""
+
+
+def _per_step(data: Mapping[str, np.ndarray]) -> dict[str, dict[int, str]]:
+    """The `<key>@<step>` arrays, by key and step."""
+    found: dict[str, dict[int, str]] = {}
+    for name in data:
+        if (match := _STEP_KEY.match(name)) is not None:
+            found.setdefault(match["key"], {})[int(match["step"])] = name
+    return found
+
+
+def _stepwise(port: Port, key: str, steps: dict[int, str], data: Mapping[str, np.ndarray],
+              note: Note | None) -> list[np.ndarray]:
+    """The per-step arrays of `port`, each checked (the shape of one call) and cast."""
+    if sorted(steps) != list(range(len(steps))):
+        raise InferenceError(
+            f"error: input '{key}' has per-step arrays for steps {sorted(steps)}: they must be "
+            f"numbered from 0 without gaps ({key}@0, {key}@1, ...)"
+        )
+    arrays = []
+    for step in range(len(steps)):
+        name, array = steps[step], data[steps[step]]
+        if array.ndim != len(port.shape) or not port.accepts(array.shape):
+            raise InferenceError(
+                f"error: input '{name}' has shape {list(array.shape)}; a per-step array has "
+                f"the shape of one call: {port_type(port)}"
+            )
+        arrays.append(_cast(port, name, array, note if step == 0 else None))
+    return arrays
+
+
 def step_inputs(
     ports: Sequence[Port], data: Mapping[str, np.ndarray], note: Note | None = None
-) -> list[np.ndarray]:
-    """One array per input port (by name or `arg<i>`), checked and cast by the dtype rule."""
-    arrays: list[np.ndarray] = []
+) -> list[np.ndarray | list[np.ndarray]]:
+    """One array per input port (by name or `arg<i>`), checked and cast by the dtype rule: a
+    stacked array (leading step axis), or the list of its per-step arrays (`<name>@<step>`)."""
+    arrays: list[np.ndarray | list[np.ndarray]] = []
     used: set[str] = set()
+    stepwise = _per_step(data)
     for port in ports:
         key = next((k for k in (port.name, f"arg{port.index}") if k in data), None)
+        step_key = next((k for k in (port.name, f"arg{port.index}") if k in stepwise), None)
+        if key is not None and step_key is not None:
+            raise InferenceError(f"error: input '{port.name}' is given both as one array and "
+                                 f"as per-step arrays ({step_key}@0, ...)")
+        if step_key is not None:
+            used.update(stepwise[step_key].values())
+            arrays.append(_stepwise(port, step_key, stepwise[step_key], data, note))
+            continue
         if key is None:
             raise InferenceError(
                 f"error: no array for input '{port.name}' (arg{port.index}) in the inputs; "
@@ -151,9 +198,15 @@ def _note(note: Note | None, message: str) -> None:
 def output_arrays(
     ports: Sequence[Port], outputs: Sequence[Sequence[np.ndarray]]
 ) -> dict[str, np.ndarray]:
-    """Each output stacked over the steps, keyed by name, and by `result<i>` as an alias."""
+    """Each output stacked over the steps, keyed by name, and by `result<i>` as an alias; an
+    output whose shape changes between steps as one array per step (`<name>@<step>`)."""
     arrays: dict[str, np.ndarray] = {}
     for port in ports:
+        if len({step[port.index].shape for step in outputs}) > 1:
+            for index, step in enumerate(outputs):
+                arrays[f"{port.name}@{index}"] = step[port.index]
+                arrays.setdefault(f"result{port.index}@{index}", step[port.index])
+            continue
         stacked = np.stack([step[port.index] for step in outputs]) if outputs else \
             np.zeros((0, *[max(d, 0) for d in port.shape]), port.dtype)
         arrays[port.name] = stacked

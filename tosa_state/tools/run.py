@@ -1,7 +1,8 @@
 """`tosa-state-run`: run a stateful model for many consecutive calls, keeping its state.
 
 Inputs come from an `.npz` whose arrays carry a leading step axis (keyed by input name or
-`arg<i>`, see `tools/npz.py` for the dtype rule); the output `.npz` holds each output by
+`arg<i>`), or hold one call each (`<name>@<step>`, for steps of different shapes; see
+`tools/npz.py`, also for the dtype rule); the output `.npz` holds each output by
 name and as `result<i>` (leading step axis), and `state/<variable>` (the final state).
 """
 
@@ -69,8 +70,9 @@ DEFAULT_PRINT_LIMIT = 20
 """Steps `--print` shows by default: the first and the last ten."""
 
 
-def _step_count(compiled: CompiledModel, arrays: list[np.ndarray], steps: int | None) -> int:
-    lengths = {port.name: a.shape[0] for port, a in zip(compiled.inputs, arrays, strict=True)}
+def _step_count(compiled: CompiledModel, arrays: Sequence[np.ndarray | list[np.ndarray]],
+                steps: int | None) -> int:
+    lengths = {port.name: len(a) for port, a in zip(compiled.inputs, arrays, strict=True)}
     if len(set(lengths.values())) > 1:
         raise InferenceError(f"error: inputs have different numbers of steps: {lengths}")
     available = next(iter(lengths.values()), None)
@@ -96,7 +98,8 @@ def _reset_steps(spec: str) -> set[int]:
 
 
 def run(
-    compiled: CompiledModel, arrays: list[np.ndarray], steps: int, resets: set[int],
+    compiled: CompiledModel, arrays: Sequence[np.ndarray | list[np.ndarray]], steps: int,
+    resets: set[int],
     progress: bool = False,
 ) -> tuple[list[list[np.ndarray]], InferRequest]:
     """Run `steps` calls on one request, resetting its state before the steps in `resets`."""

@@ -17,6 +17,7 @@ The ops are grouped by OpenVINO op family, in modules named like those of
 - `convolution`: Convolution, GroupConvolution, MaxPool, AvgPool
 - `rnn_cells`: LSTMCell, GRUCell, RNNCell, LSTMSequence, GRUSequence, RNNSequence
 - `tensor_iterator`: TensorIterator and its body terminator
+- `attention`: ScaledDotProductAttention
 - `state`: ReadValue, Assign
 
 `common` holds what they share. Each module ends with its op list; `OpenVINO` is the dialect.
@@ -24,6 +25,7 @@ The ops are grouped by OpenVINO op family, in modules named like those of
 
 from xdsl.ir import Dialect
 
+from tosa_state.dialects.openvino.attention import ATTENTION_OPS, ScaledDotProductAttentionOp
 from tosa_state.dialects.openvino.common import (
     COMMON_ATTRIBUTES,
     OPERANDS_FORMAT,
@@ -60,6 +62,7 @@ from tosa_state.dialects.openvino.data_movement import (
     ConstantOp,
     GatherOp,
     PadOp,
+    RangeOp,
     ReshapeOp,
     ShapeOfOp,
     SliceOp,
@@ -76,6 +79,11 @@ from tosa_state.dialects.openvino.elementwise import (
     ELEMENTWISE_OPS,
     AbsOp,
     AddOp,
+    BitwiseAndOp,
+    BitwiseBinaryOp,
+    BitwiseNotOp,
+    BitwiseOrOp,
+    BitwiseXorOp,
     CeilingOp,
     ClampOp,
     ConvertOp,
@@ -90,19 +98,23 @@ from tosa_state.dialects.openvino.elementwise import (
     FloorModOp,
     FloorOp,
     GeluOp,
+    GreaterEqualOp,
     GreaterOp,
     HSigmoidOp,
     HSwishOp,
+    LessEqualOp,
     LessOp,
     LogicalAndOp,
     LogicalNotOp,
     LogicalOrOp,
+    LogicalXorOp,
     LogOp,
     MaximumOp,
     MinimumOp,
     ModOp,
     MultiplyOp,
     NegativeOp,
+    NotEqualOp,
     PowerOp,
     PReluOp,
     ReluOp,
@@ -157,12 +169,14 @@ OpenVINO = Dialect(
         *CONVOLUTION_OPS,
         *RNN_CELL_OPS,
         *TENSOR_ITERATOR_OPS,
+        *ATTENTION_OPS,
         *STATE_OPS,
     ],
     [*COMMON_ATTRIBUTES, *TENSOR_ITERATOR_ATTRIBUTES],
 )
 
 __all__ = [
+    "ATTENTION_OPS",
     "AUTO_BROADCAST_VALUES",
     "AUTO_PADS",
     "BROADCAST_MODES",
@@ -178,6 +192,11 @@ __all__ = [
     "AssignOp",
     "AvgPoolOp",
     "BackEdgeAttr",
+    "BitwiseAndOp",
+    "BitwiseBinaryOp",
+    "BitwiseNotOp",
+    "BitwiseOrOp",
+    "BitwiseXorOp",
     "BroadcastOp",
     "CeilingOp",
     "ClampOp",
@@ -200,18 +219,21 @@ __all__ = [
     "GRUSequenceOp",
     "GatherOp",
     "GeluOp",
+    "GreaterEqualOp",
     "GreaterOp",
     "GroupConvolutionOp",
     "HSigmoidOp",
     "HSwishOp",
     "LSTMCellOp",
     "LSTMSequenceOp",
+    "LessEqualOp",
     "LessOp",
     "LogOp",
     "LogSoftmaxOp",
     "LogicalAndOp",
     "LogicalNotOp",
     "LogicalOrOp",
+    "LogicalXorOp",
     "MVNOp",
     "MatMulOp",
     "MaxPoolOp",
@@ -220,6 +242,7 @@ __all__ = [
     "ModOp",
     "MultiplyOp",
     "NegativeOp",
+    "NotEqualOp",
     "OpenVINO",
     "PReluOp",
     "PadOp",
@@ -229,6 +252,7 @@ __all__ = [
     "PowerOp",
     "RNNCellOp",
     "RNNSequenceOp",
+    "RangeOp",
     "ReadValueOp",
     "ReduceMaxOp",
     "ReduceMeanOp",
@@ -238,6 +262,7 @@ __all__ = [
     "ReduceSumOp",
     "ReluOp",
     "ReshapeOp",
+    "ScaledDotProductAttentionOp",
     "SelectOp",
     "ShapeOfOp",
     "SigmoidOp",

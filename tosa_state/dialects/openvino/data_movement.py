@@ -1,5 +1,6 @@
 """Constant and the shape / data-movement `openvino` ops: Tile, Pad, Split, VariadicSplit,
-StridedSlice, Slice, Concat, Reshape, Squeeze, Unsqueeze, Transpose, ShapeOf, Gather, Broadcast.
+StridedSlice, Slice, Concat, Reshape, Squeeze, Unsqueeze, Transpose, ShapeOf, Gather, Broadcast,
+Range.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from xdsl.dialects.builtin import (
     TensorType,
     i64,
 )
-from xdsl.ir import Attribute, SSAValue
+from xdsl.ir import Attribute, SSAValue, TypeAttribute
 from xdsl.irdl import (
     IRDLOperation,
     ParsePropInAttrDict,
@@ -626,6 +627,48 @@ class BroadcastOp(IRDLOperation):
         check_same_element_type(self, (self.input, self.result), "input and result")
 
 
+@irdl_op_definition
+class RangeOp(IRDLOperation):
+    """Range-4: `start, start + step, ...` up to (not including) `stop`, of `output_type`;
+    `ceil((stop - start) / step)` elements (none when that is not positive).
+
+    https://docs.openvino.ai/2025/documentation/openvino-ir-format/operation-sets/operation-specs/generation/range-4.html
+    """
+
+    name = "openvino.range"
+
+    start = operand_def(TensorLike)
+    stop = operand_def(TensorLike)
+    step = operand_def(TensorLike)
+    result = result_def(TensorLike)
+    output_type = prop_def(TypeAttribute)
+
+    traits = traits_def(Pure())
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = OPERANDS_FORMAT
+
+    def __init__(self, start: SSAValue, stop: SSAValue, step: SSAValue, result_type: Attribute):
+        super().__init__(
+            operands=[start, stop, step],
+            result_types=[result_type],
+            properties={"output_type": element_type(result_type)},
+        )
+
+    def verify_(self) -> None:
+        for value, what in ((self.start, "start"), (self.stop, "stop"), (self.step, "step")):
+            dims = tensor_shape(value.type)
+            if dims is not None and (len(dims) > 1 or (dims and dims[0] not in (1, -1))):
+                raise VerifyException(f"{self.name}: {what} must be a scalar, got {value.type}")
+        if element_type(self.result.type) != self.output_type:
+            raise VerifyException(
+                f"{self.name}: result element type {element_type(self.result.type)} differs "
+                f"from output_type {self.output_type}"
+            )
+        dims = tensor_shape(self.result.type)
+        if dims is not None and len(dims) != 1:
+            raise VerifyException(f"{self.name}: result must be 1-D, got {self.result.type}")
+
+
 DATA_MOVEMENT_OPS = (
     ConstantOp,
     TileOp,
@@ -642,4 +685,5 @@ DATA_MOVEMENT_OPS = (
     ShapeOfOp,
     GatherOp,
     BroadcastOp,
+    RangeOp,
 )

@@ -7,7 +7,16 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
-from xdsl.dialects.builtin import BoolAttr, Float64Type, FloatAttr, IntegerAttr, StringAttr, f64, i1
+from xdsl.dialects.builtin import (
+    BoolAttr,
+    Float64Type,
+    FloatAttr,
+    IntegerAttr,
+    IntegerType,
+    StringAttr,
+    f64,
+    i1,
+)
 from xdsl.ir import Attribute, SSAValue, TypeAttribute
 from xdsl.irdl import (
     IRDLOperation,
@@ -302,6 +311,97 @@ class LogicalOrOp(ElementwiseBinaryOp):
     OPERANDS_ARE_BOOLEAN: ClassVar[bool] = True
 
 
+@irdl_op_definition
+class LogicalXorOp(ElementwiseBinaryOp):
+    """LogicalXor-1.
+
+    https://docs.openvino.ai/2025/documentation/openvino-ir-format/operation-sets/operation-specs/logical/logical-xor-1.html
+    """
+
+    name = "openvino.logical_xor"
+    RESULT_IS_BOOLEAN: ClassVar[bool] = True
+    OPERANDS_ARE_BOOLEAN: ClassVar[bool] = True
+
+
+@irdl_op_definition
+class LessEqualOp(ElementwiseBinaryOp):
+    """LessEqual-1 (boolean result).
+
+    https://docs.openvino.ai/2025/documentation/openvino-ir-format/operation-sets/operation-specs/comparison/lessequal-1.html
+    """
+
+    name = "openvino.less_equal"
+    RESULT_IS_BOOLEAN: ClassVar[bool] = True
+
+
+@irdl_op_definition
+class GreaterEqualOp(ElementwiseBinaryOp):
+    """GreaterEqual-1 (boolean result).
+
+    https://docs.openvino.ai/2025/documentation/openvino-ir-format/operation-sets/operation-specs/comparison/greater-equal-1.html
+    """
+
+    name = "openvino.greater_equal"
+    RESULT_IS_BOOLEAN: ClassVar[bool] = True
+
+
+@irdl_op_definition
+class NotEqualOp(ElementwiseBinaryOp):
+    """NotEqual-1 (boolean result).
+
+    https://docs.openvino.ai/2025/documentation/openvino-ir-format/operation-sets/operation-specs/comparison/notequal-1.html
+    """
+
+    name = "openvino.not_equal"
+    RESULT_IS_BOOLEAN: ClassVar[bool] = True
+
+
+def _check_bitwise_operand(op: IRDLOperation, value: SSAValue) -> None:
+    """Bitwise ops take booleans and integers (signed or unsigned), not floats."""
+    if not isinstance(element_type(value.type), IntegerType):
+        raise VerifyException(
+            f"{op.name}: operands must be boolean or integer tensors, got {value.type}"
+        )
+
+
+class BitwiseBinaryOp(ElementwiseBinaryOp):
+    """Base of BitwiseAnd / Or / Xor-13: booleans or integers, the result of the same type."""
+
+    def verify_(self) -> None:
+        super().verify_()
+        _check_bitwise_operand(self, self.lhs)
+
+
+@irdl_op_definition
+class BitwiseAndOp(BitwiseBinaryOp):
+    """BitwiseAnd-13.
+
+    https://docs.openvino.ai/2025/documentation/openvino-ir-format/operation-sets/operation-specs/bitwise/bitwise-and-13.html
+    """
+
+    name = "openvino.bitwise_and"
+
+
+@irdl_op_definition
+class BitwiseOrOp(BitwiseBinaryOp):
+    """BitwiseOr-13.
+
+    https://docs.openvino.ai/2025/documentation/openvino-ir-format/operation-sets/operation-specs/bitwise/bitwise-or-13.html
+    """
+
+    name = "openvino.bitwise_or"
+
+
+@irdl_op_definition
+class BitwiseXorOp(BitwiseBinaryOp):
+    """BitwiseXor-13.
+
+    https://docs.openvino.ai/2025/documentation/openvino-ir-format/operation-sets/operation-specs/bitwise/bitwise-xor-13.html
+    """
+
+    name = "openvino.bitwise_xor"
+
+
 class ElementwiseUnaryOp(IRDLOperation):
     """Base of the unary element-wise ops: the result has the type of `input`."""
 
@@ -587,6 +687,20 @@ class LogicalNotOp(ElementwiseUnaryOp):
 
 
 @irdl_op_definition
+class BitwiseNotOp(ElementwiseUnaryOp):
+    """BitwiseNot-13 (booleans: logical not).
+
+    https://docs.openvino.ai/2025/documentation/openvino-ir-format/operation-sets/operation-specs/bitwise/bitwise-not-13.html
+    """
+
+    name = "openvino.bitwise_not"
+
+    def verify_(self) -> None:
+        super().verify_()
+        _check_bitwise_operand(self, self.input)
+
+
+@irdl_op_definition
 class ClampOp(IRDLOperation):
     """Clamp-1: `min(max(input, min), max)`.
 
@@ -711,6 +825,14 @@ ELEMENTWISE_OPS = (
     LogicalAndOp,
     LogicalOrOp,
     LogicalNotOp,
+    LogicalXorOp,
+    LessEqualOp,
+    GreaterEqualOp,
+    NotEqualOp,
+    BitwiseAndOp,
+    BitwiseOrOp,
+    BitwiseXorOp,
+    BitwiseNotOp,
     ReluOp,
     SigmoidOp,
     TanhOp,

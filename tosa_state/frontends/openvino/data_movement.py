@@ -88,6 +88,13 @@ def _build_broadcast(b: OpBuilder) -> Operation:
     )
 
 
+def _build_range(b: OpBuilder) -> Operation:
+    output_type = b.data_element("output_type")
+    if ov.element_type(b.result_types[0]) != output_type.mlir:
+        b.fail(f"output_type '{output_type.name}' differs from the output port's type")
+    return ov.RangeOp(*b.operands, b.result_types[0])
+
+
 DATA_MOVEMENT_LAYERS: dict[str, OpSpec] = {
     "Tile": OpSpec(("opset1",), (2, 2), _build_tile),
     "Pad": OpSpec(("opset1", "opset12"), (3, 4), _build_pad),
@@ -103,4 +110,5 @@ DATA_MOVEMENT_LAYERS: dict[str, OpSpec] = {
     "ShapeOf": OpSpec(("opset1", "opset3"), (1, 1), _build_shape_of),
     "Gather": OpSpec(("opset8",), (3, 3), _build_gather),
     "Broadcast": OpSpec(("opset3",), (2, 3), _build_broadcast),
+    "Range": OpSpec(("opset4",), (3, 3), _build_range),
 }

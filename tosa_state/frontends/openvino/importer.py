@@ -37,6 +37,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from tosa_state.dialects import openvino as ov
 from tosa_state.dtypes import numpy_to_dense
+from tosa_state.frontends.openvino.attention import ATTENTION_LAYERS
 from tosa_state.frontends.openvino.common import OpBuilder, OpSpec
 from tosa_state.frontends.openvino.convolution import CONVOLUTION_LAYERS
 from tosa_state.frontends.openvino.data_movement import DATA_MOVEMENT_LAYERS
@@ -72,13 +73,17 @@ SUPPORTED_OPS: dict[str, OpSpec] = {
     **CONVOLUTION_LAYERS,
     **RNN_CELL_LAYERS,
     **TENSOR_ITERATOR_LAYERS,
+    **ATTENTION_LAYERS,
     **STATE_LAYERS,
 }
 """Layer types the importer understands (besides Parameter, Result and Const)."""
 
 
 _BOOLEAN_RESULT_TYPES = frozenset(
-    {"Greater", "Less", "Equal", "LogicalAnd", "LogicalOr", "LogicalNot"}
+    {
+        "Greater", "Less", "Equal", "GreaterEqual", "LessEqual", "NotEqual",
+        "LogicalAnd", "LogicalOr", "LogicalNot", "LogicalXor",
+    }
 )
 
 
@@ -288,6 +293,8 @@ class Importer:
             return "boolean"
         if layer.type == "Convert":
             return layer.data.get("destination_type")
+        if layer.type == "Range":
+            return layer.data.get("output_type")
         if layer.type == "ShapeOf":
             return layer.data.get("output_type", "i64")
         if layer.type == "ReadValue":

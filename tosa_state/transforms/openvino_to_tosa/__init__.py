@@ -6,6 +6,7 @@
 - `convolution`: Convolution-1 as `tosa.conv2d`
 - `rnn_cells`: LSTMCell-4, GRUCell-3
 - `tensor_iterator`: TensorIterator-1, unrolled
+- `attention`: ScaledDotProductAttention-13
 - `state`: ReadValue / Assign to TOSA variables
 
 `common` holds what they share: the pattern base class, the emitter and its helpers.
@@ -13,6 +14,7 @@
 
 from xdsl.pattern_rewriter import RewritePattern
 
+from tosa_state.transforms.openvino_to_tosa.attention import ATTENTION_PATTERNS
 from tosa_state.transforms.openvino_to_tosa.common import Lowering, OpenVINOPattern
 from tosa_state.transforms.openvino_to_tosa.convolution import CONVOLUTION_PATTERNS
 from tosa_state.transforms.openvino_to_tosa.data_movement import DATA_MOVEMENT_PATTERNS
@@ -29,6 +31,7 @@ ALL_PATTERNS: tuple[type[OpenVINOPattern], ...] = (
     *CONVOLUTION_PATTERNS,
     *RNN_CELL_PATTERNS,
     *TENSOR_ITERATOR_PATTERNS,
+    *ATTENTION_PATTERNS,
     *STATE_PATTERNS,
 )
 

@@ -33,6 +33,7 @@ from xdsl.dialects.builtin import (
     FileLineColLoc,
     IntegerType,
     ModuleOp,
+    Signedness,
     StringAttr,
     TensorType,
     UnknownLoc,
@@ -50,6 +51,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from tosa_state.diagnostics import TosaStateError, error_at
 from tosa_state.dialects import openvino as ov
+from tosa_state.dialects.tensor import BitcastOp
 from tosa_state.dialects.tosa import control_flow as cf
 from tosa_state.dialects.tosa import elementwise as tew
 from tosa_state.dialects.tosa import shape as tts
@@ -482,6 +484,36 @@ class Emitter:
             )
         return self.value(tt.ReshapeOp(value, target, result_type))
 
+    def size(self, value: SSAValue, axis: int) -> int | SSAValue:
+        """Dimension `axis` of `value`: its static size, or a `tosa.dim` (`!tosa.shape<1>`)."""
+        found = dims(value)[axis]
+        return self.dim(value, axis % len(dims(value))) if found == DYN else found
+
+    def sizes(self, value: SSAValue) -> list[int | SSAValue]:
+        return [self.size(value, axis) for axis in range(len(dims(value)))]
+
+    def product(self, sizes: Sequence[int | SSAValue]) -> int | SSAValue:
+        """The product of sizes: an int when all are known, else `tosa.mul_shape`s."""
+        known = math.prod(s for s in sizes if isinstance(s, int))
+        runtime = [s for s in sizes if not isinstance(s, int)]
+        if not runtime:
+            return known
+        total = runtime[0]
+        if known != 1:
+            total = self.value(tts.MulShapeOp(total, self.const_shape([known])))
+        for size in runtime[1:]:
+            total = self.value(tts.MulShapeOp(total, size))
+        return total
+
+    def reshape_sizes(self, value: SSAValue, sizes: Sequence[int | SSAValue]) -> SSAValue:
+        """`tosa.reshape` to sizes known at compile time (ints) or at run time (shape
+        values), as merging or splitting dynamic dims needs."""
+        if all(isinstance(s, int) for s in sizes):
+            return self.reshape(value, [int(s) for s in sizes])
+        out = [s if isinstance(s, int) else DYN for s in sizes]
+        result_type = TensorType(element(value), out)
+        return self.value(tt.ReshapeOp(value, self.shape_operand(list(sizes)), result_type))
+
     def generalize(self, value: SSAValue, target: TensorType) -> SSAValue:
         """`value` typed as the compatible `target` (TOSA has no cast of types: a
         `tosa.reshape` to its own run-time shape; a static size of `target` that the value
@@ -653,6 +685,12 @@ class Emitter:
             value = self.cast(value, f32)
         return self.value(tew.CastOp(value, element_type))
 
+    def bitcast(self, value: SSAValue, element_type: Attribute) -> SSAValue:
+        """`tensor.bitcast` to `element_type` (same width): the same bits, another type."""
+        if element(value) == element_type:
+            return value
+        return self.value(BitcastOp(value, TensorType(element_type, dims(value))))
+
     def truncate(self, value: SSAValue) -> SSAValue:
         """Floats rounded toward zero: `x < 0 ? ceil(x) : floor(x)`."""
         negative = self.greater(self.scalar(0, element(value), len(dims(value))), value)
@@ -668,6 +706,17 @@ def _enclosing_func(op: Operation) -> Operation:
     if parent is None:
         raise Unsupported("the op is not inside a func.func")
     return parent
+
+
+def is_unsigned(element_type: Attribute) -> bool:
+    if not isinstance(element_type, IntegerType):
+        return False
+    return element_type.signedness.data == Signedness.UNSIGNED
+
+
+def signless(element_type: Attribute) -> Attribute:
+    """`ui8` -> `i8`, ...: the TOSA type unsigned values are computed in; others unchanged."""
+    return IntegerType(element_type.width) if is_unsigned(element_type) else element_type
 
 
 def integer_type(value: SSAValue) -> IntegerType | None:

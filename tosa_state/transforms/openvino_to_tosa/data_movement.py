@@ -1,5 +1,6 @@
 """Shape and data-movement OpenVINO ops: Constant, ShapeOf, Reshape, Squeeze, Unsqueeze,
-Transpose, Concat, Split, VariadicSplit, StridedSlice, Slice, Gather, Broadcast, Tile, Pad.
+Transpose, Concat, Split, VariadicSplit, StridedSlice, Slice, Gather, Broadcast, Tile, Pad,
+Range.
 
 Shapes are static, so every shape-like operand (target shapes, axes, slice bounds, orders) must
 fold to a constant; ShapeOf is one, and the emitter folds the arithmetic around it.
@@ -12,9 +13,10 @@ from dataclasses import replace
 
 import numpy as np
 from xdsl.dialects.builtin import IntegerType, TensorType, i1, i32
-from xdsl.ir import SSAValue
+from xdsl.ir import Attribute, SSAValue
 
 from tosa_state.dialects import openvino as ov
+from tosa_state.dialects.tosa import shape as tts
 from tosa_state.dialects.tosa import tensor as tt
 from tosa_state.transforms.openvino_to_tosa.common import (
     DYN,
@@ -81,7 +83,37 @@ class Reshape(OpenVINOPattern):
     def convert(self, op: ov.ReshapeOp, e: Emitter) -> Sequence[SSAValue]:
         if (runtime := e.shape_elements(op.input)) is not None and constant(op.input) is None:
             return [e.shape_tensor(replace(runtime, scalar=_rank(op.result) == 0))]
+        if DYN in dims(op.input):
+            return [_reshape_dynamic(e, op)]
         return [e.reshape(op.input, _reshape_target(op, dims(op.input)))]
+
+
+def _reshape_dynamic(e: Emitter, op: ov.ReshapeOp) -> SSAValue:
+    """Reshape of a tensor with dynamic dims: the target's sizes (a constant, or a shape known
+    at run time), `special_zero` copying input sizes, the `-1` the quotient of the element
+    counts, all computed with shape arithmetic where they are not known."""
+    target = e.shape_elements(op.shape)
+    if target is None:
+        raise Unsupported("the target shape must be a constant or computed from shapes")
+    sizes: list[int | SSAValue] = []
+    for i, d in enumerate(target.elements):
+        if isinstance(d, int) and d == 0 and bool(op.special_zero.value.data):
+            sizes.append(e.size(op.input, i))
+        else:
+            sizes.append(d)
+    holes = [i for i, d in enumerate(sizes) if isinstance(d, int) and d == -1]
+    if len(holes) > 1:
+        raise Unsupported("the target shape has more than one -1")
+    if holes:
+        known = e.product([d for i, d in enumerate(sizes) if i != holes[0]])
+        total = e.product(e.sizes(op.input))
+        if isinstance(total, int) and isinstance(known, int):
+            sizes[holes[0]] = total // known
+        else:
+            as_shape = [x if isinstance(x, SSAValue) else e.const_shape([x])
+                        for x in (total, known)]
+            sizes[holes[0]] = e.value(tts.DivFloorShapeOp(*as_shape))
+    return e.reshape_sizes(op.input, sizes)
 
 
 class Squeeze(OpenVINOPattern):
@@ -182,6 +214,13 @@ class Split(OpenVINOPattern):
     OPS = (ov.SplitOp,)
 
     def convert(self, op: ov.SplitOp, e: Emitter) -> Sequence[SSAValue]:
+        if (runtime := _runtime(e, op.input)) is not None:  # a shape into its sizes
+            count = op.num_splits.value.data
+            part = len(runtime.elements) // count
+            if part * count != len(runtime.elements):
+                raise Unsupported(f"{len(runtime.elements)} sizes do not split into {count}")
+            return [e.shape_tensor(replace(runtime, elements=runtime.elements[i:i + part]))
+                    for i in range(0, len(runtime.elements), part)]
         dims = _static_axis_dims(op.input, op.axis)
         axis = _scalar_axis(op.axis, len(dims))
         count = op.num_splits.value.data
@@ -283,6 +322,9 @@ class Slice(OpenVINOPattern):
     OPS = (ov.SliceOp,)
 
     def convert(self, op: ov.SliceOp, e: Emitter) -> Sequence[SSAValue]:
+        if DYN in _dims(op.input) or any(_runtime(e, v) is not None for v in
+                                         (op.start, op.stop)):
+            return [_slice_dynamic(e, op)]
         dims = shape(op.input)
         start = constant_ints(op.start, "start")
         stop = constant_ints(op.stop, "stop")
@@ -295,6 +337,43 @@ class Slice(OpenVINOPattern):
                 raise Unsupported("a step is 0")
             ranges[axis] = range(*slice(first, last, by).indices(dims[axis]))
         return [strided(e, op.input, ranges)]
+
+
+def _slice_dynamic(e: Emitter, op: ov.SliceOp) -> SSAValue:
+    """Slice-8 with step 1 where sizes are known only at run time: non-negative starts,
+    stops clamped to the dims (`tosa.min_shape`), one `tosa.slice`."""
+    found = [e.shape_elements(v) for v in (op.start, op.stop, op.step)]
+    if any(f is None for f in found):
+        raise Unsupported("start, stop and step must be constants or computed from shapes")
+    start, stop, step = (f.elements for f in found)
+    if any(not isinstance(s, int) or s != 1 for s in step):
+        raise Unsupported("a slice with dynamic dims needs steps of 1")
+    rank = len(_dims(op.input))
+    axes = constant_ints(op.axes, "axes") if op.axes is not None else range(len(start))
+    begin: list[int | SSAValue] = [0] * rank
+    sizes = e.sizes(op.input)
+    for axis, first, last in zip(axes, start, stop, strict=True):
+        axis = normalize_axis(axis, rank)
+        if any(isinstance(b, int) and b < 0 for b in (first, last)):
+            raise Unsupported("a slice with dynamic dims needs non-negative bounds")
+        dim = sizes[axis]
+        if isinstance(last, int) and isinstance(dim, int):
+            end: int | SSAValue = min(last, dim)
+        elif isinstance(last, int) and last >= (1 << 62):
+            end = dim
+        else:
+            end = e.value(tts.MinShapeOp(*(x if isinstance(x, SSAValue) else
+                                           e.const_shape([x]) for x in (last, dim))))
+        if isinstance(first, int) and isinstance(end, int):
+            sizes[axis] = max(end - first, 0)
+        else:
+            sizes[axis] = e.value(tts.SubShapeOp(*(x if isinstance(x, SSAValue) else
+                                                   e.const_shape([x]) for x in (end, first))))
+        begin[axis] = first
+    out = [s if isinstance(s, int) else DYN for s in sizes]
+    result_type = TensorType(element(op.input), out)
+    return e.value(tt.SliceOp(op.input, e.shape_operand(begin), e.shape_operand(sizes),
+                              result_type))
 
 
 def _index_table(e: Emitter, indices: SSAValue, size: int) -> SSAValue:
@@ -319,6 +398,8 @@ class Gather(OpenVINOPattern):
     def convert(self, op: ov.GatherOp, e: Emitter) -> Sequence[SSAValue]:
         if (runtime := _runtime(e, op.input)) is not None:
             return [_gather_sizes(e, op, runtime)]
+        if DYN in dims(op.input):
+            return [_gather_dynamic(e, op)]
         data, indices = shape(op.input), dims(op.indices)
         axis = _scalar_axis(op.axis, len(data))
         batch = op.batch_dims.value.data
@@ -349,6 +430,34 @@ class Gather(OpenVINOPattern):
         table = e.tile(table, (1, outer // batches, 1))
         table = e.reshape(table, (outer, width))
         return [e.reshape(e.gather3(op.input, axis, table), out)]
+
+
+def _gather_dynamic(e: Emitter, op: ov.GatherOp) -> SSAValue:
+    """Gather-8 with dynamic dims (`batch_dims` 0, non-negative computed indices, as a
+    `beam_idx` reorder of a KV cache): `tosa.gather` on the data as [outer, K, inner], the
+    sizes computed at run time."""
+    data = dims(op.input)
+    axis = _scalar_axis(op.axis, len(data))
+    if op.batch_dims.value.data != 0 or constant(op.indices) is not None:
+        raise Unsupported("Gather with dynamic dims takes computed indices and batch_dims 0")
+    index_type = element(op.indices)
+    if not isinstance(index_type, IntegerType) or index_type == i1:
+        raise Unsupported(f"indices of type {index_type}")
+    indices = e.cast(op.indices, i32) if index_type.width.data < 32 else op.indices
+    sizes = [e.size(op.input, i) for i in range(len(data))]
+    index_sizes = [e.size(op.indices, i) for i in range(len(dims(op.indices)))]
+    outer, inner = e.product(sizes[:axis]), e.product(sizes[axis + 1:])
+    width = e.product(index_sizes)
+    values = e.reshape_sizes(op.input, [outer, sizes[axis], inner])
+    table = e.reshape_sizes(indices, [1, width])
+    if outer != 1:
+        table = e.value(tt.TileOp(table, e.shape_operand([outer, 1]),
+                                  TensorType(element(table), [DYN, dims(table)[1]])))
+        table = e.reshape_sizes(table, [outer, width])
+    gathered_type = TensorType(element(op.input), [dims(values)[0], dims(table)[1],
+                                                   dims(values)[2]])
+    gathered = e.value(tt.GatherOp(values, table, gathered_type))
+    return e.reshape_sizes(gathered, [*sizes[:axis], *index_sizes, *sizes[axis + 1:]])
 
 
 def _gather_sizes(e: Emitter, op: ov.GatherOp, runtime: RuntimeShape) -> SSAValue:
@@ -501,6 +610,88 @@ def _pad_axis(e: Emitter, value: SSAValue, axis: int, before: int, after: int, m
     return e.concat(parts, axis)
 
 
+def range_values(start: np.ndarray, stop: np.ndarray, step: np.ndarray,
+                 dtype: np.dtype) -> np.ndarray:
+    """Range-4 as OpenVINO's reference (which folds constant Ranges): for an integer
+    `output_type` the bounds are converted to it first (floats truncated), then
+    `ceil((stop - start) / step)` elements (none when not positive) `start + i * step`."""
+    bounds = [np.asarray(v).reshape(()) for v in (start, stop, step)]
+    if np.issubdtype(dtype, np.integer):
+        first, last, stride = (int(np.trunc(b)) for b in bounds)
+        if stride == 0:
+            raise Unsupported("step is zero")
+        return np.arange(first, last, stride, dtype=np.int64).astype(dtype)
+    first, last, stride = (float(b) for b in bounds)
+    if stride == 0:
+        raise Unsupported("step is zero")
+    count = max(int(np.ceil((last - first) / stride)), 0)
+    typed = [np.asarray(v, dtype) for v in (first, stride)]
+    return typed[0] + np.arange(count).astype(dtype) * typed[1]
+
+
+class Range(OpenVINOPattern):
+    """Range-4 with constant bounds (or bounds computed from static shapes): a constant."""
+
+    OPS = (ov.RangeOp,)
+
+    def convert(self, op: ov.RangeOp, e: Emitter) -> Sequence[SSAValue]:
+        if any(_runtime(e, v) is not None for v in (op.start, op.stop, op.step)):
+            return [_runtime_range(e, op)]
+        start, stop, step = (require_constant(v, what) for v, what in
+                             ((op.start, "start"), (op.stop, "stop"), (op.step, "step")))
+        return [e.const(range_values(start, stop, step, dtype_of(op.output_type)))]
+
+
+RANGE_CAPACITY = 8192
+"""The longest Range with bounds known only at run time: TOSA has no iota, so such a Range is
+a `tosa.slice` of the constant `[0, 1, ..., RANGE_CAPACITY)` (positions of a sequence, in a
+decoder LLM)."""
+
+
+def _runtime_range(e: Emitter, op: ov.RangeOp) -> SSAValue:
+    """Range-4 with bounds known at run time (sizes from ShapeOf): step 1 from a start >= 0,
+    `tosa.slice` of `[0, ..., RANGE_CAPACITY)` at `[start]` of size `[stop - start]` (a bound
+    beyond the capacity fails at run time, naming the layer)."""
+    found = [e.shape_elements(v) for v in (op.start, op.stop, op.step)]
+    if any(f is None for f in found):
+        raise Unsupported("start, stop and step must be constants or computed from shapes")
+    (first,), (last,), (step,) = (f.elements for f in found)
+    if step != 1:
+        raise Unsupported("a Range with bounds known at run time needs a constant step of 1")
+    if isinstance(first, int) and first < 0:
+        raise Unsupported("a Range with bounds known at run time needs a start >= 0")
+    if isinstance(first, int) and isinstance(last, int):
+        count: int | SSAValue = max(last - first, 0)
+    elif first == 0:
+        count = last
+    else:
+        as_shape = [x if isinstance(x, SSAValue) else e.const_shape([x]) for x in (last, first)]
+        count = e.value(tts.SubShapeOp(*as_shape))
+    return positions(e, first, count, op.output_type)
+
+
+def positions(e: Emitter, first: int | SSAValue, count: int | SSAValue,
+              element_type: Attribute) -> SSAValue:
+    """`[first, first + 1, ..., first + count)` as a 1-D tensor, for sizes known at run time:
+    a `tosa.slice` of the constant `[0, ..., RANGE_CAPACITY)`."""
+    table = e.const(np.arange(RANGE_CAPACITY, dtype=dtype_of(element_type)))
+    size = count if isinstance(count, SSAValue) else e.const_shape([count])
+    out = count if isinstance(count, int) else DYN
+    result_type = TensorType(element_type, [out])
+    return e.value(tt.SliceOp(table, e.shape_operand([first]), size, result_type))
+
+
+def shape_as_tensor(e: Emitter, value: SSAValue) -> SSAValue:
+    """A shape known at run time (a converted ShapeOf, ...) as the integer tensor OpenVINO
+    has there, for arithmetic with computed tensors: each size read from the position table
+    (so sizes up to RANGE_CAPACITY)."""
+    found = e.lowering.shapes[value]
+    pieces = [positions(e, size, 1, found.element_type) if isinstance(size, SSAValue)
+              else e.const(np.array([size]), found.element_type) for size in found.elements]
+    joined = e.concat(pieces, 0) if len(pieces) > 1 else pieces[0]
+    return e.reshape(joined, () if found.scalar else (len(found.elements),))
+
+
 DATA_MOVEMENT_PATTERNS = (
     Constant,
     ShapeOf,
@@ -517,5 +708,6 @@ DATA_MOVEMENT_PATTERNS = (
     Broadcast,
     Tile,
     Pad,
+    Range,
 )
 

@@ -24,10 +24,14 @@ from tosa_state.transforms.openvino_to_tosa.common import (
     element,
     integer_type,
     is_float,
+    is_unsigned,
     shape,
+    signless,
     widened_for_division,
 )
+from tosa_state.transforms.openvino_to_tosa.data_movement import shape_as_tensor
 from tosa_state.transforms.openvino_to_tosa.shapes import (
+    MixedShapeArithmetic,
     convert_shape,
     involves_runtime_shape,
     shape_arithmetic,
@@ -39,7 +43,10 @@ def _float_max(element_type: Attribute) -> float:
 
 
 class SimpleBinary(OpenVINOPattern):
-    """Add, Subtract, Multiply (shift 0), Maximum, Minimum, Greater, LogicalAnd / Or."""
+    """Add, Subtract, Multiply (shift 0), Maximum, Minimum, LogicalAnd / Or / Xor, BitwiseAnd /
+    Or / Xor (logical ops on booleans). Unsigned integers are computed in the signless type of
+    their width (`tensor.bitcast` in and out): the sums, differences and products wrap around
+    as OpenVINO's do; Maximum / Minimum compare them as unsigned."""
 
     OPS = (
         ov.AddOp,
@@ -47,9 +54,12 @@ class SimpleBinary(OpenVINOPattern):
         ov.MultiplyOp,
         ov.MaximumOp,
         ov.MinimumOp,
-        ov.GreaterOp,
         ov.LogicalAndOp,
         ov.LogicalOrOp,
+        ov.LogicalXorOp,
+        ov.BitwiseAndOp,
+        ov.BitwiseOrOp,
+        ov.BitwiseXorOp,
     )
     TOSA: dict[type[Operation], type[Operation]] = {
         ov.AddOp: tew.AddOp,
@@ -58,45 +68,95 @@ class SimpleBinary(OpenVINOPattern):
         ov.MinimumOp: tew.MinimumOp,
         ov.LogicalAndOp: tew.LogicalAndOp,
         ov.LogicalOrOp: tew.LogicalOrOp,
+        ov.LogicalXorOp: tew.LogicalXorOp,
+        ov.BitwiseAndOp: tew.BitwiseAndOp,
+        ov.BitwiseOrOp: tew.BitwiseOrOp,
+        ov.BitwiseXorOp: tew.BitwiseXorOp,
+    }
+    ON_BOOLEANS: dict[type[Operation], type[Operation]] = {
+        ov.BitwiseAndOp: tew.LogicalAndOp,
+        ov.BitwiseOrOp: tew.LogicalOrOp,
+        ov.BitwiseXorOp: tew.LogicalXorOp,
     }
 
     def convert(self, op: ov.ElementwiseBinaryOp, e: Emitter) -> Sequence[SSAValue]:
         if involves_runtime_shape(e, op.lhs, op.rhs):
-            return [shape_arithmetic(e, op)]
+            try:
+                return [shape_arithmetic(e, op)]
+            except MixedShapeArithmetic:
+                lhs, rhs = (shape_as_tensor(e, v) if v in e.lowering.shapes else v
+                            for v in (op.lhs, op.rhs))
+                return [self.compute(op, e, lhs, rhs)]
+        return [self.compute(op, e, op.lhs, op.rhs)]
+
+    def compute(self, op: ov.ElementwiseBinaryOp, e: Emitter, lhs: SSAValue,
+                rhs: SSAValue) -> SSAValue:
+        element_type = element(lhs)
+        if element_type == i1 and type(op) in self.ON_BOOLEANS:
+            return e.elementwise(self.ON_BOOLEANS[type(op)], lhs, rhs)
+        if is_unsigned(element_type) and isinstance(op, ov.MaximumOp | ov.MinimumOp):
+            first = e.greater(_ordered(e, lhs), _ordered(e, rhs))
+            if isinstance(op, ov.MinimumOp):
+                first = e.unary(tew.LogicalNotOp, first)
+            return _select(e, first, lhs, rhs)
+        a, b = _signless(e, lhs), _signless(e, rhs)
         if isinstance(op, ov.MultiplyOp):
-            return [e.mul(op.lhs, op.rhs)]
-        if isinstance(op, ov.GreaterOp):
-            return [e.greater(*_comparable(e, op.lhs, op.rhs))]
-        return [e.elementwise(self.TOSA[type(op)], op.lhs, op.rhs)]
+            result = e.mul(a, b)
+        else:
+            result = e.elementwise(self.TOSA[type(op)], a, b)
+        return e.bitcast(result, element_type)
 
 
-def _comparable(e: Emitter, a: SSAValue, b: SSAValue) -> tuple[SSAValue, SSAValue]:
-    """Booleans compare as i8 (TOSA comparisons take numbers)."""
-    if element(a) == i1:
-        return e.cast(a, IntegerType(8)), e.cast(b, IntegerType(8))
-    return a, b
+def _signless(e: Emitter, value: SSAValue) -> SSAValue:
+    """Unsigned values reinterpreted as the signless type of their width."""
+    return e.bitcast(value, signless(element(value)))
 
 
-class Less(OpenVINOPattern):
-    """`a < b` is `b > a`."""
-
-    OPS = (ov.LessOp,)
-
-    def convert(self, op: ov.LessOp, e: Emitter) -> Sequence[SSAValue]:
-        lhs, rhs = _comparable(e, op.lhs, op.rhs)
-        return [e.greater(rhs, lhs)]
+def _select(e: Emitter, cond: SSAValue, a: SSAValue, b: SSAValue) -> SSAValue:
+    """`tosa.select`, unsigned values selected as signless ones."""
+    return e.bitcast(e.select(cond, _signless(e, a), _signless(e, b)), element(a))
 
 
-class Equal(OpenVINOPattern):
-    """`tosa.equal`; for booleans `!(a xor b)`."""
+def _ordered(e: Emitter, value: SSAValue) -> SSAValue:
+    """Values TOSA's signed comparisons order as OpenVINO orders `value`: booleans as i8,
+    unsigned integers reinterpreted as signed with the sign bit flipped (`x ^ 0x80..`)."""
+    element_type = element(value)
+    if element_type == i1:
+        return e.cast(value, IntegerType(8))
+    if not is_unsigned(element_type):
+        return value
+    width = element_type.width.data
+    sign_bit = e.scalar(-(1 << (width - 1)), signless(element_type), len(dims(value)))
+    return e.elementwise(tew.BitwiseXorOp, _signless(e, value), sign_bit)
 
-    OPS = (ov.EqualOp,)
 
-    def convert(self, op: ov.EqualOp, e: Emitter) -> Sequence[SSAValue]:
-        if element(op.lhs) == i1:
-            differ = e.elementwise(tew.LogicalXorOp, op.lhs, op.rhs)
-            return [e.unary(tew.LogicalNotOp, differ)]
-        return [e.elementwise(tew.EqualOp, op.lhs, op.rhs, result_element=i1)]
+class Comparison(OpenVINOPattern):
+    """Greater, Less, GreaterEqual, LessEqual: `tosa.greater` / `tosa.greater_equal` (Less and
+    LessEqual swap the operands); Equal, NotEqual: `tosa.equal` (negated), on booleans
+    `logical_xor` (negated). Unsigned integers compare as unsigned."""
+
+    OPS = (ov.GreaterOp, ov.LessOp, ov.GreaterEqualOp, ov.LessEqualOp, ov.EqualOp, ov.NotEqualOp)
+    ORDER: dict[type[Operation], tuple[type[Operation], bool]] = {
+        ov.GreaterOp: (tew.GreaterOp, False),
+        ov.LessOp: (tew.GreaterOp, True),
+        ov.GreaterEqualOp: (tew.GreaterEqualOp, False),
+        ov.LessEqualOp: (tew.GreaterEqualOp, True),
+    }
+
+    def convert(self, op: ov.ElementwiseBinaryOp, e: Emitter) -> Sequence[SSAValue]:
+        if isinstance(op, ov.EqualOp | ov.NotEqualOp):
+            if element(op.lhs) == i1:
+                equal = e.unary(tew.LogicalNotOp,
+                                e.elementwise(tew.LogicalXorOp, op.lhs, op.rhs))
+            else:
+                equal = e.elementwise(tew.EqualOp, _signless(e, op.lhs), _signless(e, op.rhs),
+                                      result_element=i1)
+            return [e.unary(tew.LogicalNotOp, equal) if isinstance(op, ov.NotEqualOp) else equal]
+        cls, swapped = self.ORDER[type(op)]
+        lhs, rhs = _ordered(e, op.lhs), _ordered(e, op.rhs)
+        if swapped:
+            lhs, rhs = rhs, lhs
+        return [e.elementwise(cls, lhs, rhs, result_element=i1)]
 
 
 def _divide(e: Emitter, lhs: SSAValue, rhs: SSAValue, floor: bool) -> SSAValue:
@@ -109,7 +169,7 @@ def _divide(e: Emitter, lhs: SSAValue, rhs: SSAValue, floor: bool) -> SSAValue:
         return e.cast(quotient, element_type)
     if is_float(element_type):
         return e.mul(lhs, e.unary(tew.ReciprocalOp, rhs))
-    if integer_type(lhs) is None:
+    if integer_type(lhs) is None or is_unsigned(element_type):
         raise Unsupported(f"division of {element_type} values")
     a, b = widened_for_division(e, lhs), widened_for_division(e, rhs)
     quotient = e.elementwise(tew.IntDivOp, a, b)
@@ -177,16 +237,16 @@ class Select(OpenVINOPattern):
     OPS = (ov.SelectOp,)
 
     def convert(self, op: ov.SelectOp, e: Emitter) -> Sequence[SSAValue]:
-        return [e.select(op.cond, op.then_value, op.else_value)]
+        return [_select(e, op.cond, op.then_value, op.else_value)]
 
 
 class Activation(OpenVINOPattern):
-    """Sigmoid, Tanh, Exp, Log, Sin, Cos, Erf, Floor, Ceiling, Abs, LogicalNot: one TOSA op
-    each. Floor and Ceiling of integers are the integers; the other float functions reject
-    integer inputs (TOSA has none)."""
+    """Sigmoid, Tanh, Exp, Log, Sin, Cos, Erf, Floor, Ceiling, Abs, LogicalNot, BitwiseNot: one
+    TOSA op each (BitwiseNot of booleans is `logical_not`). Floor and Ceiling of integers are
+    the integers; the other float functions reject integer inputs (TOSA has none)."""
 
     OPS = (ov.SigmoidOp, ov.TanhOp, ov.ExpOp, ov.LogOp, ov.SinOp, ov.CosOp, ov.ErfOp,
-           ov.FloorOp, ov.CeilingOp, ov.AbsOp, ov.LogicalNotOp)
+           ov.FloorOp, ov.CeilingOp, ov.AbsOp, ov.LogicalNotOp, ov.BitwiseNotOp)
     TOSA: dict[type[Operation], type[Operation]] = {
         ov.SigmoidOp: tew.SigmoidOp,
         ov.TanhOp: tew.TanhOp,
@@ -203,6 +263,11 @@ class Activation(OpenVINOPattern):
     ANY_ELEMENT_TYPE = (ov.AbsOp, ov.LogicalNotOp)
 
     def convert(self, op: ov.ElementwiseUnaryOp, e: Emitter) -> Sequence[SSAValue]:
+        if isinstance(op, ov.BitwiseNotOp):
+            if element(op.input) == i1:
+                return [e.unary(tew.LogicalNotOp, op.input)]
+            inverted = e.unary(tew.BitwiseNotOp, _signless(e, op.input))
+            return [e.bitcast(inverted, element(op.input))]
         if not isinstance(op, self.ANY_ELEMENT_TYPE) and not is_float(element(op.input)):
             if isinstance(op, ov.FloorOp | ov.CeilingOp):
                 return [op.input]
@@ -393,8 +458,7 @@ class Convert(OpenVINOPattern):
 
 ELEMENTWISE_PATTERNS = (
     SimpleBinary,
-    Less,
-    Equal,
+    Comparison,
     Divide,
     Remainder,
     Power,

@@ -15,11 +15,13 @@ from xdsl.ir import Operation, SSAValue
 
 from tosa_state.dialects import openvino as ov
 from tosa_state.dialects.tosa import elementwise as tew
+from tosa_state.dialects.tosa import shape as tts
 from tosa_state.dialects.tosa import tensor as tt
 from tosa_state.transforms.openvino_to_tosa.common import (
     DYN,
     Emitter,
     OpenVINOPattern,
+    RuntimeShape,
     Unsupported,
     broadcast_shape,
     constant_ints,
@@ -34,14 +36,37 @@ _MATMUL_ACCUMULATOR = {f32: f32, f16: f32, bf16: f32}
 """Float types `tosa.matmul` takes, and the type it accumulates and returns in."""
 
 
-def _as_batched(
-    e: Emitter, value: SSAValue, batch: Sequence[int], transposed: bool
-) -> SSAValue:
-    """A [..., R, C] operand broadcast to `batch`, as [prod(batch), R, C] (C, R if transposed)."""
-    rows, cols = dims(value)[-2:]
-    value = e.broadcast_to(value, (*batch, rows, cols))
-    value = e.reshape(value, (DYN if DYN in batch else math.prod(batch), rows, cols))
+def _as_batched(e: Emitter, value: SSAValue, batch: Sequence[int | SSAValue],
+                transposed: bool) -> SSAValue:
+    """A [..., R, C] operand broadcast to `batch`, as [prod(batch), R, C] (C, R if transposed);
+    sizes may be known only at run time."""
+    rows, cols = e.sizes(value)[-2:]
+    value = e.with_rank(value, len(batch) + 2)
+    multiples = [b if d == 1 and b != 1 else 1 for d, b in zip(dims(value)[:-2], batch,
+                                                                 strict=True)]
+    if any(m != 1 for m in multiples):
+        out = [DYN if isinstance(b, SSAValue) else b for b in batch]
+        value = e.value(tt.TileOp(value, e.shape_operand([*multiples, 1, 1]),
+                                  TensorType(element(value), [*out, *dims(value)[-2:]])))
+    value = e.reshape_sizes(value, (e.product(batch), rows, cols))
     return e.transpose(value, (0, 2, 1)) if transposed else value
+
+
+def _batch_sizes(e: Emitter, a: SSAValue, b: SSAValue) -> list[int | SSAValue]:
+    """The broadcast batch dims of `a` and `b` (all but the last two), as sizes."""
+    sa, sb = dims(a)[:-2], dims(b)[:-2]
+    out = broadcast_shape([sa, sb])
+    sizes: list[int | SSAValue] = []
+    for axis, size in enumerate(out):
+        if size != DYN:
+            sizes.append(size)
+            continue
+        ia, ib = axis - len(out) + len(sa), axis - len(out) + len(sb)
+        if ia >= 0 and sa[ia] == DYN:
+            sizes.append(e.dim(a, ia))
+        else:
+            sizes.append(e.dim(b, ib))
+    return sizes
 
 
 def matmul(
@@ -49,27 +74,35 @@ def matmul(
 ) -> SSAValue:
     """numpy `matmul(a^T?, b^T?)`: rank-1 operands become [1, K] / [K, 1] (their transpose flag
     is ignored), batch dims broadcast, and the product is one `tosa.matmul` (floats) or a
-    multiply and `tosa.reduce_sum` (other types)."""
+    multiply and `tosa.reduce_sum` (other types). A 2-D `b` (weights) multiplies the rows of
+    every batch at once: no copy of the weights per batch."""
     a_vector, b_vector = len(dims(a)) == 1, len(dims(b)) == 1
     if a_vector:
         a, transpose_a = e.reshape(a, (1, *dims(a))), False
     if b_vector:
         b, transpose_b = e.reshape(b, (*dims(b), 1)), False
     sa, sb = dims(a), dims(b)
-    batch = broadcast_shape([sa[:-2], sb[:-2]])
-    rows = sa[-1] if transpose_a else sa[-2]
-    cols = sb[-2] if transpose_b else sb[-1]
-    a3 = _as_batched(e, a, batch, transpose_a)
-    b3 = _as_batched(e, b, batch, transpose_b)
-    if DYN not in (dims(a3)[2], dims(b3)[1]) and dims(a3)[2] != dims(b3)[1]:
-        raise Unsupported(f"cannot multiply {ov.format_shape(sa)} by {ov.format_shape(sb)}")
-    product = _product3(e, a3, b3)
-    out = [*batch, rows, cols]
+    if len(sb) == 2 and not transpose_a:
+        leading = e.sizes(a)[:-1]
+        a3 = e.reshape_sizes(a, (1, e.product(leading), e.size(a, -1)))
+        b2 = e.transpose(b, (1, 0)) if transpose_b else b
+        product = _product3(e, a3, e.reshape(b2, (1, *dims(b2))))
+        out = [*leading, e.size(b2, 1)]
+    else:
+        batch = _batch_sizes(e, a, b)
+        rows = e.size(a, -1) if transpose_a else e.size(a, -2)
+        cols = e.size(b, -2) if transpose_b else e.size(b, -1)
+        a3 = _as_batched(e, a, batch, transpose_a)
+        b3 = _as_batched(e, b, batch, transpose_b)
+        if DYN not in (dims(a3)[2], dims(b3)[1]) and dims(a3)[2] != dims(b3)[1]:
+            raise Unsupported(f"cannot multiply {ov.format_shape(sa)} by {ov.format_shape(sb)}")
+        product = _product3(e, a3, b3)
+        out = [*batch, rows, cols]
     if b_vector:
         out.pop(-1)
     if a_vector:
         out.pop(-2 if not b_vector else -1)
-    return e.reshape(product, out)
+    return e.reshape_sizes(product, out)
 
 
 def _product3(e: Emitter, a: SSAValue, b: SSAValue) -> SSAValue:
@@ -122,6 +155,8 @@ class Reduce(OpenVINOPattern):
     }
 
     def convert(self, op: ov.ReduceOp, e: Emitter) -> Sequence[SSAValue]:
+        if op.input in e.lowering.shapes:
+            return [_reduce_shape(e, op)]
         sizes = dims(op.input)
         axes = sorted({normalize_axis(a, len(sizes)) for a in constant_ints(op.axes, "axes")})
         cls = self.TOSA[type(op)]
@@ -135,6 +170,36 @@ class Reduce(OpenVINOPattern):
         if not bool(op.keep_dims.value.data):
             value = e.reshape(value, [d for i, d in enumerate(sizes) if i not in axes])
         return [value]
+
+
+_SHAPE_REDUCTIONS = {
+    ov.ReduceProdOp: tts.MulShapeOp, ov.ReduceSumOp: tts.AddShapeOp,
+    ov.ReduceMaxOp: tts.MaxShapeOp, ov.ReduceMinOp: tts.MinShapeOp,
+}
+
+
+def _reduce_shape(e: Emitter, op: ov.ReduceOp) -> SSAValue:
+    """A reduction of a shape known at run time (the element count of a tensor is
+    `ReduceProd(ShapeOf(x))`): shape arithmetic over its sizes."""
+    found = e.lowering.shapes[op.input]
+    if type(op) not in _SHAPE_REDUCTIONS or found.scalar:
+        raise Unsupported(f"'{op.name}' of a shape known only at run time")
+    if constant_ints(op.axes, "axes") not in ([0], [-1]):
+        raise Unsupported("a reduction of a shape is along its only axis")
+    total: int | SSAValue | None = None
+    fold = {ov.ReduceProdOp: math.prod, ov.ReduceSumOp: sum, ov.ReduceMaxOp: max,
+            ov.ReduceMinOp: min}[type(op)]
+    known = [s for s in found.elements if isinstance(s, int)]
+    runtime = [s for s in found.elements if isinstance(s, SSAValue)]
+    total = fold(known) if known else None
+    for size in runtime:
+        if total is None:
+            total = size
+            continue
+        left = total if isinstance(total, SSAValue) else e.const_shape([total])
+        total = e.value(_SHAPE_REDUCTIONS[type(op)](left, size))
+    keep = bool(op.keep_dims.value.data)
+    return e.shape_tensor(RuntimeShape((total,), not keep, found.element_type))
 
 
 def _mean(e: Emitter, total: SSAValue, count: int) -> SSAValue:
@@ -160,12 +225,18 @@ class Softmax(OpenVINOPattern):
         if not is_float(element(op.input)):
             raise Unsupported(f"{op.name} of {element(op.input)} values (floats only)")
         axis = normalize_axis(op.axis.value.data, len(dims(op.input)))
-        shifted = e.sub(op.input, _reduce(e, tt.ReduceMaxOp, op.input, axis))
-        exponentials = e.unary(tew.ExpOp, shifted)
-        total = _reduce(e, tt.ReduceSumOp, exponentials, axis)
-        if isinstance(op, ov.LogSoftmaxOp):
-            return [e.sub(shifted, e.unary(tew.LogOp, total))]
-        return [e.mul(exponentials, e.unary(tew.ReciprocalOp, total))]
+        return [softmax(e, op.input, axis, log=isinstance(op, ov.LogSoftmaxOp))]
+
+
+def softmax(e: Emitter, value: SSAValue, axis: int, log: bool = False) -> SSAValue:
+    """`exp(x - max) / sum(exp(x - max))` along `axis` (floats); with `log`, its logarithm
+    `(x - max) - log(sum(exp(x - max)))`."""
+    shifted = e.sub(value, _reduce(e, tt.ReduceMaxOp, value, axis))
+    exponentials = e.unary(tew.ExpOp, shifted)
+    total = _reduce(e, tt.ReduceSumOp, exponentials, axis)
+    if log:
+        return e.sub(shifted, e.unary(tew.LogOp, total))
+    return e.mul(exponentials, e.unary(tew.ReciprocalOp, total))
 
 
 class MVN(OpenVINOPattern):

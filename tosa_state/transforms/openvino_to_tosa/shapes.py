@@ -31,6 +31,10 @@ _ARITHMETIC: dict[type[Operation], tuple[type[tts.ShapeBinaryOperation], Callabl
 }
 
 
+class MixedShapeArithmetic(Unsupported):
+    """A shape known at run time meets a computed tensor: the shape becomes a tensor."""
+
+
 def involves_runtime_shape(e: Emitter, *values: SSAValue) -> bool:
     return any(v in e.lowering.shapes for v in values)
 
@@ -42,7 +46,7 @@ def shape_arithmetic(e: Emitter, op: ov.ElementwiseBinaryOp) -> SSAValue:
     shape_op, fold = _ARITHMETIC[type(op)]
     a, b = e.shape_elements(op.lhs), e.shape_elements(op.rhs)
     if a is None or b is None:
-        raise Unsupported("arithmetic between a run-time shape and a computed tensor")
+        raise MixedShapeArithmetic("arithmetic between a run-time shape and a computed tensor")
     left, right = list(a.elements), list(b.elements)
     if len(left) == 1:
         left *= len(right)

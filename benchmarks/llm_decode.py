@@ -1,0 +1,148 @@
+"""A tiny Llama decoding token by token: tosa-state against OpenVINO, in one process.
+
+The model is `llm_models.py`'s tiny Llama (2 layers, hidden size 64, 4 query / 2 K/V heads,
+vocabulary 128, random weights) exported by optimum-intel as stateful IR (the KV caches in
+ReadValue / Assign variables of shape [?, 2, ?, 16], grown by a Concat every call). Both
+runtimes compile the IR once, without input shapes. Measured, as median milliseconds:
+
+- prefill: one call with a prompt of 16 tokens (after `reset_state()`);
+- decode: one call with one token after `past` cached positions, for past 64 ... 1024
+  (the cache is filled by one prefill of `past` tokens first, then a few decode steps are
+  timed); the last column is the step time divided by the one at past 64.
+
+OpenVINO runs with `INFERENCE_NUM_THREADS=1` and f32 precision (tosa-state is
+single-threaded numpy); the two alternate call by call, so that a busy machine slows both
+alike, and their logits are checked to agree first. Run `python benchmarks/llm_decode.py`
+(the `test` extra installs torch, transformers and optimum-intel; the export is cached in
+`--cache`).
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+from llm_models import export, prompt, step_inputs
+
+PASTS = (64, 128, 256, 512, 1024)
+PREFILL = 16
+
+
+def runtimes(xml: Path) -> dict[str, Callable[[dict[str, np.ndarray] | None], np.ndarray]]:
+    """One call per runtime: inputs in, logits out (`None` resets the state)."""
+    import openvino as ov
+
+    import tosa_state
+
+    ours = tosa_state.compile_model(xml).create_infer_request()
+    config = {"INFERENCE_NUM_THREADS": 1, "INFERENCE_PRECISION_HINT": "f32",
+              "KV_CACHE_PRECISION": "f32"}
+    theirs = ov.Core().compile_model(str(xml), "CPU", config).create_infer_request()
+
+    def tosa_state_call(inputs: dict[str, np.ndarray] | None) -> np.ndarray:
+        if inputs is None:
+            ours.reset_state()
+            return np.empty(0)
+        return ours.infer(inputs)["logits"]
+
+    def openvino_call(inputs: dict[str, np.ndarray] | None) -> np.ndarray:
+        if inputs is None:
+            theirs.reset_state()
+            return np.empty(0)
+        theirs.infer(inputs)
+        return theirs.get_tensor("logits").data.copy()
+
+    return {"tosa-state": tosa_state_call, "openvino": openvino_call}
+
+
+def _timed(call: Callable[[], object]) -> float:
+    start = time.perf_counter()
+    call()
+    return time.perf_counter() - start
+
+
+def prefill_ms(calls: dict[str, Callable], repeats: int) -> dict[str, float]:
+    tokens = prompt(1, PREFILL, seed=0)
+    samples: dict[str, list[float]] = {name: [] for name in calls}
+    for _ in range(repeats):
+        for name, call in calls.items():
+            call(None)
+            samples[name].append(_timed(lambda c=call: c(step_inputs(tokens, 0))))
+    return {name: 1e3 * float(np.median(v)) for name, v in samples.items()}
+
+
+def decode_ms(calls: dict[str, Callable], past: int, steps: int) -> dict[str, float]:
+    """Median ms of a one-token step after `past` positions (the cache filled by a prefill)."""
+    tokens = prompt(1, past, seed=1)
+    next_token = {}
+    for name, call in calls.items():
+        call(None)
+        logits = call(step_inputs(tokens, 0))
+        next_token[name] = logits[:, -1:].argmax(-1)
+    samples: dict[str, list[float]] = {name: [] for name in calls}
+    for step in range(steps):
+        for name, call in calls.items():
+            inputs = step_inputs(next_token[name], past + step)
+            start = time.perf_counter()
+            logits = call(inputs)
+            samples[name].append(time.perf_counter() - start)
+            next_token[name] = logits[:, -1:].argmax(-1)
+    return {name: 1e3 * float(np.median(v)) for name, v in samples.items()}
+
+
+def check_agreement(calls: dict[str, Callable]) -> float:
+    """Largest relative difference of the logits over a prompt and 8 greedy steps."""
+    tokens = prompt(1, PREFILL, seed=2)
+    logits = {}
+    for name, call in calls.items():
+        call(None)
+        out, seq = [], tokens
+        for step in range(9):
+            result = call(step_inputs(seq, 0 if step == 0 else PREFILL + step - 1))
+            out.append(result)
+            seq = result[:, -1:].argmax(-1)
+        logits[name] = np.concatenate([o.reshape(-1) for o in out])
+    ours, theirs = logits["tosa-state"], logits["openvino"]
+    return float(np.max(np.abs(ours - theirs) / np.maximum(np.abs(theirs), 1e-3)))
+
+
+def main() -> int:
+    import argparse
+
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--cache", type=Path, default=Path.home() / ".cache" / "tosa-state",
+                        help="where the exported model is kept")
+    parser.add_argument("--repeats", type=int, default=9, help="timed prefills")
+    parser.add_argument("--steps", type=int, default=9, help="timed decode steps per past")
+    args = parser.parse_args()
+    try:
+        import openvino  # noqa: F401
+        import optimum.intel  # noqa: F401
+    except ImportError as error:
+        print(f"error: {error.name} is not installed (pip install -e '.[test]')",
+              file=sys.stderr)
+        return 1
+    xml = export(["llama"], args.cache / "llm_exports")["llama"]
+    calls = runtimes(xml)
+    worst = check_agreement(calls)
+    prefill = prefill_ms(calls, args.repeats)
+    print(f"tiny Llama (2 layers, hidden 64), single thread, median ms per call "
+          f"(logits agree within {worst:.1e} relative)")
+    print(f"{'call':>18} {'tosa-state':>11} {'openvino':>9} {'ratio':>6} {'growth':>7}")
+    print(f"{f'prefill {PREFILL} tokens':>18} {prefill['tosa-state']:11.2f} "
+          f"{prefill['openvino']:9.2f} {prefill['tosa-state'] / prefill['openvino']:5.1f}x")
+    first = None
+    for past in PASTS:
+        step = decode_ms(calls, past, args.steps)
+        first = first or step["tosa-state"]
+        print(f"{f'decode, past {past}':>18} {step['tosa-state']:11.2f} {step['openvino']:9.2f} "
+              f"{step['tosa-state'] / step['openvino']:5.1f}x "
+              f"{step['tosa-state'] / first:6.2f}x")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

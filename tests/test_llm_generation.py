@@ -1,0 +1,122 @@
+"""Generation with real optimum-intel exports (tiny Llama, Qwen2, GPT-2; see
+`test_llm_exports.py`) equal to OpenVINO's: `compile_model(xml)` without input shapes, then
+
+- a prompt of 5 tokens and 8 greedy decode steps,
+- `reset_state()` and a second prompt of 3 tokens, 3 decode steps,
+- a batch of 2: a prompt of 4 tokens, 2 decode steps, a `beam_idx` that swaps the two rows
+  (and then one that duplicates row 0), 3 more steps,
+
+against the OpenVINO CPU plugin in one process (f32 inference precision and an f32 KV cache:
+by default the plugin keeps the cache in f16 or u8, which moves the logits by about 1e-4):
+logits within 1e-4 relative (and 1e-5 absolute), the same greedy tokens, the same KV-cache
+states (`query_state`) after every call. `tosa-state-run` runs the same generation from an
+`.npz` with one array per step (`input_ids@0` the prompt, `input_ids@1` ... one token each).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+ov = pytest.importorskip("openvino", reason="OpenVINO is the oracle of these tests")
+pytest.importorskip("optimum.intel", reason="optimum-intel exports the models")
+
+import llm_models  # noqa: E402  (benchmarks/, put on sys.path by conftest)
+
+import tosa_state  # noqa: E402
+from tosa_state.tools import run  # noqa: E402
+
+pytestmark = pytest.mark.peers
+
+RTOL, ATOL = 1e-4, 1e-5
+OPENVINO_CONFIG = {"INFERENCE_PRECISION_HINT": "f32", "KV_CACHE_PRECISION": "f32"}
+
+
+class Pair:
+    """One request of each runtime, fed the same inputs; every call is compared."""
+
+    def __init__(self, xml: Path) -> None:
+        compiled = ov.Core().compile_model(str(xml), "CPU", OPENVINO_CONFIG)
+        self.theirs = compiled.create_infer_request()
+        self.ours = tosa_state.compile_model(xml).create_infer_request()
+        self.past = 0
+        self.calls = 0
+
+    def call(self, tokens: np.ndarray, beam_idx: np.ndarray | None = None) -> np.ndarray:
+        """One call with `tokens` [batch, n]; returns the greedy next tokens [batch, 1]."""
+        inputs = llm_models.step_inputs(tokens, self.past, beam_idx)
+        self.theirs.infer(inputs)
+        want = self.theirs.get_tensor("logits").data.copy()
+        got = self.ours.infer(inputs)["logits"]
+        what = f"call {self.calls} (past {self.past}, {tokens.shape[1]} new tokens)"
+        np.testing.assert_allclose(got, want, rtol=RTOL, atol=ATOL, err_msg=f"{what}: logits")
+        ours_next, theirs_next = got[:, -1].argmax(-1), want[:, -1].argmax(-1)
+        np.testing.assert_array_equal(ours_next, theirs_next, err_msg=f"{what}: greedy tokens")
+        self.compare_states(what)
+        self.past += tokens.shape[1]
+        self.calls += 1
+        return theirs_next[:, None]
+
+    def compare_states(self, what: str) -> None:
+        theirs = {s.name: s.state.data.copy() for s in self.theirs.query_state()}
+        ours = {s.name: s.state for s in self.ours.query_state()}
+        assert sorted(ours) == sorted(theirs)
+        assert len(ours) == 4  # key and value of two layers
+        for name, want in theirs.items():
+            assert ours[name].shape == want.shape, f"{what}: state {name} shape"
+            np.testing.assert_allclose(ours[name], want, rtol=RTOL, atol=ATOL,
+                                       err_msg=f"{what}: state {name}")
+
+    def reset(self) -> None:
+        self.theirs.reset_state()
+        self.ours.reset_state()
+        self.past = 0
+
+    def generate(self, tokens: np.ndarray, steps: int) -> list[np.ndarray]:
+        produced = [self.call(tokens)]
+        for _ in range(steps):
+            produced.append(self.call(produced[-1]))
+        return produced
+
+
+@pytest.mark.parametrize("family", ["llama", "qwen2", "gpt2"])
+def test_generation_matches_openvino(llm_exports: dict[str, Path], family: str) -> None:
+    pair = Pair(llm_exports[family])
+    first = pair.generate(llm_models.prompt(1, 5, seed=1), steps=8)
+    assert len(first) == 9
+    pair.reset()
+    pair.generate(llm_models.prompt(1, 3, seed=2), steps=3)
+    pair.reset()
+    tokens = pair.generate(llm_models.prompt(2, 4, seed=3), steps=2)[-1]
+    tokens = pair.call(tokens[::-1], beam_idx=np.array([1, 0]))
+    tokens = pair.call(tokens, beam_idx=np.array([0, 0]))
+    for _ in range(2):
+        tokens = pair.call(tokens)
+
+
+def test_tosa_state_run_with_steps_of_different_lengths(llm_exports: dict[str, Path],
+                                                       tmp_path: Path) -> None:
+    """A prompt of 6 tokens then 4 single tokens, as per-step arrays (`<name>@<step>`); the
+    logits of every step (`logits@<step>`: their length changes too) equal OpenVINO's."""
+    xml = llm_exports["llama"]
+    request = ov.Core().compile_model(str(xml), "CPU", OPENVINO_CONFIG).create_infer_request()
+    tokens, past, steps, expected = llm_models.prompt(1, 6, seed=4), 0, {}, []
+    for step in range(5):
+        inputs = llm_models.step_inputs(tokens, past)
+        steps.update({f"{name}@{step}": value for name, value in inputs.items()})
+        request.infer(inputs)
+        expected.append(request.get_tensor("logits").data.copy())
+        past += tokens.shape[1]
+        tokens = expected[-1][:, -1:].argmax(-1)
+    np.savez(tmp_path / "steps.npz", **steps)
+    code = run.main([str(xml), "--inputs", str(tmp_path / "steps.npz"), "-q",
+                     "-o", str(tmp_path / "out.npz")])
+    assert code == 0
+    with np.load(tmp_path / "out.npz") as out:
+        assert sorted(k for k in out.files if k.startswith("logits@")) == [
+            f"logits@{k}" for k in range(5)]
+        for step, want in enumerate(expected):
+            np.testing.assert_allclose(out[f"logits@{step}"], want, rtol=RTOL, atol=ATOL)
+        assert out["state/past_key_values.0.keypresent.0.key"].shape == (1, 2, 10, 16)
