@@ -94,7 +94,8 @@ def decode_ms(calls: dict[str, Callable], past: int, steps: int) -> dict[str, fl
 
 
 def check_agreement(calls: dict[str, Callable]) -> float:
-    """Largest relative difference of the logits over a prompt and 8 greedy steps."""
+    """Largest difference of the logits over a prompt and 8 greedy steps, relative to the
+    largest logit."""
     tokens = prompt(1, PREFILL, seed=2)
     logits = {}
     for name, call in calls.items():
@@ -106,7 +107,7 @@ def check_agreement(calls: dict[str, Callable]) -> float:
             seq = result[:, -1:].argmax(-1)
         logits[name] = np.concatenate([o.reshape(-1) for o in out])
     ours, theirs = logits["tosa-state"], logits["openvino"]
-    return float(np.max(np.abs(ours - theirs) / np.maximum(np.abs(theirs), 1e-3)))
+    return float(np.max(np.abs(ours - theirs)) / np.max(np.abs(theirs)))
 
 
 def main() -> int:
@@ -115,8 +116,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--cache", type=Path, default=Path.home() / ".cache" / "tosa-state",
                         help="where the exported model is kept")
-    parser.add_argument("--repeats", type=int, default=9, help="timed prefills")
-    parser.add_argument("--steps", type=int, default=9, help="timed decode steps per past")
+    parser.add_argument("--repeats", type=int, default=15, help="timed prefills")
+    parser.add_argument("--steps", type=int, default=25, help="timed decode steps per past")
     args = parser.parse_args()
     try:
         import openvino  # noqa: F401
@@ -130,7 +131,7 @@ def main() -> int:
     worst = check_agreement(calls)
     prefill = prefill_ms(calls, args.repeats)
     print(f"tiny Llama (2 layers, hidden 64), single thread, median ms per call "
-          f"(logits agree within {worst:.1e} relative)")
+          f"(logits agree within {worst:.1e} of the largest)")
     print(f"{'call':>18} {'tosa-state':>11} {'openvino':>9} {'ratio':>6} {'growth':>7}")
     print(f"{f'prefill {PREFILL} tokens':>18} {prefill['tosa-state']:11.2f} "
           f"{prefill['openvino']:9.2f} {prefill['tosa-state'] / prefill['openvino']:5.1f}x")
