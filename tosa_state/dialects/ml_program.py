@@ -38,6 +38,8 @@ from xdsl.printer import Printer
 from xdsl.traits import Pure, SymbolOpInterface, SymbolTable, SymbolUserOpInterface
 from xdsl.utils.exceptions import VerifyException
 
+from tosa_state.symbol_cache import memoized
+
 VISIBILITIES = ("public", "private", "nested")
 
 
@@ -135,11 +137,29 @@ class GlobalOp(IRDLOperation):
 
 def lookup_global(op: Operation, ref: SymbolRefAttr) -> GlobalOp | None:
     """The `ml_program.global` that `ref` names, from `op`'s nearest symbol table."""
+    found = lookup_symbol(op, ref)
+    return found if isinstance(found, GlobalOp) else None
+
+
+def lookup_symbol(op: Operation, ref: SymbolRefAttr) -> Operation | None:
+    """`SymbolTable.lookup_symbol`, from an index of the nearest symbol table while the IR
+    is frozen (verification; see `tosa_state.symbol_cache`), else by a scan."""
+    table = op.parent_op()
+    while table is not None and not table.has_trait(SymbolTable):
+        table = table.parent_op()
+    index = None
+    if table is not None and not ref.nested_references.data:
+        body = table.regions[0].blocks.first
+        index = memoized("symbols", table, lambda: {
+            sym.data: symbol for symbol in (body.ops if body else ())
+            if isinstance(sym := symbol.properties.get("sym_name"), StringAttr)
+        })
+    if index is not None:
+        return index.get(ref.root_reference.data)
     try:
-        found = SymbolTable.lookup_symbol(op, ref)
+        return SymbolTable.lookup_symbol(op, ref)
     except ValueError:  # not inside a symbol table
         return None
-    return found if isinstance(found, GlobalOp) else None
 
 
 class GlobalUser(SymbolUserOpInterface):
@@ -152,10 +172,7 @@ class GlobalUser(SymbolUserOpInterface):
     def verify(self, op: Operation) -> None:
         assert isinstance(op, GlobalLoadOp | GlobalStoreOp | GlobalLoadConstOp)
         ref = op.global_
-        try:
-            found = SymbolTable.lookup_symbol(op, ref)
-        except ValueError:  # not inside a symbol table
-            found = None
+        found = lookup_symbol(op, ref)
         if found is None or found.name != GlobalOp.name:
             raise VerifyException(f"undefined global: {ref}")
         global_type = found.properties.get("type")

@@ -48,9 +48,10 @@ def parse_diagnostics(text: str) -> list[Diagnostic]:
     """The diagnostics in a printed error message, one per `[loc: ]severity: ...` line.
 
     Lines of another form continue the previous diagnostic's message; a note without a
-    location takes the location of the diagnostic before it.
+    location takes the location of the error (warning, remark) it follows.
     """
     diagnostics: list[Diagnostic] = []
+    parent: Diagnostic | None = None
     for line in text.split("\n"):
         match = _DIAGNOSTIC.match(line)
         if match is None:
@@ -63,11 +64,12 @@ def parse_diagnostics(text: str) -> list[Diagnostic]:
         if match["file"] is not None:
             diagnostic.file = match["file"]
             diagnostic.line, diagnostic.column = int(match["line"]), int(match["col"])
-        elif match["sev"] == "note" and diagnostics:
-            parent = diagnostics[-1]
+        elif match["sev"] == "note" and parent is not None:
             diagnostic.file, diagnostic.line, diagnostic.column = (
                 parent.file, parent.line, parent.column,
             )
+        if diagnostic.severity != "note":
+            parent = diagnostic
         diagnostics.append(diagnostic)
     return diagnostics
 

@@ -35,7 +35,7 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.dialects.func import FuncOp
-from xdsl.ir import Attribute, Operation, SSAValue, TypeAttribute
+from xdsl.ir import Attribute, Block, Operation, SSAValue, TypeAttribute
 from xdsl.irdl import (
     IRDLOperation,
     irdl_op_definition,
@@ -49,6 +49,8 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import EffectInstance, MemoryEffect, SymbolOpInterface, SymbolUserOpInterface
 from xdsl.utils.exceptions import VerifyException
+
+from tosa_state.symbol_cache import memoized
 
 DYNAMIC = -1
 """A dynamic dimension in `var_shape` (printed `?` in the tensor type)."""
@@ -218,31 +220,20 @@ class VariableOp(IRDLOperation):
 
 
 def _verify_placement(var: VariableOp) -> None:
-    """Where a declaration may stand, and the RFC's rules for the legacy in-function form."""
+    """Where a declaration may stand, and the RFC's rule for the legacy in-function form:
+    one declaration of a name per function (as upstream, declarations are function-scoped:
+    several functions may declare one name, even with different types)."""
     parent, block = var.parent_op(), var.parent_block()
     in_module = isinstance(parent, ModuleOp)
     in_function_body = isinstance(parent, FuncOp) and block is parent.body.blocks.first
-    if block is None or not (in_module or in_function_body):
+    if block is None or parent is None or not (in_module or in_function_body):
         where = f"'{parent.name}'" if parent is not None else "no parent"
         raise VerifyException(
-            "must be declared directly in a module (or, in the legacy form, at the top of "
-            f"a function body), not inside {where}"
+            f"variable '{var.var_name}' must be declared directly in a module (or, in the "
+            f"legacy form, at the top of a function body), not inside {where}"
         )
-    for other in block.ops:
-        if other is var:
-            break
-        if isinstance(other, VariableOp) and other.var_name == var.var_name:
-            raise VerifyException(f"redefinition of symbol named '{var.var_name}'")
-    module = _enclosing_module(var)
-    if module is not None:
-        for other in iter_declarations(module, var.var_name):
-            if other is var:
-                break
-            if not _same_declaration(other, var):
-                raise VerifyException(
-                    f"variable '{var.var_name}' is declared with a different type or initial "
-                    f"value elsewhere ('{other.tensor_type}' vs '{var.tensor_type}')"
-                )
+    if _declarations_in(parent).get(var.var_name) is not var:
+        raise VerifyException(f"redefinition of symbol named '{var.var_name}'")
 
 
 def _same_declaration(a: VariableOp, b: VariableOp) -> bool:
@@ -254,6 +245,38 @@ def _enclosing_module(op: Operation) -> ModuleOp | None:
     while parent is not None and not isinstance(parent, ModuleOp):
         parent = parent.parent_op()
     return parent
+
+
+def _first_declarations(block: Block) -> dict[str, VariableOp]:
+    """The first declaration of each name directly in `block`."""
+    found: dict[str, VariableOp] = {}
+    for op in block.ops:
+        if isinstance(op, VariableOp):
+            found.setdefault(op.var_name, op)
+    return found
+
+
+def _declarations_in(owner: Operation) -> dict[str, VariableOp]:
+    """The declarations directly in a module's body or a function's entry block (indexed
+    once per verification, see `tosa_state.symbol_cache`)."""
+
+    def build() -> dict[str, VariableOp]:
+        if not owner.regions or not owner.regions[0].blocks:
+            return {}
+        return _first_declarations(owner.regions[0].blocks.first)  # type: ignore[arg-type]
+
+    found = memoized("tosa.variable declarations", owner, build)
+    return build() if found is None else found
+
+
+def _positions(func: FuncOp) -> dict[Operation, int]:
+    """The index of each op of a function's entry block."""
+
+    def build() -> dict[Operation, int]:
+        return {op: index for index, op in enumerate(func.body.blocks.first.ops)}  # type: ignore[union-attr]
+
+    found = memoized("block positions", func, build)
+    return build() if found is None else found
 
 
 def iter_declarations(module: ModuleOp, name: str | None = None) -> Iterator[VariableOp]:
@@ -278,21 +301,19 @@ def lookup_variable(user: Operation, name: str) -> VariableOp | None:
     while func is not None and not isinstance(func, FuncOp | ModuleOp):
         func = func.parent_op()
     if isinstance(func, FuncOp) and func.body.blocks:
-        for op in func.body.blocks.first.ops:
-            if isinstance(op, VariableOp) and op.var_name == name:
-                if not op.is_before_in_block(_ancestor_in(user, op)):
-                    raise VerifyException(
-                        f"'{name}' is used before its declaration in function "
-                        f"'{func.sym_name.data}'"
-                    )
-                return op
+        op = _declarations_in(func).get(name)
+        if op is not None:
+            positions = _positions(func)
+            if positions[op] > positions[_ancestor_in(user, op)]:
+                raise VerifyException(
+                    f"'{name}' is used before its declaration in function "
+                    f"'{func.sym_name.data}'"
+                )
+            return op
     module = _enclosing_module(user)
     if module is None:
         return None
-    for op in module.body.block.ops:
-        if isinstance(op, VariableOp) and op.var_name == name:
-            return op
-    return None
+    return _declarations_in(module).get(name)
 
 
 def _ancestor_in(op: Operation, sibling: Operation) -> Operation:
