@@ -10,14 +10,19 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from enum import StrEnum
 from io import StringIO
+from typing import IO
 
-from xdsl.ir import Operation
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, ModuleOp, StringAttr
+from xdsl.dialects.func import FuncOp
+from xdsl.ir import Attribute, Operation
 from xdsl.printer import Printer
 
 from tosa_state.dialects.tosa.variables import VariableOp, VariableReadOp, VariableWriteOp
+from tosa_state.resources import ELIDED, BlobWriter, element_count, resource_able
 
 
 class Spelling(StrEnum):
@@ -37,13 +42,55 @@ def _needs_generic_upstream(op: Operation) -> bool:
     return op.name.startswith("tosa.") and bool(op.properties or op.regions)
 
 
+@dataclass(frozen=True)
+class LargeConstants:
+    """How to print dense constants of many elements (`None`: no limit)."""
+
+    elide_over: int | None = None
+    """More elements: `dense_resource<__elided__>`, as mlir-opt's
+    `--mlir-elide-elementsattrs-if-larger` (not parseable back into data)."""
+    resources_over: int | None = None
+    """More elements: `dense_resource<key>` with the blob in the file's metadata."""
+
+
 @dataclass(eq=False, repr=False)
 class SpellingPrinter(Printer):
-    """An xDSL printer that can print upstream MLIR's spelling of TOSA ops."""
+    """An xDSL printer that can print upstream MLIR's spelling of TOSA ops, and large
+    constants fast, elided, or as `dense_resource` blobs."""
 
     spelling: Spelling = field(default=Spelling.DOTTED)
+    large: LargeConstants = field(default_factory=LargeConstants)
+    blobs: BlobWriter = field(default_factory=BlobWriter)
+    _owner: str = "blob"
+
+    def print_attribute(self, attribute: Attribute) -> None:
+        if not isinstance(attribute, DenseIntOrFPElementsAttr) or not resource_able(attribute):
+            return super().print_attribute(attribute)
+        count = element_count(attribute)
+        data = attribute.data.data
+        width = len(data) // count if count else 0
+        view = memoryview(data)
+        if count <= 1 or (width and view[width:] == view[:-width]):  # a splat: short anyway
+            return super().print_attribute(attribute)
+        large = self.large
+        if large.elide_over is not None and count > large.elide_over:
+            self.print_string(f"dense_resource<{ELIDED}> : ")
+            return self.print_attribute(attribute.type)
+        if large.resources_over is not None and count > large.resources_over:
+            key = self.blobs.add(self._owner, attribute)
+            self.print_string(f"dense_resource<{key}> : ")
+            return self.print_attribute(attribute.type)
+        if count <= 100:
+            return super().print_attribute(attribute)
+        # What xDSL prints, without decoding every element first (xDSL 0.74 does).
+        self.print_string(f'dense<"0x{data.hex().upper()}"> : ')
+        return self.print_attribute(attribute.type)
 
     def print_op(self, op: Operation) -> None:
+        if isinstance(sym := op.properties.get("sym_name"), StringAttr):
+            self._owner = sym.data  # a blob is named after its variable or global
+        elif not isinstance(op, ModuleOp | FuncOp):
+            self._owner = op.name.split(".")[-1]
         if self.spelling is not Spelling.UPSTREAM:
             return super().print_op(op)
         if (upstream_name := _UPSTREAM_NAMES.get(type(op))) is not None:
@@ -66,21 +113,56 @@ class SpellingPrinter(Printer):
             op.print(self)
 
 
+def write_module(
+    stream: IO[str],
+    module: Operation,
+    *,
+    spelling: Spelling | str = Spelling.DOTTED,
+    generic: bool = False,
+    debuginfo: bool = False,
+    large: LargeConstants | None = None,
+) -> None:
+    """Write `module` in the given spelling, ending with a newline, then its blobs (a
+    `{-# dialect_resources: ... #-}` section) in bounded pieces."""
+    for piece in module_pieces(
+        module, spelling=spelling, generic=generic, debuginfo=debuginfo, large=large
+    ):
+        stream.write(piece)
+
+
+def module_pieces(
+    module: Operation,
+    *,
+    spelling: Spelling | str = Spelling.DOTTED,
+    generic: bool = False,
+    debuginfo: bool = False,
+    large: LargeConstants | None = None,
+) -> Iterator[str]:
+    """The text of `module` (see `write_module`): the module, then the blob section in
+    pieces, hex-encoded as they are asked for."""
+    text = StringIO()
+    printer = SpellingPrinter(
+        stream=text,
+        spelling=Spelling(spelling),
+        print_generic_format=generic,
+        print_debuginfo=debuginfo,
+        large=large or LargeConstants(),
+    )
+    printer.print_op(module)
+    text.write("\n")
+    yield text.getvalue()
+    yield from printer.blobs.chunks()
+
+
 def print_module(
     module: Operation,
     *,
     spelling: Spelling | str = Spelling.DOTTED,
     generic: bool = False,
     debuginfo: bool = False,
+    large: LargeConstants | None = None,
 ) -> str:
     """The text of `module` in the given spelling, ending with a newline."""
-    stream = StringIO()
-    printer = SpellingPrinter(
-        stream=stream,
-        spelling=Spelling(spelling),
-        print_generic_format=generic,
-        print_debuginfo=debuginfo,
-    )
-    printer.print_op(module)
-    stream.write("\n")
-    return stream.getvalue()
+    return "".join(module_pieces(
+        module, spelling=spelling, generic=generic, debuginfo=debuginfo, large=large
+    ))

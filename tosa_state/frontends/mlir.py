@@ -23,12 +23,14 @@ from xdsl.dialects.builtin import (
     BytesAttr,
     ComplexType,
     DenseIntOrFPElementsAttr,
+    DenseResourceAttr,
     FileLineColLoc,
     IndexType,
     IntAttr,
     IntegerType,
     ModuleOp,
     RankedStructure,
+    ShapedType,
     StringAttr,
     UnknownLoc,
 )
@@ -42,6 +44,7 @@ from xdsl.utils.mlir_lexer import MLIRLexer, MLIRToken, MLIRTokenKind
 
 from tosa_state.diagnostics import ModelImportError
 from tosa_state.dialects.tosa import UPSTREAM_SPELLINGS
+from tosa_state.resources import dense_from_blob, split_metadata
 
 
 class _LinearLexer(MLIRLexer):
@@ -70,8 +73,17 @@ class LocatedParser(Parser):
     """An xDSL parser that records `file:line:col` on every op it parses, and reports every
     problem with the text as a `ParseError` at the right place (see `parse_mlir`)."""
 
-    def __init__(self, ctx: Context, text: str, name: str, line_offset: int = 0):
+    def __init__(
+        self,
+        ctx: Context,
+        text: str,
+        name: str,
+        line_offset: int = 0,
+        blobs: dict[str, bytes] | None = None,
+    ):
         super().__init__(ctx, "", name)  # `text` is lexed by `parse_module`, with our lexer
+        self._blobs = blobs or {}
+        """The builtin `dense_resource` blobs of the file (see `tosa_state.resources`)."""
         self._text = text
         self._name = StringAttr(name)
         self._line_offset = line_offset
@@ -144,6 +156,27 @@ class LocatedParser(Parser):
                 raise
             raise ParseError(Span(start, start + len(name), self.lexer.input), error.msg) \
                 from None
+
+    def _parse_builtin_dense_resource_attr(self) -> DenseResourceAttr:
+        # A blob becomes the plain `dense` attribute it stands for, as it is parsed. (xDSL
+        # registers each key in the builtin dialect's global storage, renaming a key seen
+        # in an earlier parse: the key is read here instead.)
+        keyword = self.last_token  # `dense_resource`
+        start = keyword.start if keyword is not None else self.pos
+        self.parse_characters("<", " in dense_resource attribute")
+        key = self.parse_identifier(" for resource handle")
+        self.parse_characters(">", " in dense_resource attribute")
+        self.parse_characters(":", " in dense_resource attribute")
+        pos = self.pos
+        shaped = self.parse_type()
+        if not isinstance(shaped, ShapedType):
+            self.raise_error(f"dense resource should have a shaped type, got: {shaped}", pos)
+        try:
+            return dense_from_blob(  # type: ignore[return-value]
+                DenseResourceAttr.from_params(key, shaped), self._blobs
+            )
+        except ValueError as error:
+            self.raise_error(str(error), start, self.pos)
 
     # -- dense literals -------------------------------------------------------------------
     # xDSL 0.74 builds the constraint of a dense literal's type anew for every literal
@@ -232,7 +265,8 @@ def parse_mlir(ctx: Context, text: str, name: str = "<stdin>", line_offset: int 
 
     `line_offset` is the number of lines before `text` in its file (for split inputs).
     """
-    parser = LocatedParser(ctx, text, name, line_offset)
+    text, blobs = split_metadata(text, name)
+    parser = LocatedParser(ctx, text, name, line_offset, blobs)
     try:
         return parser.parse_module()
     except ParseError as error:

@@ -7,7 +7,7 @@ import importlib.metadata
 import os
 import sys
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import NoReturn
 
@@ -65,8 +65,9 @@ def package_version(distribution: str = "tosa-state") -> str:
         return "unknown"
 
 
-def write_atomically(path: str, data: str | bytes) -> None:
-    """Write `data` to `path` all at once: a failed write leaves no partial file.
+def write_atomically(path: str, data: str | bytes | Iterable[str]) -> None:
+    """Write `data` (or each of its pieces, e.g. generated as written) to `path` all at
+    once: a failed write leaves no partial file.
 
     A path that cannot be written (no such directory, a directory, no permission) is a
     `TosaStateError` naming it. The file gets the permissions a plain `open(path, "w")`
@@ -80,7 +81,10 @@ def write_atomically(path: str, data: str | bytes) -> None:
         raise _write_error(path, error) from None
     try:
         with os.fdopen(fd, mode) as stream:
-            stream.write(data)
+            if isinstance(data, str | bytes):
+                stream.write(data)
+            else:
+                stream.writelines(data)
             os.fchmod(stream.fileno(), _new_file_mode(target))
         os.replace(tmp, target)
     except BaseException as error:

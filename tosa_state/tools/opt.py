@@ -15,7 +15,7 @@ from tosa_state.context import make_context
 from tosa_state.diagnostics import TosaStateError
 from tosa_state.frontends import read_model_file
 from tosa_state.frontends.mlir import parse_mlir
-from tosa_state.printing import Spelling, print_module
+from tosa_state.printing import LargeConstants, Spelling, module_pieces
 from tosa_state.tools.cli import ArgumentParser, run_tool, write_atomically
 from tosa_state.tools.cli import package_version as _version
 from tosa_state.tools.verify_diagnostics import DiagnosticVerifier
@@ -91,7 +91,28 @@ def _arg_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--mlir-print-debuginfo", action="store_true", help="print op locations"
     )
+    parser.add_argument(
+        "--elide-large-constants", "--mlir-elide-elementsattrs-if-larger", type=_count,
+        metavar="N", help="print constants of more than N elements as "
+        "'dense_resource<__elided__>' (as mlir-opt; the output then holds no weights)",
+    )
+    parser.add_argument(
+        "--dense-resources-if-larger", type=_count, metavar="N",
+        help="print constants of more than N elements as 'dense_resource<key>' blobs in a "
+        "'{-# dialect_resources: ... #-}' section at the end, as upstream MLIR does "
+        "(iree-opt and tosa-state read it back)",
+    )
     return parser
+
+
+def _count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a number of elements >= 0, got '{text}'")
+    return value
 
 
 @dataclass(frozen=True)
@@ -138,17 +159,20 @@ def main(argv: list[str] | None = None) -> int:
     ctx = make_context()
     pipeline = parse_pipeline(args.passes)
 
-    def process(module: ModuleOp) -> str:
+    large = LargeConstants(args.elide_large_constants, args.dense_resources_if_larger)
+
+    def process(module: ModuleOp) -> Iterator[str]:
         verify_module(module)
         apply_pipeline(ctx, module, pipeline)
-        return print_module(
+        return module_pieces(
             module,
             spelling=args.tosa_spelling,
             generic=args.print_op_generic,
             debuginfo=args.mlir_print_debuginfo,
+            large=large,
         )
 
-    outputs: list[str] = []
+    outputs: list[Iterator[str]] = []
     errors: list[str] = []
     for chunk, name, load in _inputs(ctx, args.input, args.split_input_file):
         verifier = None
@@ -166,16 +190,23 @@ def main(argv: list[str] | None = None) -> int:
                 verifier.process_text(str(error))
         if verifier is not None:
             errors.extend(verifier.finish())
-    result = f"{SPLIT_MARKER}\n".join(outputs)
+    result = _joined(outputs)  # written piece by piece: blobs are hex-encoded as written
     if errors:
         if not args.output:  # the chunks that worked, as mlir-opt prints them; no file
-            sys.stdout.write(result)
+            sys.stdout.writelines(result)
         raise TosaStateError("\n".join(errors))
     if args.output:
         write_atomically(args.output, result)
     else:
-        sys.stdout.write(result)
+        sys.stdout.writelines(result)
     return 0
+
+
+def _joined(outputs: list[Iterator[str]]) -> Iterator[str]:
+    for index, pieces in enumerate(outputs):
+        if index:
+            yield f"{SPLIT_MARKER}\n"
+        yield from pieces
 
 
 def entry_point() -> None:
