@@ -74,11 +74,15 @@ def _arg_parser() -> argparse.ArgumentParser:
         help=f"split the input at '{SPLIT_MARKER}' lines and process each chunk alone",
     )
     parser.add_argument(
-        "--verify-diagnostics", nargs="?", const="all", choices=["all", "only-expected"],
+        "--verify-diagnostics", action="store_const", const="all",
         help="check the diagnostics against the input's 'expected-error {{...}}' (-warning, "
         "-note, -remark; @+N, @-N, @above, @below, @unknown; -re for {{regex}} parts) "
         "annotations, as mlir-opt: exit 1 on a missing or unexpected diagnostic "
-        "('only-expected': ignore unexpected ones)",
+        "('--verify-diagnostics=only-expected': ignore unexpected ones)",
+    )
+    parser.add_argument(  # the `=value` spelling, see _split_optional_values
+        _VERIFY_MODE, dest="verify_diagnostics", choices=["all", "only-expected"],
+        help=argparse.SUPPRESS,
     )
     parser.add_argument(
         "--print-op-generic", action="store_true", help="print every op in generic form"
@@ -154,8 +158,22 @@ def _read_input(path: str) -> tuple[str, str]:
         raise TosaStateError(f"{path}: error: cannot read file: {error}") from None
 
 
+_VERIFY_MODE = "--verify-diagnostics-mode"
+
+
+def _split_optional_values(argv: list[str]) -> list[str]:
+    """mlir-opt's `--verify-diagnostics` takes a value only as `=value`, so a following
+    argument (the input file) is never taken for it; argparse's optional values would be."""
+    prefix = "--verify-diagnostics="
+    return [
+        f"{_VERIFY_MODE}={arg.removeprefix(prefix)}" if arg.startswith(prefix) else arg
+        for arg in argv
+    ]
+
+
 def main(argv: list[str] | None = None) -> int:
-    args = _arg_parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else argv
+    args = _arg_parser().parse_args(_split_optional_values(argv))
     ctx = make_context()
     pipeline = parse_pipeline(args.passes)
 
