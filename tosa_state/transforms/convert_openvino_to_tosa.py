@@ -29,7 +29,7 @@ from xdsl.utils.exceptions import PassFailedException
 
 from tosa_state.dialects.tosa.variables import VariableOp
 from tosa_state.transforms.openvino_to_tosa import Lowering, conversion_patterns
-from tosa_state.transforms.openvino_to_tosa.common import Deferred, conversion_error
+from tosa_state.transforms.openvino_to_tosa.common import conversion_error, first_failure
 from tosa_state.transforms.openvino_to_tosa.state import existing_variables
 
 
@@ -79,12 +79,7 @@ def _check_converted(module: ModuleOp, lowering: Lowering) -> None:
     left = [op for op in module.walk() if _is_openvino(op) and op.name != "openvino.yield"]
     if not left:
         return
-    failures = [(op, lowering.failures.get(op)) for op in left]
-    op, failure = next(
-        ((o, f) for o, f in failures if f is not None and not isinstance(f, Deferred)),
-        failures[0],
-    )
-    reason = str(failure) if failure is not None else "no conversion pattern for this op"
+    op, reason = first_failure(left, lowering.failures)
     message = conversion_error(op, reason)
     if len(left) > 1:
         message += f"\nnote: {len(left) - 1} more 'openvino' op(s) were left unconverted"

@@ -23,7 +23,7 @@ from xdsl.utils.exceptions import PassFailedException
 from tosa_state.diagnostics import error_at
 from tosa_state.dialects.tfl.state import VarHandleOp
 from tosa_state.transforms.convert_openvino_to_tosa import _clean_up, _refine_result_types
-from tosa_state.transforms.openvino_to_tosa.common import Deferred
+from tosa_state.transforms.openvino_to_tosa.common import first_failure
 from tosa_state.transforms.openvino_to_tosa.state import existing_variables
 from tosa_state.transforms.tflite_to_tosa import TflLowering, conversion_patterns
 from tosa_state.transforms.tflite_to_tosa.common import SOURCE_ATTR, describe, is_tfl
@@ -77,12 +77,7 @@ def _check_converted(module: ModuleOp, entries: list[FuncOp], lowering: TflLower
     left = [o for f in entries for o in f.walk() if is_tfl(o)]
     if not left:
         return
-    failures = [(o, lowering.failures.get(o)) for o in left]
-    bad, failure = next(
-        ((o, f) for o, f in failures if f is not None and not isinstance(f, Deferred)),
-        failures[0],
-    )
-    reason = str(failure) if failure is not None else "no conversion pattern for this op"
+    bad, reason = first_failure(left, lowering.failures)
     what = f"'{bad.name}' op could not be converted to TOSA: {reason}"
     path = module.attributes.get(FILE_ATTR)
     if isinstance(path, StringAttr) and SOURCE_ATTR in bad.attributes:

@@ -21,7 +21,7 @@ import html
 import math
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
@@ -80,6 +80,19 @@ class Unsupported(Exception):
 
 class Deferred(Unsupported):
     """An operand comes from an op not converted yet: the walker retries in its next round."""
+
+
+def first_failure(
+    left: Sequence[Operation], failures: Mapping[Operation, Unsupported]
+) -> tuple[Operation, str]:
+    """The op a conversion pass reports among those `left` unconverted, and why: the first
+    with a real reason, else the first op (a deferral only says its operand was not ready)."""
+    reasons = [(op, failures.get(op)) for op in left]
+    op, failure = next(
+        ((o, f) for o, f in reasons if f is not None and not isinstance(f, Deferred)),
+        reasons[0],
+    )
+    return op, str(failure) if failure is not None else "no conversion pattern for this op"
 
 
 # ---------------------------------------------------------------------------------------------
