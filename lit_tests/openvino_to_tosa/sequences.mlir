@@ -40,3 +40,27 @@ func.func @gru_reverse_with_lengths(%x: tensor<2x5x1xf32>, %h: tensor<2x1x1xf32>
   %y, %ho = openvino.gru_sequence %x, %h, %n, %w, %r, %b {hidden_size = 1 : i64, activations = ["sigmoid", "tanh"], activations_alpha = array<f32>, activations_beta = array<f32>, clip = 0.0 : f32, direction = "reverse", linear_before_reset = true} : (tensor<2x5x1xf32>, tensor<2x1x1xf32>, tensor<2xi32>, tensor<1x3x1xf32>, tensor<1x3x1xf32>, tensor<1x4xf32>) -> (tensor<2x1x5x1xf32>, tensor<2x1x1xf32>)
   func.return %y : tensor<2x1x5x1xf32>
 }
+
+// A single step (a streaming model's LSTM over one frame) needs no loop: the step's ops are
+// placed straight in the function, the step index folds away, X is read whole and Y is the
+// new hidden state.
+
+// CHECK-LABEL: func.func @lstm_one_step
+// CHECK-NOT:     tosa.while_loop
+// CHECK-NOT:     tosa.gather
+// CHECK:         %[[XW:.*]] = tosa.matmul %x, %{{.*}}, %{{.*}}, %{{.*}} : (tensor<1x1x2xf32>, tensor<1x2x12xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x1x12xf32>
+// CHECK:         %{{.*}} = tosa.matmul %h, %{{.*}}, %{{.*}}, %{{.*}} : (tensor<1x1x3xf32>, tensor<1x3x12xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x1x12xf32>
+// CHECK:         %{{.*}} = tosa.mul %{{.*}}, %c, %{{.*}} :
+// CHECK:         %[[CO:co]] = tosa.add
+// CHECK:         %[[HO:ho]] = tosa.mul
+// CHECK-NOT:     tosa.scatter
+// CHECK:         %[[Y:.*]] = tosa.reshape %[[HO]], %{{.*}} : (tensor<1x1x3xf32>, !tosa.shape<4>) -> tensor<1x1x1x3xf32>
+// CHECK-NEXT:    func.return %[[Y]], %[[HO]], %[[CO]] :
+func.func @lstm_one_step(%x: tensor<1x1x2xf32>, %h: tensor<1x1x3xf32>, %c: tensor<1x1x3xf32>) -> (tensor<1x1x1x3xf32>, tensor<1x1x3xf32>, tensor<1x1x3xf32>) {
+  %n = openvino.constant dense<1> : tensor<1xi32>
+  %w = openvino.constant dense<0.5> : tensor<1x12x2xf32>
+  %r = openvino.constant dense<0.25> : tensor<1x12x3xf32>
+  %b = openvino.constant dense<0.125> : tensor<1x12xf32>
+  %y, %ho, %co = openvino.lstm_sequence %x, %h, %c, %n, %w, %r, %b {hidden_size = 3 : i64, activations = ["sigmoid", "tanh", "tanh"], activations_alpha = array<f32>, activations_beta = array<f32>, clip = 0.0 : f32, direction = "forward"} : (tensor<1x1x2xf32>, tensor<1x1x3xf32>, tensor<1x1x3xf32>, tensor<1xi32>, tensor<1x12x2xf32>, tensor<1x12x3xf32>, tensor<1x12xf32>) -> (tensor<1x1x1x3xf32>, tensor<1x1x3xf32>, tensor<1x1x3xf32>)
+  func.return %y, %ho, %co : tensor<1x1x1x3xf32>, tensor<1x1x3xf32>, tensor<1x1x3xf32>
+}

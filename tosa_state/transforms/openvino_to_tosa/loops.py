@@ -19,6 +19,11 @@ A `TimeLoop` collects the loop while a pattern builds the step:
 The loop counts with a carried `tensor<1xi32>` from 0 to `steps`; each distinct step index
 (`[outer, part]` positions of a gather or scatter) is one more carried i32 tensor advanced by
 a constant each step.
+
+A single step (a streaming model's LSTM over one frame, say) needs no loop: the body is
+built the same way, then placed straight in the function with each carried value bound to
+its initial one (a step's part is then a `tosa.slice`, a stacked result the step's value),
+so the constant step indices fold and nothing is left of the loop.
 """
 
 from __future__ import annotations
@@ -91,11 +96,21 @@ class TimeLoop:
             self._next[arg] = self.body.add(arg, self.body.const(np.full((1, 1), delta), i32))
         return self._indices[key]
 
+    @property
+    def single(self) -> bool:
+        """Whether the loop runs once: `build` then places the body straight in the function."""
+        return self.steps == 1
+
     def step_part(self, value: SSAValue, axis: int, part: int, start: int, delta: int
                   ) -> SSAValue:
         """The `part` entries of `value` along `axis` that step k reads, from
         `start + k*delta` on (shape: `value`'s with `part` at `axis`)."""
         dims = shape(value)
+        if self.single:
+            begin = [0] * len(dims)
+            begin[axis] = start
+            return self.body.slice(self.invariant(value), begin,
+                                   [*dims[:axis], part, *dims[axis + 1:]])
         outer = math.prod(dims[:axis])
         inner = math.prod(dims[axis + 1:])
         table = self.invariant(self._outer.reshape(value, (outer, dims[axis], inner)))
@@ -113,6 +128,11 @@ class TimeLoop:
         outer = math.prod(dims[:axis])
         inner = math.prod(dims[axis + 1:])
         full = (*dims[:axis], length, *dims[axis + 1:])
+        if self.single and part == length:  # the step writes all of it
+            carrier = self.carry(self._outer.const(np.zeros(full, dtype_of(element(value)))))
+            self._next[carrier] = value
+            self._stacked.append(_Stacked(carrier, full))
+            return len(self._stacked) - 1
         zeros = self._outer.const(np.zeros((outer, length, inner), dtype_of(element(value))))
         accumulator = self.carry(zeros)
         update = self.body.reshape(value, (outer, part, inner))
@@ -133,6 +153,8 @@ class TimeLoop:
         args = list(self._block.args)
         missing = [a.index for a in args if a not in self._next]
         assert not missing, f"carried values without an update: {missing}"
+        if self.single:
+            return self._build_straight(args)
         self._block.add_ops([*self.body.ops, YieldOp(*(self._next[a] for a in args))])
         cond_block = Block(arg_types=[a.type for a in args])
         cond = Emitter(self.body.lowering, self.body.anchor)
@@ -144,6 +166,22 @@ class TimeLoop:
         # the pass's clean-up merges equal constants and shapes inside the regions too
         self.body.lowering.created.extend([*cond.ops, *self.body.ops])
         finals = dict(zip(args, results, strict=True))
+        stacked = [
+            self._outer.reshape(finals[s.accumulator], s.full_shape) for s in self._stacked
+        ]
+        return finals, stacked
+
+    def _build_straight(self, args: list[SSAValue]
+                        ) -> tuple[dict[SSAValue, SSAValue], list[SSAValue]]:
+        """The one step, in the function: the body's ops cloned with every carried value
+        bound to its initial one (the emitter folds what became constant)."""
+        mapping: dict[SSAValue, SSAValue] = dict(zip(args, self._inits, strict=True))
+        for op in self.body.ops:
+            results = self._outer.emit(op.clone(value_mapper=dict(mapping)))
+            mapping.update(zip(op.results, results, strict=True))
+        for op in reversed(self.body.ops):
+            op.drop_all_references()
+        finals = {arg: mapping.get(self._next[arg], self._next[arg]) for arg in args}
         stacked = [
             self._outer.reshape(finals[s.accumulator], s.full_shape) for s in self._stacked
         ]
