@@ -705,6 +705,29 @@ def test_float_mul_and_pow(dtype: np.dtype) -> None:
     assert_ulps(run("pow", a, b), golden_map_binary(math.pow, a, b, dtype), max_ulps=1)
 
 
+@pytest.mark.parametrize("exponent, special", [(2.0, np.square), (0.5, np.sqrt), (3.0, np.power)])
+def test_pow_by_constant(exponent: float, special: np.ufunc) -> None:
+    """A constant exponent of 2 or 0.5 runs as `np.square` / `np.sqrt`, within 1 ulp of the
+    exact power (squares exactly); an exponent that broadcasts `x` keeps `np.power`."""
+    text = f"""
+func.func @f(%x: tensor<3x4xf32>, %y: tensor<1x1xf32>) -> (tensor<3x4xf32>, tensor<2x1xf32>) {{
+  %e = "tosa.const"() <{{values = dense<{exponent}> : tensor<1x1xf32>}}> : () -> tensor<1x1xf32>
+  %e2 = "tosa.const"() <{{values = dense<{exponent}> : tensor<2x1xf32>}}> : () -> tensor<2x1xf32>
+  %p = tosa.pow %x, %e : (tensor<3x4xf32>, tensor<1x1xf32>) -> tensor<3x4xf32>
+  %b = tosa.pow %y, %e2 : (tensor<1x1xf32>, tensor<2x1xf32>) -> tensor<2x1xf32>
+  func.return %p, %b : tensor<3x4xf32>, tensor<2x1xf32>
+}}"""
+    pows = [op for op in parse(text).walk() if op.name == "tosa.pow"]
+    assert getattr(kernel(pows[0]), "ufunc", kernel(pows[0])) is special
+    assert kernel(pows[1]) is np.power
+    x = np.random.default_rng(3).uniform(0.01, 100, (3, 4)).astype(np.float32)
+    p, b = run_text(text, x, np.full((1, 1), 2.0, np.float32))
+    golden = golden_map_binary(math.pow, x, np.float32(exponent), np.dtype(np.float32))
+    assert_ulps(p, golden, max_ulps=0 if special is np.square else 1)
+    assert b.shape == (2, 1)
+    assert_ulps(b, np.full((2, 1), 2.0**exponent, np.float32), max_ulps=1)
+
+
 def golden_map_binary(
     fn: Callable[[float, float], float], a: np.ndarray, b: np.ndarray, dtype: np.dtype
 ) -> np.ndarray:
