@@ -444,6 +444,12 @@ def _conv_kernel(op: ConvOperation) -> Kernel:
 
     prepared = _Prepared(weights)
 
+    def column_bias(bias: np.ndarray, _: np.ndarray) -> np.ndarray | None:
+        """The bias as an `[OC, 1]` column (None when it is all zeros)."""
+        return None if not bias.any() else bias.astype(compute).reshape(-1, 1)
+
+    bias_column = _Prepared(column_bias)
+
     def conv(x: np.ndarray, w: np.ndarray, bias: np.ndarray, x_zp: np.ndarray,
              w_zp: np.ndarray) -> np.ndarray:
         matrix = prepared(w, w_zp)
@@ -452,12 +458,15 @@ def _conv_kernel(op: ConvOperation) -> Kernel:
         elif x.dtype != compute:
             x = x.astype(compute)
         columns, positions = columns_of(x, w.shape[:2] if depthwise else w.shape[1:3])
-        if depthwise:
-            acc = np.matmul(columns, matrix).transpose(1, 0, 2)  # [P, C, M]
-        elif len(columns) <= _FEW_POSITIONS:  # OpenBLAS: twice as fast this way round
-            acc = np.ascontiguousarray((matrix @ columns.T).T)
-        else:
-            acc = columns @ matrix.T
+        if not depthwise and len(columns) <= _FEW_POSITIONS:
+            # OpenBLAS: twice as fast this way round; the result is a transposed view
+            acc = matrix @ columns.T  # [OC, P]
+            if (column := bias_column(bias, bias)) is not None:
+                acc += column
+            acc = acc.T.reshape(*positions, -1)
+            return acc if acc.dtype == output else acc.astype(output)
+        # depthwise: [P, C, M]
+        acc = np.matmul(columns, matrix).transpose(1, 0, 2) if depthwise else columns @ matrix.T
         acc = acc.reshape(*positions, -1)
         acc += bias if bias.dtype == compute else bias.astype(compute)
         return acc if acc.dtype == output else acc.astype(output)

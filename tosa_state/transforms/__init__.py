@@ -13,7 +13,9 @@ from tosa_state.transforms.convert_tosa_variables_to_memref import (
 from tosa_state.transforms.externalize_state import ExternalizeStatePass
 from tosa_state.transforms.make_stateful import MakeStatefulPass
 from tosa_state.transforms.specialize_input_shapes import SpecializeInputShapesPass
+from tosa_state.transforms.tosa_fold_conv_bias import TosaFoldConvBiasPass
 from tosa_state.transforms.tosa_hoist_variables import TosaHoistVariablesPass
+from tosa_state.transforms.tosa_reduce_transposes import TosaReduceTransposesPass
 from tosa_state.transforms.tosa_to_mlprogram import TosaToMLProgramPass
 
 
@@ -49,6 +51,8 @@ def get_tosa_state_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         ConvertTFLiteToTosaPass.name: lambda: ConvertTFLiteToTosaPass,
         ConvertTosaVariablesToMemRefPass.name: lambda: ConvertTosaVariablesToMemRefPass,
         TosaToMLProgramPass.name: lambda: TosaToMLProgramPass,
+        TosaReduceTransposesPass.name: lambda: TosaReduceTransposesPass,
+        TosaFoldConvBiasPass.name: lambda: TosaFoldConvBiasPass,
         MakeStatefulPass.name: lambda: MakeStatefulPass,
         ExternalizeStatePass.name: lambda: ExternalizeStatePass,
     }
@@ -66,7 +70,9 @@ __all__ = [
     "ExternalizeStatePass",
     "MakeStatefulPass",
     "SpecializeInputShapesPass",
+    "TosaFoldConvBiasPass",
     "TosaHoistVariablesPass",
+    "TosaReduceTransposesPass",
     "TosaToMLProgramPass",
     "get_all_passes",
     "get_tosa_state_passes",

@@ -1,0 +1,78 @@
+"""The optimizations `compile_model` runs before lowering (`tosa-reduce-transposes`,
+`tosa-fold-conv-bias`): same results as the module run as it is, fewer ops per call, and
+output that upstream MLIR parses."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from peers.upstream_mlir import iree_opt
+
+import tosa_state as ts
+from tosa_state.api import DEFAULT_PIPELINE
+from tosa_state.frontends.mlir import parse_mlir
+from tosa_state.printing import print_module
+from tosa_state.transforms.pipeline import apply_pipeline
+
+OPTIMIZE = "tosa-reduce-transposes,tosa-fold-conv-bias"
+LIT = Path(__file__).parent.parent / "lit_tests" / "optimize"
+
+
+def _ops(request: ts.CompiledModel) -> list[str]:
+    return [op.name for op in request._plan.ops_per_call]
+
+
+def _random_inputs(model: ts.CompiledModel, rng: np.random.Generator) -> list[np.ndarray]:
+    return [rng.standard_normal(port.shape).astype(port.dtype) for port in model.inputs]
+
+
+@pytest.mark.parametrize("source, entry", [("reduce-transposes.mlir", "conv1d_chain"),
+                                           ("reduce-transposes.mlir", "magnitude"),
+                                           ("reduce-transposes.mlir", "pairs"),
+                                           ("fold-conv-bias.mlir", "folded")])
+def test_optimized_module_computes_the_same(source: str, entry: str) -> None:
+    text = (LIT / source).read_text()
+    as_is = ts.compile_model(parse_mlir(ts.make_context(), text), pipeline="", entry=entry)
+    optimized = ts.compile_model(parse_mlir(ts.make_context(), text), pipeline=OPTIMIZE,
+                                 entry=entry)
+    rng = np.random.default_rng(0)
+    for _ in range(3):
+        inputs = _random_inputs(as_is, rng)
+        want = as_is.create_infer_request().infer(inputs)
+        got = optimized.create_infer_request().infer(inputs)
+        for a, b in zip(want, got, strict=True):
+            np.testing.assert_allclose(b, a, rtol=1e-6, atol=1e-6)
+    assert len(_ops(optimized)) < len(_ops(as_is))
+
+
+def test_default_pipeline_optimizes() -> None:
+    assert DEFAULT_PIPELINE.split(",")[:2] == OPTIMIZE.split(",")
+    text = (LIT / "reduce-transposes.mlir").read_text()
+    model = ts.compile_model(parse_mlir(ts.make_context(), text), entry="conv1d_chain")
+    assert _ops(model).count("tosa.transpose") == 1
+
+
+def test_silero_vad_runs_without_layout_ops(tmp_path: Path) -> None:
+    """silero-vad: the transposes around its six convolutions all cancel and their bias adds
+    fold (the differential tests check its outputs against OpenVINO's)."""
+    pytest.importorskip("silero_vad", reason="silero-vad ships the model (the 'test' extra)")
+    from streaming_vad import silero_stateful_ir
+
+    model = ts.compile_model(silero_stateful_ir(tmp_path))
+    ops = _ops(model)
+    assert "tosa.transpose" not in ops
+    assert ops.count("tosa.conv2d") == 6 and ops.count("tosa.add") == 4
+    assert len(ops) <= 55
+
+
+@pytest.mark.peers
+def test_upstream_parses_the_optimized_modules(upstream_mlir_tools: None) -> None:
+    for source in ("reduce-transposes.mlir", "fold-conv-bias.mlir"):
+        module = parse_mlir(ts.make_context(), (LIT / source).read_text())
+        apply_pipeline(ts.make_context(), module, OPTIMIZE)
+        theirs = parse_mlir(ts.make_context(),
+                            iree_opt(print_module(module, spelling="upstream"),
+                                     "--mlir-print-op-generic"))
+        assert theirs.is_structurally_equivalent(module)
