@@ -1,8 +1,11 @@
-"""LSTMSequence-5 over T time steps: compile time and per-step run time against T.
+"""LSTMSequence-5 and TensorIterator-1 over T time steps: compile time and per-step run
+time against T.
 
 The model is an OpenVINO LSTMSequence (batch 1, input 40, hidden H) whose initial states are
-variables (what MakeStateful leaves of a torch `nn.LSTM`), saved as IR. For each T it
-reports, in one process:
+variables (what MakeStateful leaves of a torch `nn.LSTM`), saved as IR; its `tensor_iterator`
+form is the same model after OpenVINO's `convert_sequence_to_tensor_iterator` (a
+TensorIterator whose body is an LSTMCell, what OpenVINO's own transformations and the ONNX
+`Scan` frontend produce). For each kind and T it reports, in one process:
 
 - compile: `tosa_state.compile_model` (import, convert-openvino-to-tosa, lowering, plan)
   and OpenVINO's `Core.compile_model`;
@@ -11,14 +14,17 @@ reports, in one process:
 
     python benchmarks/sequence_loop.py                # T = 10, 100, 1000; H = 64
     python benchmarks/sequence_loop.py --steps 10,1000 --hidden 16,256
+    python benchmarks/sequence_loop.py --kinds tensor_iterator
 
-Sequences become one `tosa.while_loop` (see docs/openvino.md), so compile time does not
-grow with T; before, they were unrolled into T cell copies (T=1000: about 25 s).
+Sequences and TensorIterators become one `tosa.while_loop` (see docs/openvino.md), so
+compile time does not grow with T; before, they were unrolled into T cell copies (T=1000:
+about 25 s).
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import tempfile
 import time
 from pathlib import Path
@@ -39,10 +45,17 @@ def _weights(hidden: int, seed: int = 0) -> dict[str, np.ndarray]:
             "b": uniform(1, 4 * hidden)}
 
 
-def save_model(path: Path, steps: int, hidden: int) -> Path:
-    """The stateful LSTMSequence model as IR at `path` (model.xml)."""
+KINDS = ("sequence", "tensor_iterator")
+
+
+def save_model(path: Path, steps: int, hidden: int, kind: str = "sequence") -> Path:
+    """The stateful LSTMSequence model as IR at `path` (model.xml); `kind` "tensor_iterator"
+    turns the sequence into a TensorIterator first."""
     import openvino as ov
     import openvino.opset13 as ops
+    from openvino._offline_transformations import (
+        convert_sequence_to_tensor_iterator_transformation,
+    )
 
     weights = _weights(hidden)
     x = ops.parameter([1, steps, INPUTS], np.float32, name="x")
@@ -57,6 +70,10 @@ def save_model(path: Path, steps: int, hidden: int) -> Path:
     writes = [ops.assign(ops.add(node.output(1), zero), "h"),
               ops.assign(ops.add(node.output(2), zero), "c")]
     model = ov.Model([ops.result(node.output(0), name="y")], writes, [x], "lstm_sequence")
+    if kind == "tensor_iterator":
+        convert_sequence_to_tensor_iterator_transformation(model)
+        found = [op.get_type_name() for op in model.get_ordered_ops()]
+        assert "TensorIterator" in found and "LSTMSequence" not in found, found
     xml = path / "model.xml"
     ov.save_model(model, str(xml), compress_to_fp16=False)
     return xml
@@ -96,13 +113,14 @@ def _median_seconds(call, x: np.ndarray, repeats: int) -> float:
     return float(np.median(times))
 
 
-def measure(steps: int, hidden: int, repeats: int = 5) -> dict[str, float]:
+def measure(steps: int, hidden: int, repeats: int = 5, kind: str = "sequence"
+            ) -> dict[str, float]:
     import openvino as ov
 
     import tosa_state as ts
 
     with tempfile.TemporaryDirectory() as folder:
-        xml = save_model(Path(folder), steps, hidden)
+        xml = save_model(Path(folder), steps, hidden, kind)
         start = time.perf_counter()
         request = ts.compile_model(xml).create_infer_request()
         ours_compile = time.perf_counter() - start
@@ -135,16 +153,26 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--steps", default="10,100,1000", help="time steps T, comma-separated")
     parser.add_argument("--hidden", default="64", help="hidden sizes H, comma-separated")
+    parser.add_argument("--kinds", default=",".join(KINDS),
+                        help=f"models, comma-separated ({', '.join(KINDS)})")
     parser.add_argument("--repeats", type=int, default=5)
     args = parser.parse_args()
-    print(f"{'H':>5} {'T':>6} | {'compile s':>9} {'OpenVINO':>9} | {'step us':>8} "
-          f"{'OpenVINO':>9} {'numpy':>8} | {'vs numpy':>8}")
-    for hidden in (int(h) for h in args.hidden.split(",")):
-        for steps in (int(t) for t in args.steps.split(",")):
-            r = measure(steps, hidden, args.repeats)
-            print(f"{hidden:>5} {steps:>6} | {r['compile']:>9.3f} {r['ov_compile']:>9.3f} | "
-                  f"{r['step'] * 1e6:>8.1f} {r['ov_step'] * 1e6:>9.1f} "
-                  f"{r['np_step'] * 1e6:>8.1f} | {r['step'] / r['np_step']:>7.2f}x", flush=True)
+    print(f"{'model':>15} {'H':>5} {'T':>6} | {'compile s':>9} {'OpenVINO':>9} | "
+          f"{'step us':>8} {'OpenVINO':>9} {'numpy':>8} | {'vs numpy':>8}")
+    kinds = args.kinds.split(",")
+    unknown = [k for k in kinds if k not in KINDS]
+    if unknown:
+        parser.error(f"unknown model kind(s) {', '.join(unknown)} (known: {', '.join(KINDS)})")
+    for kind, hidden, steps in itertools.product(kinds, _ints(args.hidden), _ints(args.steps)):
+        r = measure(steps, hidden, args.repeats, kind)
+        print(f"{kind:>15} {hidden:>5} {steps:>6} | "
+              f"{r['compile']:>9.3f} {r['ov_compile']:>9.3f} | "
+              f"{r['step'] * 1e6:>8.1f} {r['ov_step'] * 1e6:>9.1f} "
+              f"{r['np_step'] * 1e6:>8.1f} | {r['step'] / r['np_step']:>7.2f}x", flush=True)
+
+
+def _ints(text: str) -> list[int]:
+    return [int(v) for v in text.split(",")]
 
 
 if __name__ == "__main__":

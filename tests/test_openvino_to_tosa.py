@@ -381,6 +381,38 @@ def test_tensor_iterator_slicing(slicing: str, part: int, order: list[int]) -> N
     np.testing.assert_array_equal(last[0], sums[-1])
 
 
+def test_tensor_iterator_offsets_invariants_and_last_values() -> None:
+    """Parts of 2 from offset 1 to 7 of x [1, 8] (3 iterations; the CPU plugin would read
+    from 0, see docs/openvino.md), an invariant input `w`, a sliced input that is also a
+    back edge (its first part, then the yielded value), and a last-iteration output that
+    no back edge carries."""
+    t, w = "tensor<1x2xf32>", "tensor<1x2xf32>"
+    text = func(
+        f"%x: tensor<1x8xf32>, %w: {w}, %z: tensor<1x6xf32>",
+        f"tensor<1x6xf32>, {t}, {t}",
+        f"""
+  %0:3 = openvino.tensor_iterator(%x, %w, %z) {{input_port_map = [#openvino.port_map<external = 0, internal = 0, axis = 1, start = 1, end = 7, stride = 2, part_size = 2>, #openvino.port_map<external = 1, internal = 1>, #openvino.port_map<external = 2, internal = 2, axis = 1, start = 0, end = -1, stride = 2, part_size = 2>], output_port_map = [#openvino.port_map<external = 0, internal = 0, axis = 1, start = 0, end = -1, stride = 2, part_size = 2>, #openvino.port_map<external = 1, internal = 1>, #openvino.port_map<external = 2, internal = 2>], back_edges = [#openvino.back_edge<from = 1, to = 2>]}} : (tensor<1x8xf32>, {w}, tensor<1x6xf32>) -> (tensor<1x6xf32>, {t}, {t}) {{
+  ^bb0(%xi: {t}, %wi: {w}, %zi: {t}):
+    %p = openvino.multiply %xi, %wi : ({t}, {w}) -> {t}
+    %s = openvino.add %p, %zi : ({t}, {t}) -> {t}
+    %n = openvino.negative %s : ({t}) -> {t}
+    openvino.yield %s, %s, %n : {t}, {t}, {t}
+  }}
+  func.return %0#0, %0#1, %0#2 : tensor<1x6xf32>, {t}, {t}""",
+    )
+    x = np.arange(1.0, 9.0, dtype=np.float32).reshape(1, 8)
+    weights = np.array([[2.0, -1.0]], np.float32)
+    z = np.array([[10.0, 20.0, 30.0, 40.0, 50.0, 60.0]], np.float32)
+    y, last, negated = run(text, x, weights, z)
+    state, parts = z[:, 0:2], []
+    for k in range(3):
+        state = x[:, 1 + 2 * k:3 + 2 * k] * weights + state
+        parts.append(state)
+    np.testing.assert_array_equal(y, np.concatenate(parts, axis=1))
+    np.testing.assert_array_equal(last, state)
+    np.testing.assert_array_equal(negated, -state)
+
+
 def test_tensor_iterator_partial_reverse_is_rejected() -> None:
     with pytest.raises(PipelineError, match="a negative stride must cover the whole axis"):
         run(_tensor_iterator("start = -2, end = 0, stride = -1", 1), np.zeros((1, 6), np.float32),

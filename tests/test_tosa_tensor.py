@@ -547,35 +547,67 @@ def test_reverse(axis: int) -> None:
 
 
 # ---------------------------------------------------------------------------------------
-# GATHER
+# GATHER / SCATTER
 # ---------------------------------------------------------------------------------------
 
 
+GATHER_INDICES = [
+    [[4, 0, 0, 2], [1, 3, 4, 4]],
+    [[3]],  # one row (a step of a loop over time: a view)
+    [[0, 4, 2]],
+    [[k % 5 for k in range(10)], [(3 * k) % 5 for k in range(10)]],  # 20 indices
+]
+
+
 @pytest.mark.parametrize("index_dtype", [np.int32, np.int64])
-def test_gather(index_dtype: np.dtype) -> None:
-    values = randn(2, 5, 3)
-    indices = np.array([[4, 0, 0, 2], [1, 3, 4, 4]], index_dtype)
-    result = run_op("tosa.gather %arg0, %arg1", [values, indices], "tensor<2x4x3xf32>")
-    expected = np.empty((2, 4, 3), np.float32)
-    for n in range(2):
-        for w in range(4):
-            expected[n, w, :] = values[n, indices[n, w], :]
+@pytest.mark.parametrize("rows", GATHER_INDICES, ids=["2x4", "1x1", "1x3", "2x10"])
+def test_gather(index_dtype: np.dtype, rows: list[list[int]]) -> None:
+    indices = np.array(rows, index_dtype)
+    n, w = indices.shape
+    values = randn(n, 5, 3)
+    result = run_op("tosa.gather %arg0, %arg1", [values, indices], f"tensor<{n}x{w}x3xf32>")
+    expected = np.empty((n, w, 3), np.float32)
+    for i in range(n):
+        for j in range(w):
+            expected[i, j, :] = values[i, indices[i, j], :]
     np.testing.assert_array_equal(result, expected)
 
 
-@pytest.mark.parametrize("bad", [5, -1])
-def test_gather_index_out_of_range_is_an_error(bad: int) -> None:
-    values, indices = randn(1, 5, 2), np.array([[0, bad]], np.int32)
+@pytest.mark.parametrize("rows", GATHER_INDICES, ids=["2x4", "1x1", "1x3", "2x10"])
+def test_scatter(rows: list[list[int]]) -> None:
+    indices = np.array([sorted(set(r))[:2] for r in rows], np.int32)  # no duplicates
+    n, w = indices.shape
+    values, update = randn(n, 5, 3), randn(n, w, 3)
+    result = run_op("tosa.scatter %arg0, %arg1, %arg2", [values, indices, update],
+                    f"tensor<{n}x5x3xf32>")
+    expected = values.copy()
+    for i in range(n):
+        for j in range(w):
+            expected[i, indices[i, j], :] = update[i, j, :]
+    np.testing.assert_array_equal(result, expected)
+
+
+@pytest.mark.parametrize("op", ["gather", "scatter"])
+@pytest.mark.parametrize("rows", [[[0, 25]], [[0, -1]], [[25]], [[-1]], [[-1] * 20]])
+def test_index_out_of_range_is_an_error(op: str, rows: list[list[int]]) -> None:
+    indices = np.array(rows, np.int32)
+    w = indices.shape[1]
+    values, update = randn(1, 25, 2), randn(1, w, 2)
+    vtype, itype, utype = "tensor<1x25x2xf32>", f"tensor<1x{w}xi32>", f"tensor<1x{w}x2xf32>"
+    result = utype if op == "gather" else vtype
+    call = (f"tosa.gather %v, %i : ({vtype}, {itype}) -> {result}" if op == "gather"
+            else f"tosa.scatter %v, %i, %u : ({vtype}, {itype}, {utype}) -> {result}")
     module, interpreter = interpreter_for(
-        "func.func @main(%v: tensor<1x5x2xf32>, %i: tensor<1x2xi32>) -> tensor<1x2x2xf32> {\n"
-        "  %r = tosa.gather %v, %i : (tensor<1x5x2xf32>, tensor<1x2xi32>) -> tensor<1x2x2xf32>\n"
-        "  return %r : tensor<1x2x2xf32>\n}"
+        f"func.func @main(%v: {vtype}, %i: {itype}, %u: {utype}) -> {result} {{\n"
+        f"  %r = {call}\n  return %r : {result}\n}}"
     )
     plan = ModulePlan(module, interpreter).plan("main")
+    low, high = min(rows[0]), max(rows[0])
     with pytest.raises(
-        InferenceError, match=r"^test.mlir:2:3: error: 'tosa.gather' op index out of range"
+        InferenceError, match=rf"^test.mlir:2:3: error: 'tosa.{op}' op index out of range: "
+        rf"indices must be in \[0, 25\), got values from {low} to {high}$"
     ):
-        plan(interpreter, [values, indices])
+        plan(interpreter, [values, indices, update])
 
 
 # ---------------------------------------------------------------------------------------

@@ -175,3 +175,41 @@ def test_upstream_parses_converted_sequences(upstream_mlir_tools: None, directio
     for tool in (iree_opt, tosa_opt):
         theirs = _module(tool(text, "--mlir-print-op-generic"))
         assert theirs.is_structurally_equivalent(module)
+
+
+CARRIED_READ = """
+tosa.variable @h = dense<0.5> : tensor<1x2xf32>
+func.func @main(%n: tensor<1xi32>) -> (tensor<1x2xf32>, tensor<1x2xf32>) {
+  %h = tosa.variable.read @h : tensor<1x2xf32>
+  %zero = "tosa.const"() <{values = dense<0> : tensor<1xi32>}> : () -> tensor<1xi32>
+  %last0 = "tosa.const"() <{values = dense<0.0> : tensor<1x2xf32>}> : () -> tensor<1x2xf32>
+  %r:3 = tosa.while_loop (%t = %zero, %s = %h, %last = %last0) : (tensor<1xi32>, tensor<1x2xf32>, tensor<1x2xf32>) -> (tensor<1xi32>, tensor<1x2xf32>, tensor<1x2xf32>) {
+    %c = tosa.greater %n, %t : (tensor<1xi32>, tensor<1xi32>) -> tensor<1xi1>
+    tosa.yield %c : tensor<1xi1>
+  } do {
+  ^bb0(%t: tensor<1xi32>, %s: tensor<1x2xf32>, %last: tensor<1x2xf32>):
+    %one = "tosa.const"() <{values = dense<1> : tensor<1xi32>}> : () -> tensor<1xi32>
+    %t2 = tosa.add %t, %one : (tensor<1xi32>, tensor<1xi32>) -> tensor<1xi32>
+    %s2 = tosa.tanh %s : (tensor<1x2xf32>) -> tensor<1x2xf32>
+    tosa.yield %t2, %s2, %s : tensor<1xi32>, tensor<1x2xf32>, tensor<1x2xf32>
+  }
+  tosa.variable.write @h, %r#1 : tensor<1x2xf32>
+  return %r#2, %r#1 : tensor<1x2xf32>, tensor<1x2xf32>
+}
+"""
+"""The loop's last result is the state at the start of the last step: after one step, the
+value read, which must not change when the loop's other result is written back."""
+
+
+@pytest.mark.parametrize("pipeline", ["", "convert-tosa-variables-to-memref", "tosa-to-mlprogram"])
+def test_a_read_carried_through_a_loop_keeps_its_value(pipeline: str) -> None:
+    request = ts.compile_model(_module(CARRIED_READ), pipeline=pipeline).create_infer_request()
+    state = np.full((1, 2), 0.5, np.float32)
+    for steps in (1, 0, 2, 1):
+        before, after = request.infer([np.array([steps], np.int32)])
+        expected = state
+        for _ in range(steps):
+            expected, state = state, np.tanh(state)
+        np.testing.assert_allclose(after, state, rtol=1e-6)
+        np.testing.assert_allclose(before, expected if steps else np.zeros((1, 2)), rtol=1e-6)
+        np.testing.assert_allclose(request.query_state()[0].state, state, rtol=1e-6)

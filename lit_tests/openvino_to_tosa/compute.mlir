@@ -203,19 +203,24 @@ func.func @max_pool(%x: tensor<1x1x4x5xf32>) -> tensor<1x1x2x3xf32> {
 
 // -----
 
-// A TensorIterator is unrolled: iteration k gets the k-th slice of the sliced input and the
-// previous iteration's value through the back edge; the sliced output is the concatenation
-// of the iterations' values, the other output the last iteration's value.
+// A TensorIterator is one `tosa.while_loop` (no unrolling): the body gathers its part of
+// the sliced input at the step's index, adds the carried back-edge value and scatters its
+// output part into the carried accumulator; the other output is the last iteration's value.
+// (lit_tests/openvino_to_tosa/tensor_iterator.mlir has more.)
 // CHECK-LABEL: func.func @tensor_iterator(
 // CHECK-NOT:     openvino.
-// CHECK:         tosa.slice %x, %{{.*}} : (tensor<1x3x2xf32>, !tosa.shape<3>, !tosa.shape<3>) -> tensor<1x1x2xf32>
-// CHECK:         %[[S0:.*]] = tosa.add %{{.*}}, %h : (tensor<1x2xf32>, tensor<1x2xf32>) -> tensor<1x2xf32>
-// CHECK:         tosa.slice %x, %{{.*}} : (tensor<1x3x2xf32>, !tosa.shape<3>, !tosa.shape<3>) -> tensor<1x1x2xf32>
-// CHECK:         %[[S1:.*]] = tosa.add %{{.*}}, %[[S0]] : (tensor<1x2xf32>, tensor<1x2xf32>) -> tensor<1x2xf32>
-// CHECK:         tosa.slice %x, %{{.*}} : (tensor<1x3x2xf32>, !tosa.shape<3>, !tosa.shape<3>) -> tensor<1x1x2xf32>
-// CHECK:         %[[S2:.*]] = tosa.add %{{.*}}, %[[S1]] : (tensor<1x2xf32>, tensor<1x2xf32>) -> tensor<1x2xf32>
-// CHECK:         %[[Y:.*]] = tosa.concat %{{.*}}, %{{.*}}, %{{.*}} {axis = 1 : i32} : (tensor<1x1x2xf32>, tensor<1x1x2xf32>, tensor<1x1x2xf32>) -> tensor<1x3x2xf32>
-// CHECK-NEXT:    func.return %[[Y]], %[[S2]] : tensor<1x3x2xf32>, tensor<1x2xf32>
+// CHECK:         %{{.*}}, %{{.*}}, %[[LAST:.*]], %[[Y:.*]] = tosa.while_loop (%{{.*}} = %x, %[[I:.*]] = %{{.*}}, %{{.*}} = %h, %{{.*}} = %{{.*}}) : (tensor<1x3x2xf32>, tensor<1x1xi32>, tensor<1x2xf32>, tensor<1x3x2xf32>)
+// CHECK:           tosa.greater %{{.*}}, %[[I]] : (tensor<1x1xi32>, tensor<1x1xi32>) -> tensor<1x1xi1>
+// CHECK:         } do {
+// CHECK-NEXT:    ^bb0(%[[BX:.*]]: tensor<1x3x2xf32>, %[[BI:.*]]: tensor<1x1xi32>, %[[BH:.*]]: tensor<1x2xf32>, %[[BY:.*]]: tensor<1x3x2xf32>):
+// CHECK:           %[[XT:.*]] = tosa.gather %[[BX]], %[[BI]] : (tensor<1x3x2xf32>, tensor<1x1xi32>) -> tensor<1x1x2xf32>
+// CHECK:           %[[XS:.*]] = tosa.reshape %[[XT]], %{{.*}} : (tensor<1x1x2xf32>, !tosa.shape<2>) -> tensor<1x2xf32>
+// CHECK-NEXT:      %[[S:.*]] = tosa.add %[[XS]], %[[BH]] : (tensor<1x2xf32>, tensor<1x2xf32>) -> tensor<1x2xf32>
+// CHECK:           %[[YT:.*]] = tosa.reshape %[[S]], %{{.*}} : (tensor<1x2xf32>, !tosa.shape<3>) -> tensor<1x1x2xf32>
+// CHECK-NEXT:      %[[Y2:.*]] = tosa.scatter %[[BY]], %[[BI]], %[[YT]]
+// CHECK-NEXT:      tosa.yield %[[BX]], %{{.*}}, %[[S]], %[[Y2]]
+// CHECK-NEXT:    }
+// CHECK-NEXT:    func.return %[[Y]], %[[LAST]] : tensor<1x3x2xf32>, tensor<1x2xf32>
 func.func @tensor_iterator(%x: tensor<1x3x2xf32>, %h: tensor<1x2xf32>) -> (tensor<1x3x2xf32>, tensor<1x2xf32>) {
   %0:2 = openvino.tensor_iterator(%x, %h) {input_port_map = [#openvino.port_map<external = 0, internal = 0, axis = 1, start = 0, end = -1, stride = 1, part_size = 1>, #openvino.port_map<external = 1, internal = 1>], output_port_map = [#openvino.port_map<external = 0, internal = 0, axis = 1, start = 0, end = -1, stride = 1, part_size = 1>, #openvino.port_map<external = 1, internal = 1>], back_edges = [#openvino.back_edge<from = 1, to = 1>]} : (tensor<1x3x2xf32>, tensor<1x2xf32>) -> (tensor<1x3x2xf32>, tensor<1x2xf32>) {
   ^bb0(%xi: tensor<1x1x2xf32>, %hi: tensor<1x2xf32>):

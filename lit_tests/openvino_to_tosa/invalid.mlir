@@ -87,3 +87,33 @@ func.func @computed_range(%stop: tensor<i64>) -> tensor<?xi64> {
   %0 = openvino.range %zero, %stop, %one {output_type = i64} : (tensor<i64>, tensor<i64>, tensor<i64>) -> tensor<?xi64>
   func.return %0 : tensor<?xi64>
 }
+
+// -----
+
+// A TensorIterator must run at least once (OpenVINO rejects an empty sliced axis too).
+func.func @ti_no_iteration(%x: tensor<1x0x2xf32>, %h: tensor<1x2xf32>) -> tensor<1x2xf32> {
+  // expected-note@+2 {{in pass 'convert-openvino-to-tosa'}}
+  // expected-error@+1 {{'openvino.tensor_iterator' op could not be converted to TOSA: it runs no iteration (its sliced axes are empty), which OpenVINO rejects too}}
+  %0 = openvino.tensor_iterator(%x, %h) {input_port_map = [#openvino.port_map<external = 0, internal = 0, axis = 1, start = 0, end = -1, stride = 1, part_size = 1>, #openvino.port_map<external = 1, internal = 1>], output_port_map = [#openvino.port_map<external = 0, internal = 0>], back_edges = [#openvino.back_edge<from = 0, to = 1>]} : (tensor<1x0x2xf32>, tensor<1x2xf32>) -> tensor<1x2xf32> {
+  ^bb0(%xi: tensor<1x1x2xf32>, %hi: tensor<1x2xf32>):
+    %axes = openvino.constant dense<1> : tensor<1xi64>
+    %xs = openvino.squeeze %xi, %axes : (tensor<1x1x2xf32>, tensor<1xi64>) -> tensor<1x2xf32>
+    %s = openvino.add %xs, %hi : (tensor<1x2xf32>, tensor<1x2xf32>) -> tensor<1x2xf32>
+    openvino.yield %s : tensor<1x2xf32>
+  }
+  func.return %0 : tensor<1x2xf32>
+}
+
+// -----
+
+// The sliced ports must agree on the iteration count: 3 input parts, 4 output parts.
+func.func @ti_count_mismatch(%x: tensor<1x3x2xf32>) -> tensor<1x4x2xf32> {
+  // expected-note@+2 {{in pass 'convert-openvino-to-tosa'}}
+  // expected-error@+1 {{'openvino.tensor_iterator' op could not be converted to TOSA: cannot tell the iteration count (candidates: [3, 4])}}
+  %0 = openvino.tensor_iterator(%x) {input_port_map = [#openvino.port_map<external = 0, internal = 0, axis = 1, start = 0, end = -1, stride = 1, part_size = 1>], output_port_map = [#openvino.port_map<external = 0, internal = 0, axis = 1, start = 0, end = -1, stride = 1, part_size = 1>], back_edges = []} : (tensor<1x3x2xf32>) -> tensor<1x4x2xf32> {
+  ^bb0(%xi: tensor<1x1x2xf32>):
+    %s = openvino.relu %xi : (tensor<1x1x2xf32>) -> tensor<1x1x2xf32>
+    openvino.yield %s : tensor<1x1x2xf32>
+  }
+  func.return %0 : tensor<1x4x2xf32>
+}

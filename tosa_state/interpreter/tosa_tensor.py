@@ -745,11 +745,7 @@ class TosaTensorFunctions(InterpreterFunctions):
 
     @impl(GatherOp)
     def run_gather(self, interpreter: Interpreter, op: GatherOp, args: PythonValues):
-        values, indices = args
-        _check_indices(op, indices, values.shape[1])
-        if values.shape[0] == 1:  # one batch (a step of a loop over time): one `take`
-            return (values[0].take(indices[0], axis=0)[np.newaxis],)
-        return (values[np.arange(values.shape[0])[:, np.newaxis], indices],)
+        return (_KERNELS.of(op)(*args),)
 
     @impl(ScatterOp)
     def run_scatter(self, interpreter: Interpreter, op: ScatterOp, args: PythonValues):
@@ -757,10 +753,32 @@ class TosaTensorFunctions(InterpreterFunctions):
         return (scatter_into(op, values_in.copy(), indices, update),)
 
 
+@_KERNELS.builds(GatherOp)
+def _gather_kernel(op: GatherOp) -> Kernel:
+    def gather(values: np.ndarray, indices: np.ndarray) -> np.ndarray:
+        if indices.shape == (1, 1):  # a step of a loop over time: a view, as a slice
+            index = indices.item()
+            if not 0 <= index < values.shape[1]:
+                _check_indices(op, indices, values.shape[1])
+            return values[:, index:index + 1]
+        _check_indices(op, indices, values.shape[1])
+        if values.shape[0] == 1:  # one batch: one `take`
+            return values[0].take(indices[0], axis=0)[np.newaxis]
+        return values[np.arange(values.shape[0])[:, np.newaxis], indices]
+
+    return gather
+
+
 def scatter_into(
     op: Operation, values: np.ndarray, indices: np.ndarray, update: np.ndarray
 ) -> np.ndarray:
     """`tosa.scatter` writing into `values` itself (which the caller owns); returns it."""
+    if indices.shape == (1, 1):  # a step of a loop over time: one row
+        index = indices.item()
+        if not 0 <= index < values.shape[1]:
+            _check_indices(op, indices, values.shape[1])
+        values[0, index] = update[0, 0]
+        return values
     _check_indices(op, indices, values.shape[1])
     if values.shape[0] == 1:
         values[0, indices[0]] = update[0]
@@ -773,8 +791,14 @@ _UNSIGNED = {np.dtype(np.int32): np.dtype(np.uint32), np.dtype(np.int64): np.dty
 
 
 def _check_indices(op: Operation, indices: np.ndarray, size: int) -> None:
-    """Indices in [0, size), checked with one reduction (negatives wrap to huge unsigned)."""
-    if indices.size and indices.view(_UNSIGNED[indices.dtype]).max() >= size:
+    """Indices in [0, size), checked with one reduction (negatives wrap to huge unsigned);
+    a few (a batch's step of a loop) in Python, which costs less than a reduction."""
+    if indices.size <= 16:
+        found = indices.ravel().tolist()
+        in_range = not found or (min(found) >= 0 and max(found) < size)
+    else:
+        in_range = indices.view(_UNSIGNED[indices.dtype]).max() < size
+    if not in_range:
         raise _fail(
             op,
             f"index out of range: indices must be in [0, {size}), got values from "

@@ -67,6 +67,7 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.traits import SymbolTable
 
+from tosa_state.dialects.tosa.control_flow import WhileOp
 from tosa_state.dialects.tosa.elementwise import ELEMENTWISE_OPS
 from tosa_state.dialects.tosa.variables import (
     SIZES_ATTR,
@@ -117,7 +118,9 @@ class CopyElision:
     2. the *derived values* of `R` are its result and, transitively, the results of
        every op of that block that uses a derived value (directly or inside its
        regions) and may return a view of it — every op not in `FRESH_RESULT_OPS`, e.g.
-       a reshape, or a call that returns its argument. Every use of a derived value is
+       a reshape, or a call that returns its argument; of a `tosa.while_loop` taking a
+       derived value as an initial value, the results its body may carry a view of it
+       into (`_loop_views`). Every use of a derived value is
        in `R`'s block; let `L` be the last op using one. No op after `R` up to
        `L` may write `@v` — `L` itself excepted if it is a `tosa.variable.write` (it
        reads its operand before writing). An op may write `@v` if it is
@@ -224,7 +227,7 @@ class CopyElision:
     ) -> bool:
         start = last = index[read]
         returned = False
-        users: set[Operation] = set()
+        derived: set[SSAValue] = {read.output1}
         pending: list[SSAValue] = [read.output1]
         while pending:
             for use in pending.pop().uses:
@@ -233,10 +236,15 @@ class CopyElision:
                     return False  # used in another block
                 returned |= isinstance(user, ReturnOp)
                 last = max(last, index[user])
-                if user not in users:
-                    users.add(user)
-                    if user.name not in FRESH_RESULT_OPS:
-                        pending.extend(user.results)
+                if user.name in FRESH_RESULT_OPS:
+                    continue
+                views = (_loop_views(user, use.index)
+                         if isinstance(user, WhileOp) and use.operation is user
+                         else user.results)
+                for view in views:
+                    if view not in derived:
+                        derived.add(view)
+                        pending.append(view)
         if returned and func.sym_name.data in self._referenced:
             return False
         name = read.var_name
@@ -247,6 +255,40 @@ class CopyElision:
             if self.may_write(op, name):
                 return False
         return True
+
+
+def _loop_views(loop: WhileOp, position: int) -> list[SSAValue]:
+    """The results of `loop` that may be a view of its initial value at `position`: the
+    result at `position` (zero iterations return the initial values), and transitively
+    those where the body yields a view of a carried value that may be one."""
+    body = loop.body_graph.block
+    carried, pending = {position}, [position]
+    while pending:
+        for target in _yielded_views(body, body.args[pending.pop()]):
+            if target not in carried:
+                carried.add(target)
+                pending.append(target)
+    return [loop.results[i] for i in sorted(carried)]
+
+
+def _yielded_views(body: Block, value: SSAValue) -> set[int]:
+    """The positions of `body`'s terminator that may be `value` or a view of it."""
+    terminator = body.last_op
+    found: set[int] = set()
+    seen, pending = {value}, [value]
+    while pending:
+        for use in pending.pop().uses:
+            user = _ancestor_in(body, use.operation)
+            if user is None or user.name in FRESH_RESULT_OPS:
+                continue
+            if user is terminator and use.operation is user:
+                found.add(use.index)
+                continue
+            for result in user.results:
+                if result not in seen:
+                    seen.add(result)
+                    pending.append(result)
+    return found
 
 
 def _may_write_some_variable(op: Operation) -> bool:

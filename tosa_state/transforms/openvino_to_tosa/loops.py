@@ -8,6 +8,7 @@ A `TimeLoop` collects the loop while a pattern builds the step:
 - `invariant(value)` passes a value from outside into the body unchanged (the regions are
   isolated from above, as the TOSA specification's subgraphs are: weights come in as
   loop-carried values);
+- `last(value)` carries a body value out of the loop: its value after the last step;
 - `step_part(value, axis, part, ...)` is the part of `value` along `axis` that a step
   reads: a `tosa.gather` at the step's index;
 - `stack(value_t, axis, ...)` collects a per-step value along `axis` into a result: a
@@ -16,9 +17,10 @@ A `TimeLoop` collects the loop while a pattern builds the step:
 - `build(e)` emits the `tosa.while_loop` through the pattern's emitter and returns the
   final carried values and the stacked results.
 
-The loop counts with a carried `tensor<1xi32>` from 0 to `steps`; each distinct step index
-(`[outer, part]` positions of a gather or scatter) is one more carried i32 tensor advanced by
-a constant each step.
+Each distinct step index (`[outer, part]` positions of a gather or scatter) is a carried i32
+tensor advanced by a constant each step. The loop stops when a one-element index (`[1, 1]`:
+batch 1, one row a step) reaches its end, else when a carried step counter `tensor<1xi32>`
+(then the first carried value) reaches `steps`.
 
 A single step (a streaming model's LSTM over one frame, say) needs no loop: the body is
 built the same way, then placed straight in the function with each carried value bound to
@@ -67,7 +69,7 @@ class TimeLoop:
         self._next: dict[SSAValue, SSAValue] = {}
         self._indices: dict[tuple[int, int, int, int], SSAValue] = {}
         self._stacked: list[_Stacked] = []
-        self._counter = self.carry(e.const(np.zeros(1, np.int32)))
+        self._counter_init = e.const(np.zeros(1, np.int32))
 
     # -- what the body sees ---------------------------------------------------------------
 
@@ -85,6 +87,15 @@ class TimeLoop:
     def update(self, arg: SSAValue, value: SSAValue) -> None:
         """The value `arg` (from `carry`) has in the next step."""
         self._next[arg] = value
+
+    def last(self, value: SSAValue) -> SSAValue:
+        """A carried value that is `value` (from the body) after the last step; its block
+        argument, the key of its final value in `build`'s result."""
+        if self._next.get(value) is value:  # an invariant: the same after every step
+            return value
+        arg = self.carry(self._outer.const(np.zeros(shape(value), dtype_of(element(value)))))
+        self._next[arg] = value
+        return arg
 
     def index(self, outer: int, part: int, start: int, delta: int) -> SSAValue:
         """`[outer, part]` i32 positions `start + k*delta + (0..part-1)` at step k."""
@@ -148,18 +159,17 @@ class TimeLoop:
     def build(self) -> tuple[dict[SSAValue, SSAValue], list[SSAValue]]:
         """Emit the loop; returns the final value of each carried block argument and the
         stacked results."""
-        one = self.body.const(np.ones(1, np.int32))
-        self._next[self._counter] = self.body.add(self._counter, one)
-        args = list(self._block.args)
-        missing = [a.index for a in args if a not in self._next]
-        assert not missing, f"carried values without an update: {missing}"
         if self.single:
-            return self._build_straight(args)
+            return self._build_straight(self._carried())
+        step, end, forward = self._step()
+        args = self._carried()
         self._block.add_ops([*self.body.ops, YieldOp(*(self._next[a] for a in args))])
         cond_block = Block(arg_types=[a.type for a in args])
         cond = Emitter(self.body.lowering, self.body.anchor)
-        count = cond.const(np.full(1, self.steps, np.int32))
-        going = cond.value(tew.GreaterOp(count, cond_block.args[0]))
+        current = cond_block.args[step.index]
+        limit = cond.const(np.full(shape(step), end, np.int32))
+        going = cond.value(tew.GreaterOp(limit, current) if forward
+                           else tew.GreaterOp(current, limit))
         cond_block.add_ops([*cond.ops, YieldOp(going)])
         loop = WhileOp(self._inits, cond_block, self._block)
         results = self._outer.emit(loop)
@@ -170,6 +180,13 @@ class TimeLoop:
             self._outer.reshape(finals[s.accumulator], s.full_shape) for s in self._stacked
         ]
         return finals, stacked
+
+    def _carried(self) -> list[SSAValue]:
+        """The carried block arguments (each must have its next value)."""
+        args = list(self._block.args)
+        missing = [a.index for a in args if a not in self._next]
+        assert not missing, f"carried values without an update: {missing}"
+        return args
 
     def _build_straight(self, args: list[SSAValue]
                         ) -> tuple[dict[SSAValue, SSAValue], list[SSAValue]]:
@@ -186,6 +203,19 @@ class TimeLoop:
             self._outer.reshape(finals[s.accumulator], s.full_shape) for s in self._stacked
         ]
         return finals, stacked
+
+    def _step(self) -> tuple[SSAValue, int, bool]:
+        """What `cond_graph` compares with its end: a one-element step index (`[1, 1]`,
+        position `start + k * delta`: `cond_graph` is `start + steps * delta > index`, or
+        `<` walking backwards), else a step counter `tensor<1xi32>` from 0 carried first
+        (`steps > counter`). Returns the carried value, its end and whether it grows."""
+        for (outer, part, start, delta), arg in self._indices.items():
+            if outer == part == 1:
+                return arg, start + self.steps * delta, delta > 0
+        counter = self._block.insert_arg(self._counter_init.type, 0)
+        self._inits.insert(0, self._counter_init)
+        self._next[counter] = self.body.add(counter, self.body.const(np.ones(1, np.int32)))
+        return counter, self.steps, True
 
 
 __all__ = ["TimeLoop"]

@@ -1,20 +1,29 @@
-"""TensorIterator-1, unrolled over its static iteration count.
+"""TensorIterator-1 as one `tosa.while_loop` over its static iteration count.
+
+https://docs.openvino.ai/2025/documentation/openvino-ir-format/operation-sets/operation-specs/infrastructure/tensor-iterator-1.html
 
 The body is converted in place first (the pattern waits until no `openvino` op but the yield
-is left in it); then, per iteration, its ops are cloned in front of the TensorIterator with
-the body arguments bound through the port maps:
+is left in it); then its ops are cloned into the body of a `TimeLoop` (see `loops`), with the
+body arguments bound through the port maps:
 
-- a sliced input (`axis`) gives iteration k its k-th part (`tosa.slice`);
-- a back edge gives iteration k > 0 the previous iteration's yielded value;
-- any other input is passed whole.
+- a sliced input (`axis`) gives iteration k its k-th part: a `tosa.gather` at the step's
+  index (walking backwards for a negative stride);
+- a back edge makes the argument loop-carried: the first iteration sees the mapped input,
+  iteration k > 0 the value iteration k - 1 yielded;
+- any other input is passed whole (a loop-invariant carried value: the loop's regions are
+  isolated from above).
 
-A concatenated output (`axis`) joins the per-iteration values with `tosa.concat` (in reverse
-order for a negative stride); any other output is the last iteration's value. Body constants
-are cloned once, not per iteration.
+A concatenated output (`axis`) is scattered part by part into an accumulator (from the end
+for a negative stride); any other output is the last iteration's value, carried. (OpenVINO's
+`get_iter_value(value, iteration)` does not store `iteration` in IR, and its CPU plugin
+returns the last iteration's value whatever it says.) Body constants stay in the loop body:
+the runtime's plan folds them once. The IR does not grow with the iteration count.
 
 Slicing follows OpenVINO: a negative `start` / `end` counts from the end with `-1` meaning the
 end of the axis, `|stride|` must equal `part_size`, and a negative stride must cover the whole
-axis (start -1, end 0), which is what OpenVINO's own transformations produce.
+axis (start -1, end 0), which is what OpenVINO's own transformations and its ONNX frontend
+(`Scan` with reverse directions) produce. As OpenVINO, a TensorIterator must run at least one
+iteration.
 """
 
 from __future__ import annotations
@@ -22,10 +31,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from xdsl.ir import SSAValue
+from xdsl.ir import Operation, SSAValue
 
 from tosa_state.dialects import openvino as ov
-from tosa_state.dialects.tosa import tensor as tt
 from tosa_state.transforms.openvino_to_tosa.common import (
     Deferred,
     Emitter,
@@ -34,24 +42,23 @@ from tosa_state.transforms.openvino_to_tosa.common import (
     normalize_axis,
     shape,
 )
+from tosa_state.transforms.openvino_to_tosa.loops import TimeLoop
 
 
 @dataclass(frozen=True)
 class _Slicing:
-    """How a sliced port walks its axis: iteration k covers [offset(k), offset(k) + part)."""
+    """How a sliced port walks its axis: iteration k covers [start + k * delta, ... + part)."""
 
     axis: int
     part: int
-    reverse: bool
-    first: int
+    start: int
+    delta: int
     count: int
 
-    def offset(self, k: int, dim: int) -> int:
-        return dim - (k + 1) * self.part if self.reverse else self.first + k * self.part
 
-
-def _slicing(entry: ov.PortMapAttr, dims: Sequence[int] | None) -> _Slicing:
-    """The slicing of a port map entry; `dims` is the external shape (None for outputs)."""
+def _slicing(entry: ov.PortMapAttr, dims: Sequence[int], output: bool = False) -> _Slicing:
+    """The slicing of a port map entry over the external shape `dims`. An output is the
+    concatenation of every iteration's part (its `start` / `end` are not read)."""
     axis = entry.sliced_axis
     assert axis is not None
     start, end, stride, part = (entry.start.data, entry.end.data, entry.stride.data,
@@ -59,19 +66,24 @@ def _slicing(entry: ov.PortMapAttr, dims: Sequence[int] | None) -> _Slicing:
     where = f"port map (axis {axis}, start {start}, end {end}, stride {stride}, part {part})"
     if part < 1 or abs(stride) != part:
         raise Unsupported(f"{where}: |stride| must equal part_size")
-    if dims is None:
-        return _Slicing(axis, part, stride < 0, 0, 0)
     axis = normalize_axis(axis, len(dims))
     dim = dims[axis]
-    first = start + dim + 1 if start < 0 else start
-    last = end + dim + 1 if end < 0 else end
+    if output:
+        if dim % part:
+            raise Unsupported(f"{where}: the output's dim {dim} does not split into parts")
+        first, last = 0, dim
+    else:
+        first = start + dim + 1 if start < 0 else start
+        last = end + dim + 1 if end < 0 else end
     if stride < 0:
-        if (first, last) != (dim, 0):
+        if (first, last) != (dim, 0) and not output:
             raise Unsupported(f"{where}: a negative stride must cover the whole axis")
-        return _Slicing(axis, part, True, 0, dim // part)
+        if dim % part:
+            raise Unsupported(f"{where}: the range does not split into parts of dim {dim}")
+        return _Slicing(axis, part, dim - part, -part, dim // part)
     if not 0 <= first <= last <= dim or (last - first) % part:
         raise Unsupported(f"{where}: the range does not split into parts of dim {dim}")
-    return _Slicing(axis, part, False, first, (last - first) // part)
+    return _Slicing(axis, part, first, part, (last - first) // part)
 
 
 class TensorIterator(OpenVINOPattern):
@@ -84,31 +96,14 @@ class TensorIterator(OpenVINOPattern):
         pending = [o.name for o in body.ops if o.dialect_name() == "openvino"]
         if pending != ["openvino.yield"]:
             raise Deferred("its body still holds unconverted ops")
-        inputs = {entry.internal.data: entry for entry in op.input_port_map.data}
-        back_edges = {edge.to_param.data: edge.from_result.data for edge in op.back_edges.data}
-        count = self._iterations(op)
-        hoisted: dict[SSAValue, SSAValue] = {}
-        for inner in body.ops:
-            if isinstance(inner, tt.ConstOp | tt.ConstShapeOp):
-                (hoisted[inner.results[0]],) = e.emit(inner.clone())
-        yielded: list[list[SSAValue]] = []
-        for k in range(count):
-            mapping = dict(hoisted)
-            for index, arg in enumerate(body.args):
-                entry = inputs.get(index)
-                if entry is None:
-                    raise Unsupported(f"body argument {index} has no input port map entry")
-                if k > 0 and index in back_edges:
-                    value = yielded[-1][back_edges[index]]
-                else:
-                    value = self._input(op, entry, k, e)
-                if value.type != arg.type:
-                    raise Unsupported(
-                        f"body argument {index} of type {arg.type} is bound to {value.type}"
-                    )
-                mapping[arg] = value
-            yielded.append(self._iteration(op, e, mapping))
-        return self._outputs(op, e, yielded)
+        loop = TimeLoop(self.lowering, e, self._iterations(op))
+        try:
+            mapping = self._arguments(op, loop, e)
+            yielded = self._body(op, loop, mapping)
+            return self._outputs(op, loop, mapping, yielded)
+        except Unsupported:
+            loop.body.discard()
+            raise
 
     @staticmethod
     def _iterations(op: ov.TensorIteratorOp) -> int:
@@ -117,60 +112,110 @@ class TensorIterator(OpenVINOPattern):
             for entry in op.input_port_map.data
             if entry.sliced_axis is not None
         }
-        for entry in op.output_port_map.data:
-            if entry.sliced_axis is not None:
-                dims = shape(op.outputs[entry.external.data])
-                axis = normalize_axis(entry.sliced_axis, len(dims))
-                counts.add(dims[axis] // entry.part_size.data)
+        counts |= {
+            _slicing(entry, shape(op.outputs[entry.external.data]), output=True).count
+            for entry in op.output_port_map.data
+            if entry.sliced_axis is not None
+        }
         if len(counts) != 1:
             raise Unsupported(f"cannot tell the iteration count (candidates: {sorted(counts)})")
-        return counts.pop()
+        count = counts.pop()
+        if count == 0:
+            raise Unsupported("it runs no iteration (its sliced axes are empty), which "
+                              "OpenVINO rejects too")
+        return count
 
     @staticmethod
-    def _input(op: ov.TensorIteratorOp, entry: ov.PortMapAttr, k: int, e: Emitter) -> SSAValue:
-        value = op.inputs[entry.external.data]
-        if entry.sliced_axis is None:
-            return value
-        dims = shape(value)
-        slicing = _slicing(entry, dims)
-        start = [0] * len(dims)
-        start[slicing.axis] = slicing.offset(k, dims[slicing.axis])
-        size = list(dims)
-        size[slicing.axis] = slicing.part
-        return e.slice(value, start, size)
+    def _arguments(op: ov.TensorIteratorOp, loop: TimeLoop, e: Emitter
+                   ) -> dict[SSAValue, SSAValue]:
+        """The values in the loop body of the TensorIterator body's arguments."""
+        inputs = {entry.internal.data: entry for entry in op.input_port_map.data}
+        back_edges = {edge.to_param.data for edge in op.back_edges.data}
+        mapping: dict[SSAValue, SSAValue] = {}
+        for index, arg in enumerate(op.body.block.args):
+            entry = inputs.get(index)
+            if entry is None:
+                raise Unsupported(f"body argument {index} has no input port map entry")
+            value = op.inputs[entry.external.data]
+            if entry.sliced_axis is not None:
+                s = _slicing(entry, shape(value))
+                if index in back_edges:  # the first part, then the back edge
+                    dims = shape(value)
+                    value = e.slice(value, [s.start if d == s.axis else 0 for d in
+                                            range(len(dims))],
+                                    [s.part if d == s.axis else n for d, n in enumerate(dims)])
+                else:
+                    value = loop.step_part(value, s.axis, s.part, s.start, s.delta)
+            if value.type != arg.type:
+                raise Unsupported(
+                    f"body argument {index} of type {arg.type} is bound to {value.type}"
+                )
+            if index in back_edges:
+                value = loop.carry(value)
+            elif entry.sliced_axis is None:
+                value = loop.invariant(value)
+            mapping[arg] = value
+        return mapping
 
     @staticmethod
-    def _iteration(
-        op: ov.TensorIteratorOp, e: Emitter, mapping: dict[SSAValue, SSAValue]
-    ) -> list[SSAValue]:
-        body = op.body.block
-        for inner in body.ops:
+    def _body(op: ov.TensorIteratorOp, loop: TimeLoop, mapping: dict[SSAValue, SSAValue]
+              ) -> list[SSAValue]:
+        """Clone the body's ops into the loop body; returns the yielded values there."""
+        for inner in op.body.block.ops:
+            for operand in _outside_operands(op, inner):
+                if operand not in mapping:  # the loop is isolated from above: carried in
+                    mapping[operand] = loop.invariant(operand)
             if isinstance(inner, ov.YieldOp):
                 return [mapping.get(v, v) for v in inner.values]
-            if isinstance(inner, tt.ConstOp | tt.ConstShapeOp):
-                continue
-            results = e.emit(inner.clone(value_mapper=dict(mapping)))
+            results = loop.body.emit(inner.clone(value_mapper=mapping))
             mapping.update(zip(inner.results, results, strict=True))
         raise Unsupported("the body has no openvino.yield")
 
     @staticmethod
-    def _outputs(
-        op: ov.TensorIteratorOp, e: Emitter, yielded: list[list[SSAValue]]
-    ) -> list[SSAValue]:
-        results: list[SSAValue | None] = [None] * len(op.outputs)
+    def _outputs(op: ov.TensorIteratorOp, loop: TimeLoop, mapping: dict[SSAValue, SSAValue],
+                 yielded: list[SSAValue]) -> list[SSAValue]:
+        body = op.body.block
+        carried_from: dict[int, SSAValue] = {}
+        for edge in op.back_edges.data:
+            arg = mapping[body.args[edge.to_param.data]]
+            value = yielded[edge.from_result.data]
+            if value.type != arg.type:
+                raise Unsupported(
+                    f"back edge from result {edge.from_result.data} of type {value.type} to "
+                    f"body argument {edge.to_param.data} of type {arg.type}"
+                )
+            loop.update(arg, value)
+            carried_from[edge.from_result.data] = arg
+        last: dict[int, SSAValue] = {}
+        stacked: dict[int, int] = {}
         for entry in op.output_port_map.data:
-            values = [step[entry.internal.data] for step in yielded]
+            index, value = entry.external.data, yielded[entry.internal.data]
             if entry.sliced_axis is None:
-                results[entry.external.data] = values[-1]
+                carried = carried_from.get(entry.internal.data)
+                last[index] = loop.last(value) if carried is None else carried
                 continue
-            slicing = _slicing(entry, None)
-            axis = normalize_axis(entry.sliced_axis, len(shape(values[0])))
-            ordered = values[::-1] if slicing.reverse else values
-            results[entry.external.data] = e.concat(ordered, axis)
-        missing = [i for i, r in enumerate(results) if r is None]
+            s = _slicing(entry, shape(op.outputs[index]), output=True)
+            stacked[index] = loop.stack(value, s.axis, s.count * s.part, s.start, s.delta)
+        missing = [i for i in range(len(op.outputs)) if i not in last and i not in stacked]
         if missing:
             raise Unsupported(f"output(s) {missing} have no output port map entry")
-        return [r for r in results if r is not None]
+        finals, accumulated = loop.build()
+        return [
+            finals[last[i]] if i in last else accumulated[stacked[i]]
+            for i in range(len(op.outputs))
+        ]
+
+
+def _outside_operands(op: ov.TensorIteratorOp, inner: Operation) -> list[SSAValue]:
+    """The values `inner` (an op of `op`'s body, with its regions) uses from outside `op`."""
+    found = []
+    for nested in inner.walk():
+        for operand in nested.operands:
+            owner = operand.owner
+            defining = owner if isinstance(owner, Operation) else owner.parent_op()
+            if defining is None or not op.is_ancestor(defining):
+                found.append(operand)
+    return found
 
 
 TENSOR_ITERATOR_PATTERNS = (TensorIterator,)

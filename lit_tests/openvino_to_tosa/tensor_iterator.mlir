@@ -1,0 +1,59 @@
+// RUN: tosa-state-opt %s -p convert-openvino-to-tosa | filecheck %s
+// RUN: tosa-state-opt %s -p convert-openvino-to-tosa --tosa-spelling=upstream | iree-opt | filecheck %s --check-prefix=IREE
+
+// A TensorIterator over 1000 iterations is one `tosa.while_loop` holding one copy of its
+// body (the IR does not grow with the iteration count). Its regions are isolated from
+// above: the sliced input `X`, the invariant input `W`, the back-edge state, the step index
+// and the output accumulator are carried. The input is sliced backwards (stride -1 over
+// the whole axis: the index starts at 999 and steps by -1; batch 2 gives `[2, 1]` indices,
+// so a step counter from 0 ends the loop); the sliced output is written backwards too.
+// The yielded value that no back edge carries (`%y2`) is carried out as the last
+// iteration's value. The body constant stays in the body (the runtime folds it once).
+// Upstream MLIR (`iree-opt`) parses and verifies the output.
+
+// CHECK-LABEL: func.func @reverse_scan
+// CHECK-NOT:     openvino.
+// CHECK:         %[[T0:.*]] = "tosa.const"() <{values = dense<0> : tensor<1xi32>}> : () -> tensor<1xi32>
+// CHECK:         %[[I0:.*]] = "tosa.const"() <{values = dense<999> : tensor<2x1xi32>}> : () -> tensor<2x1xi32>
+// CHECK:         %{{.*}}, %{{.*}}, %{{.*}}, %[[H:.*]], %{{.*}}, %[[Y:.*]], %[[LAST:.*]] = tosa.while_loop (%[[T:.*]] = %[[T0]], %{{.*}} = %x, %{{.*}} = %[[I0]], %{{.*}} = %h, %{{.*}} = %w, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) : (tensor<1xi32>, tensor<2x1000x3xf32>, tensor<2x1xi32>, tensor<2x4xf32>, tensor<3x4xf32>, tensor<2x1000x4xf32>, tensor<2x4xf32>)
+// CHECK-NEXT:      %[[N:.*]] = "tosa.const"() <{values = dense<1000> : tensor<1xi32>}> : () -> tensor<1xi32>
+// CHECK-NEXT:      %{{.*}} = tosa.greater %[[N]], %[[T]] : (tensor<1xi32>, tensor<1xi32>) -> tensor<1xi1>
+// CHECK:         } do {
+// CHECK-NEXT:    ^bb0(%[[BT:.*]]: tensor<1xi32>, %[[BX:.*]]: tensor<2x1000x3xf32>, %[[BI:.*]]: tensor<2x1xi32>, %[[BH:.*]]: tensor<2x4xf32>, %[[BW:.*]]: tensor<3x4xf32>, %[[BY:.*]]: tensor<2x1000x4xf32>, %{{.*}}: tensor<2x4xf32>):
+// CHECK-NEXT:      %[[MINUS1:.*]] = "tosa.const"() <{values = dense<-1> : tensor<1x1xi32>}> : () -> tensor<1x1xi32>
+// CHECK-NEXT:      %[[NEXT:.*]] = tosa.add %[[BI]], %[[MINUS1]] : (tensor<2x1xi32>, tensor<1x1xi32>) -> tensor<2x1xi32>
+// CHECK-NEXT:      %[[XT:.*]] = tosa.gather %[[BX]], %[[BI]] : (tensor<2x1000x3xf32>, tensor<2x1xi32>) -> tensor<2x1x3xf32>
+// CHECK-NOT:       tosa.gather
+// CHECK:           tosa.matmul
+// CHECK:           %[[S:.*]] = tosa.tanh
+// CHECK:           %[[HALF:.*]] = "tosa.const"() <{values = dense<5.000000e-01> : tensor<1x1xf32>}>
+// CHECK:           %[[Y2:.*]] = tosa.mul %[[S]], %[[HALF]]
+// CHECK:           %[[YT:.*]] = tosa.reshape %[[S]], %{{.*}} : (tensor<2x4xf32>, !tosa.shape<3>) -> tensor<2x1x4xf32>
+// CHECK-NEXT:      %[[ACC:.*]] = tosa.scatter %[[BY]], %[[BI]], %[[YT]] : (tensor<2x1000x4xf32>, tensor<2x1xi32>, tensor<2x1x4xf32>) -> tensor<2x1000x4xf32>
+// CHECK-NOT:       tosa.scatter
+// CHECK:           tosa.yield %{{.*}}, %[[BX]], %[[NEXT]], %[[S]], %[[BW]], %[[ACC]], %[[Y2]] :
+// CHECK-NEXT:    }
+// CHECK-NOT:     tosa.while_loop
+// CHECK:         func.return %[[Y]], %[[H]], %[[LAST]] : tensor<2x1000x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>
+
+// IREE-LABEL: func.func @reverse_scan
+// IREE-COUNT-1: tosa.while_loop
+// IREE-NOT:     tosa.while_loop
+// IREE-COUNT-1: tosa.gather
+// IREE-COUNT-1: tosa.scatter
+// IREE-NOT:     tosa.scatter
+func.func @reverse_scan(%x: tensor<2x1000x3xf32>, %h: tensor<2x4xf32>, %w: tensor<3x4xf32>) -> (tensor<2x1000x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>) {
+  %0:3 = openvino.tensor_iterator(%x, %h, %w) {input_port_map = [#openvino.port_map<external = 0, internal = 0, axis = 1, start = -1, end = 0, stride = -1, part_size = 1>, #openvino.port_map<external = 1, internal = 1>, #openvino.port_map<external = 2, internal = 2>], output_port_map = [#openvino.port_map<external = 0, internal = 0, axis = 1, start = -1, end = 0, stride = -1, part_size = 1>, #openvino.port_map<external = 1, internal = 1>, #openvino.port_map<external = 2, internal = 2>], back_edges = [#openvino.back_edge<from = 1, to = 1>]} : (tensor<2x1000x3xf32>, tensor<2x4xf32>, tensor<3x4xf32>) -> (tensor<2x1000x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>) {
+  ^bb0(%xi: tensor<2x1x3xf32>, %hi: tensor<2x4xf32>, %wi: tensor<3x4xf32>):
+    %axes = openvino.constant dense<1> : tensor<1xi64>
+    %xs = openvino.squeeze %xi, %axes : (tensor<2x1x3xf32>, tensor<1xi64>) -> tensor<2x3xf32>
+    %p = openvino.matmul %xs, %wi : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>
+    %a = openvino.add %p, %hi : (tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>
+    %s = openvino.tanh %a : (tensor<2x4xf32>) -> tensor<2x4xf32>
+    %half = openvino.constant dense<0.5> : tensor<f32>
+    %y2 = openvino.multiply %s, %half : (tensor<2x4xf32>, tensor<f32>) -> tensor<2x4xf32>
+    %y = openvino.unsqueeze %s, %axes : (tensor<2x4xf32>, tensor<1xi64>) -> tensor<2x1x4xf32>
+    openvino.yield %y, %s, %y2 : tensor<2x1x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>
+  }
+  func.return %0#0, %0#1, %0#2 : tensor<2x1000x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>
+}
