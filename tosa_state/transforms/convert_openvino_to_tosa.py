@@ -2,7 +2,8 @@
 
 Compute ops become TOSA ops (shape subgraphs of static shapes fold to constants; those of
 dynamic dimensions become TOSA shape ops, see `openvino_to_tosa.shapes`; recurrent cells
-become TOSA subgraphs, TensorIterators are unrolled); ReadValue / Assign become
+become TOSA subgraphs, recurrent sequences and TensorIterators one `tosa.while_loop` each,
+see `openvino_to_tosa.loops`); ReadValue / Assign become
 `tosa.variable` declarations with `tosa.variable.read` / `tosa.variable.write`, keeping
 OpenVINO's semantics (see `openvino_to_tosa.state`). The patterns live in the
 `openvino_to_tosa` package, one module per op family.

@@ -4,8 +4,10 @@
 - `data_movement`: constants, shapes, reshapes, slicing, concatenation, Gather, Broadcast
 - `matrix`: MatMul, the reductions, Softmax, MVN
 - `convolution`: Convolution-1 as `tosa.conv2d`
-- `rnn_cells`: LSTMCell-4, GRUCell-3
-- `tensor_iterator`: TensorIterator-1, unrolled
+- `rnn_cells`: LSTMCell-4, GRUCell-3, RNNCell-0, and LSTMSequence-5 / GRUSequence-5 /
+  RNNSequence-5 as loops over time
+- `tensor_iterator`: TensorIterator-1 as a loop over its iterations
+- `loops`: the `tosa.while_loop` builder of both (`TimeLoop`)
 - `attention`: ScaledDotProductAttention-13
 - `state`: ReadValue / Assign to TOSA variables
 
