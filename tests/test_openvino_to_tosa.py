@@ -413,6 +413,25 @@ def test_tensor_iterator_offsets_invariants_and_last_values() -> None:
     np.testing.assert_array_equal(negated, -state)
 
 
+def test_tensor_iterator_body_may_use_values_from_outside() -> None:
+    """In MLIR text a body may use a value of the enclosing function directly (IR files
+    cannot): the loop, isolated from above, carries it in."""
+    t = "tensor<1x1xf32>"
+    text = func(
+        "%x: tensor<1x3xf32>, %w: " + t, "tensor<1x3xf32>",
+        f"""
+  %0 = openvino.tensor_iterator(%x) {{input_port_map = [#openvino.port_map<external = 0, internal = 0, axis = 1, start = 0, end = -1, stride = 1, part_size = 1>], output_port_map = [#openvino.port_map<external = 0, internal = 0, axis = 1, start = 0, end = -1, stride = 1, part_size = 1>], back_edges = []}} : (tensor<1x3xf32>) -> tensor<1x3xf32> {{
+  ^bb0(%xi: {t}):
+    %s = openvino.multiply %xi, %w : ({t}, {t}) -> {t}
+    openvino.yield %s : {t}
+  }}
+  func.return %0 : tensor<1x3xf32>""",
+    )
+    x = np.array([[1.0, 2.0, 3.0]], np.float32)
+    (y,) = run(text, x, np.array([[-2.0]], np.float32))
+    np.testing.assert_array_equal(y, -2 * x)
+
+
 def test_tensor_iterator_partial_reverse_is_rejected() -> None:
     with pytest.raises(PipelineError, match="a negative stride must cover the whole axis"):
         run(_tensor_iterator("start = -2, end = 0, stride = -1", 1), np.zeros((1, 6), np.float32),
