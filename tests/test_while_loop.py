@@ -8,6 +8,8 @@ the state, for variables read and written inside the loop body.
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 from peers.upstream_mlir import iree_opt, tosa_opt
@@ -213,3 +215,54 @@ def test_a_read_carried_through_a_loop_keeps_its_value(pipeline: str) -> None:
         np.testing.assert_allclose(after, state, rtol=1e-6)
         np.testing.assert_allclose(before, expected if steps else np.zeros((1, 2)), rtol=1e-6)
         np.testing.assert_allclose(request.query_state()[0].state, state, rtol=1e-6)
+
+
+COUNT_DOWN = """
+func.func @main(%x: tensor<1x4x3xf32>) -> (tensor<1x4x3xf32>, tensor<1x1xi32>) {
+  %i0 = "tosa.const"() <{values = dense<3> : tensor<1x1xi32>}> : () -> tensor<1x1xi32>
+  %acc0 = "tosa.const"() <{values = dense<0.0> : tensor<1x4x3xf32>}> : () -> tensor<1x4x3xf32>
+  %r:3 = tosa.while_loop (%i = %i0, %w = %x, %acc = %acc0) : (tensor<1x1xi32>, tensor<1x4x3xf32>, tensor<1x4x3xf32>) -> (tensor<1x1xi32>, tensor<1x4x3xf32>, tensor<1x4x3xf32>) {
+    %end = "tosa.const"() <{values = dense<-1> : tensor<1x1xi32>}> : () -> tensor<1x1xi32>
+    %c = tosa.greater %i, %end : (tensor<1x1xi32>, tensor<1x1xi32>) -> tensor<1x1xi1>
+    tosa.yield %c : tensor<1x1xi1>
+  } do {
+  ^bb0(%i: tensor<1x1xi32>, %w: tensor<1x4x3xf32>, %acc: tensor<1x4x3xf32>):
+    %minus = "tosa.const"() <{values = dense<-1> : tensor<1x1xi32>}> : () -> tensor<1x1xi32>
+    %i2 = tosa.add %i, %minus : (tensor<1x1xi32>, tensor<1x1xi32>) -> tensor<1x1xi32>
+    %row = tosa.gather %w, %i : (tensor<1x4x3xf32>, tensor<1x1xi32>) -> tensor<1x1x3xf32>
+    %twice = tosa.add %row, %row : (tensor<1x1x3xf32>, tensor<1x1x3xf32>) -> tensor<1x1x3xf32>
+    %acc2 = tosa.scatter %acc, %i, %twice : (tensor<1x4x3xf32>, tensor<1x1xi32>, tensor<1x1x3xf32>) -> tensor<1x4x3xf32>
+    tosa.yield %i2, %w, %acc2 : tensor<1x1xi32>, tensor<1x4x3xf32>, tensor<1x4x3xf32>
+  }
+  return %r#2, %r#0 : tensor<1x4x3xf32>, tensor<1x1xi32>
+}
+"""
+"""Rows 3, 2, 1, 0 of x, doubled, written back in place: a loop counting down."""
+
+
+@pytest.mark.parametrize(("text", "condition"), [
+    (COUNT_DOWN, r"if not s\d+_\d+\.item\(\) > -1: break"),  # carried > constant
+    (STATEFUL_LOOP, r"if not 3 > s\d+_\d+\.item\(\): break"),  # constant > carried
+    (RUNNING_SUM, r"if not v\d+\.item\(\): break"),  # `n` is an argument: a greater op
+], ids=["count_down", "count_up", "argument"])
+def test_a_loop_condition_on_one_element_is_a_python_comparison(text: str, condition: str
+                                                                ) -> None:
+    module = _module(text)
+    interpreter = make_interpreter(module, [*all_functions(), FuncFunctions()])
+    plan = ModulePlan(module, interpreter).plan("main")
+    (found,) = [line.strip() for line in plan.source.splitlines()
+                if line.strip().startswith("if not")]
+    assert re.fullmatch(condition, found), found
+
+
+def test_a_loop_counting_down() -> None:
+    module = _module(COUNT_DOWN)
+    interpreter = make_interpreter(module, [*all_functions(), FuncFunctions()])
+    plan = ModulePlan(module, interpreter).plan("main")
+    x = np.random.default_rng(0).standard_normal((1, 4, 3)).astype(np.float32)
+    planned = plan(interpreter, [x])
+    stock = interpreter.call_op("main", (x,))
+    np.testing.assert_array_equal(planned[0], 2 * x)
+    np.testing.assert_array_equal(planned[1], [[-1]])
+    for a, b in zip(planned, stock, strict=True):
+        assert a.tobytes() == b.tobytes()

@@ -18,7 +18,8 @@ of that once. It
 Control flow is planned too: `tosa.cond_if` becomes a Python `if` and `tosa.while_loop` a
 Python `while` around the planned ops of their regions (constants inside are folded once,
 values from outside are plain locals), so a loop step costs what the same ops cost in a
-function. Other ops with regions (`scf.if` of the lowerings) run their regions through the
+function (a condition comparing a one-element integer with a constant compares Python
+ints). Other ops with regions (`scf.if` of the lowerings) run their regions through the
 stock interpreter, with the values they capture from outside put in its scope first. A
 failing op is reported with its location (the generated line maps back to the op).
 """
@@ -26,12 +27,13 @@ failing op is reported with its location (the generated line maps back to the op
 from __future__ import annotations
 
 import linecache
+import math
 from collections.abc import Callable, Collection, Sequence
 from itertools import count
 from typing import Any
 
 import numpy as np
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import IntegerType, ModuleOp, TensorType
 from xdsl.dialects.func import CallOp, FuncOp, ReturnOp
 from xdsl.interpreter import Interpreter, InterpreterFunctions, OpImplResult
 from xdsl.ir import Block, Operation, SSAValue
@@ -39,7 +41,8 @@ from xdsl.traits import IsTerminator, is_side_effect_free
 
 from tosa_state.diagnostics import InferenceError, TosaStateError, error_at, location_prefix
 from tosa_state.dialects.tosa.control_flow import IfOp, WhileOp, YieldOp
-from tosa_state.dialects.tosa.tensor import ScatterOp
+from tosa_state.dialects.tosa.elementwise import GreaterOp
+from tosa_state.dialects.tosa.tensor import ConstOp, ScatterOp
 from tosa_state.interpreter.tosa_tensor import scatter_into
 
 _plan_ids = count()
@@ -191,13 +194,16 @@ class FunctionPlan:
         return self._list(values)
 
     def _emit_ops(
-        self, block: Block, depth: int, in_place: Collection[ScatterOp] = ()
+        self, block: Block, depth: int, in_place: Collection[ScatterOp] = (),
+        skip: Operation | None = None,
     ) -> Operation | None:
-        """Plan the ops of `block` at indentation `depth`; returns its terminator (unplanned).
-        The scatters of `in_place` write into their `values_in`."""
+        """Plan the ops of `block` at indentation `depth`, but `skip`; returns its terminator
+        (unplanned). The scatters of `in_place` write into their `values_in`."""
         for op in block.ops:
             if op.has_trait(IsTerminator):
                 return op
+            if op is skip:
+                continue
             if op in in_place:
                 assert isinstance(op, ScatterOp)
                 target = self._names[op.values_in]
@@ -314,10 +320,15 @@ class FunctionPlan:
             for arg, name in zip(args, carried, strict=True):
                 self._names[arg] = name
         self._emit(op, "while True:", depth)
-        cond_yield = self._emit_ops(cond, depth + 1)
+        compared = _scalar_comparison(cond)
+        cond_yield = self._emit_ops(cond, depth + 1, skip=compared)
         assert isinstance(cond_yield, YieldOp)
-        self._emit(cond_yield, f"if not {self._names[cond_yield.inputs[0]]}.item(): break",
-                   depth + 1)
+        if compared is None:
+            self._emit(cond_yield, f"if not {self._names[cond_yield.inputs[0]]}.item(): break",
+                       depth + 1)
+        else:
+            a, b = (self._scalar(v) for v in compared.operands)
+            self._emit(compared, f"if not {a} > {b}: break", depth + 1)
         body_yield = self._emit_ops(body, depth + 1, set(in_place.values()))
         assert isinstance(body_yield, YieldOp)
         if carried:
@@ -325,6 +336,12 @@ class FunctionPlan:
                        depth + 1)
         for res, name in zip(op.results, carried, strict=True):
             self._names[res] = name
+
+    def _scalar(self, value: SSAValue) -> str:
+        """A one-element integer value as a Python int: a literal when folded."""
+        if value in self._folded:
+            return str(int(np.asarray(self._folded[value]).reshape(-1)[0]))
+        return f"{self._names[value]}.item()"
 
     def _foldable(self, op: Operation) -> bool:
         return (
@@ -345,6 +362,34 @@ class FunctionPlan:
                 op = self._line_ops.get(tb.tb_lineno, op)
             tb = tb.tb_next
         return op
+
+
+def _scalar_comparison(cond: Block) -> GreaterOp | None:
+    """The `tosa.greater` of one-element integer tensors that `cond` yields, when it is all
+    `cond` computes besides constants: the plan compares Python ints instead (a loop's
+    counter against its end, say)."""
+    terminator = cond.last_op
+    ops = list(cond.ops)[:-1]
+    if not ops or not isinstance(terminator, YieldOp) or len(terminator.inputs) != 1:
+        return None
+    greater = ops[-1]
+    if (
+        not isinstance(greater, GreaterOp)
+        or terminator.inputs[0] is not greater.results[0]
+        or not all(isinstance(o, ConstOp) for o in ops[:-1])
+    ):
+        return None
+    for operand in greater.operands:
+        operand_type = operand.type
+        if not (
+            isinstance(operand_type, TensorType)
+            and isinstance(operand_type.element_type, IntegerType)
+            and operand_type.has_static_shape()
+            and math.prod(operand_type.get_shape()) == 1
+            and (operand.owner in ops or operand.owner is cond)
+        ):
+            return None
+    return greater
 
 
 def _accumulators(op: WhileOp) -> dict[int, ScatterOp]:
