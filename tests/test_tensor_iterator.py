@@ -133,6 +133,15 @@ def test_onnx_scan(openvino_runtime: None, tmp_path: Path, steps: int) -> None:
     run_differential(xml, Scenario(), f"onnx_scan[{steps}]")
 
 
+@pytest.mark.parametrize("pipeline", ["", "tosa-to-mlprogram"])
+def test_onnx_scan_through_the_other_lowerings(openvino_runtime: None, tmp_path: Path,
+                                               pipeline: str) -> None:
+    """The state read before the loop and written after it, at every level (the default
+    pipeline lowers to memref globals)."""
+    xml = _save(scan_model(tmp_path, 6), tmp_path)
+    run_differential(xml, Scenario(), f"onnx_scan[6, {pipeline or 'tosa'}]", pipeline)
+
+
 @pytest.mark.parametrize("steps", [1, 5])
 def test_python_api_tensor_iterator(openvino_runtime: None, tmp_path: Path, steps: int
                                     ) -> None:
