@@ -241,18 +241,38 @@ func.func @main(%x: tensor<1x4x3xf32>) -> (tensor<1x4x3xf32>, tensor<1x1xi32>) {
 
 
 @pytest.mark.parametrize(("text", "condition"), [
-    (COUNT_DOWN, r"if not s\d+_\d+\.item\(\) > -1: break"),  # carried > constant
-    (STATEFUL_LOOP, r"if not 3 > s\d+_\d+\.item\(\): break"),  # constant > carried
+    (COUNT_DOWN, r"if not s\d+_\d+ > -1: break"),  # carried > constant
+    (STATEFUL_LOOP, r"if not 3 > s\d+_\d+: break"),  # constant > carried
     (RUNNING_SUM, r"if not v\d+\.item\(\): break"),  # `n` is an argument: a greater op
 ], ids=["count_down", "count_up", "argument"])
 def test_a_loop_condition_on_one_element_is_a_python_comparison(text: str, condition: str
                                                                 ) -> None:
+    """A step index that only advances, selects one row to gather or scatter and ends the
+    loop is a Python int: the condition compares ints, the gather is a slice, the scatter
+    an assignment. (In RUNNING_SUM the index also feeds an ordinary add: an array.)"""
     module = _module(text)
     interpreter = make_interpreter(module, [*all_functions(), FuncFunctions()])
     plan = ModulePlan(module, interpreter).plan("main")
-    (found,) = [line.strip() for line in plan.source.splitlines()
-                if line.strip().startswith("if not")]
+    lines = [line.strip() for line in plan.source.splitlines()]
+    (found,) = [line for line in lines if line.startswith("if not") and "break" in line]
     assert re.fullmatch(condition, found), found
+    ints = text is not RUNNING_SUM
+    assert any(re.search(r"\[:, s\d+_\d+:s\d+_\d+ \+ 1\]", line) for line in lines) == ints
+    assert any(re.fullmatch(r"s\d+_\d+\[0, s\d+_\d+\] = v\d+\[0, 0\]", line)
+               for line in lines) == ints
+
+
+def test_an_int_step_index_out_of_range_fails_in_the_gather() -> None:
+    text = COUNT_DOWN.replace("%end = \"tosa.const\"() <{values = dense<-1>",
+                              "%end = \"tosa.const\"() <{values = dense<-2>")
+    module = _module(text)
+    interpreter = make_interpreter(module, [*all_functions(), FuncFunctions()])
+    plan = ModulePlan(module, interpreter).plan("main")
+    assert "if not s" in plan.source and "> -2: break" in plan.source
+    with pytest.raises(ts.TosaStateError, match=r"^loop.mlir:13:5: error: 'tosa.gather' op "
+                       r"index out of range: indices must be in \[0, 4\), got values from -1 "
+                       r"to -1$"):
+        plan(interpreter, [np.zeros((1, 4, 3), np.float32)])
 
 
 def test_a_loop_counting_down() -> None:
@@ -266,3 +286,21 @@ def test_a_loop_counting_down() -> None:
     np.testing.assert_array_equal(planned[1], [[-1]])
     for a, b in zip(planned, stock, strict=True):
         assert a.tobytes() == b.tobytes()
+
+
+def test_an_int_step_index_out_of_range_fails_in_the_scatter() -> None:
+    text = COUNT_DOWN.replace(
+        "%end = \"tosa.const\"() <{values = dense<-1>", "%end = \"tosa.const\"() <{values = dense<-2>"
+    ).replace(
+        "%row = tosa.gather %w, %i :",
+        "%first = \"tosa.const\"() <{values = dense<0> : tensor<1x1xi32>}> : () -> tensor<1x1xi32>\n"
+        "    %row = tosa.gather %w, %first :",
+    )
+    module = _module(text)
+    interpreter = make_interpreter(module, [*all_functions(), FuncFunctions()])
+    plan = ModulePlan(module, interpreter).plan("main")
+    assert re.search(r"s\d+_\d+\[0, s\d+_\d+\] = v\d+\[0, 0\]", plan.source)
+    with pytest.raises(ts.TosaStateError, match=r"^loop.mlir:16:5: error: 'tosa.scatter' op "
+                       r"index out of range: indices must be in \[0, 4\), got values from -1 "
+                       r"to -1$"):
+        plan(interpreter, [np.zeros((1, 4, 3), np.float32)])

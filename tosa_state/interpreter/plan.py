@@ -19,9 +19,11 @@ Control flow is planned too: `tosa.cond_if` becomes a Python `if` and `tosa.whil
 Python `while` around the planned ops of their regions (constants inside are folded once,
 values from outside are plain locals), so a loop step costs what the same ops cost in a
 function (a condition comparing a one-element integer with a constant compares Python
-ints). Other ops with regions (`scf.if` of the lowerings) run their regions through the
-stock interpreter, with the values they capture from outside put in its scope first. A
-failing op is reported with its location (the generated line maps back to the op).
+ints; a step index that only advances and selects one row to gather or scatter is a Python
+int, the gather a slice and the scatter an assignment). Other ops with regions (`scf.if`
+of the lowerings) run their regions through the stock interpreter, with the values they
+capture from outside put in its scope first. A failing op is reported with its location
+(the generated line maps back to the op).
 """
 
 from __future__ import annotations
@@ -41,8 +43,9 @@ from xdsl.traits import IsTerminator, is_side_effect_free
 
 from tosa_state.diagnostics import InferenceError, TosaStateError, error_at, location_prefix
 from tosa_state.dialects.tosa.control_flow import IfOp, WhileOp, YieldOp
-from tosa_state.dialects.tosa.elementwise import GreaterOp
-from tosa_state.dialects.tosa.tensor import ConstOp, ScatterOp
+from tosa_state.dialects.tosa.elementwise import AddOp, GreaterOp
+from tosa_state.dialects.tosa.tensor import ConstOp, GatherOp, ScatterOp
+from tosa_state.dtypes import numpy_dtype
 from tosa_state.interpreter.tosa_tensor import scatter_into
 
 _plan_ids = count()
@@ -161,6 +164,8 @@ class FunctionPlan:
         self._namespace: dict[str, Any] = {}
         self._names: dict[SSAValue, str] = {}
         self._folded: dict[SSAValue, Any] = {}
+        self._ints: set[SSAValue] = set()
+        """Step indices of loops kept as Python ints (see `_step_indices`)."""
         self._lines: list[str] = []
         block = self.func.body.block
         for i, arg in enumerate(block.args):
@@ -175,7 +180,7 @@ class FunctionPlan:
         linecache.cache[self._filename] = (len(source), None, source.splitlines(True), "")
         namespace = self._namespace
         exec(compile(source, self._filename, "exec"), namespace)
-        del self._namespace, self._names, self._folded, self._lines, self._impls
+        del self._namespace, self._names, self._folded, self._ints, self._lines, self._impls
         del self._interpreter
         return namespace["run"]
 
@@ -203,6 +208,8 @@ class FunctionPlan:
             if op.has_trait(IsTerminator):
                 return op
             if op is skip:
+                continue
+            if self._emit_on_step_index(op, depth, in_place):
                 continue
             if op in in_place:
                 assert isinstance(op, ScatterOp)
@@ -311,16 +318,20 @@ class FunctionPlan:
         carried = [f"s{len(self._names)}_{i}" for i in range(len(op.input_list))]
         cond, body = op.cond_graph.block, op.body_graph.block
         in_place = _accumulators(op)
+        compared = _scalar_comparison(cond)
+        steps = set(_step_indices(op, compared, set(in_place.values())))
         for i, value in enumerate(op.input_list):
             init = self._names[value]
             if i in in_place:
                 init = f"{self._bind(np.array)}({init})"
+            elif i in steps:
+                init = self._scalar(value)
+                self._ints.update((cond.args[i], body.args[i]))
             self._emit(op, f"{carried[i]} = {init}", depth)
         for args in (cond.args, body.args):
             for arg, name in zip(args, carried, strict=True):
                 self._names[arg] = name
         self._emit(op, "while True:", depth)
-        compared = _scalar_comparison(cond)
         cond_yield = self._emit_ops(cond, depth + 1, skip=compared)
         assert isinstance(cond_yield, YieldOp)
         if compared is None:
@@ -334,14 +345,52 @@ class FunctionPlan:
         if carried:
             self._emit(body_yield, f"{', '.join(carried)}, = {self._list(body_yield.inputs)}",
                        depth + 1)
-        for res, name in zip(op.results, carried, strict=True):
+        for i, (res, name) in enumerate(zip(op.results, carried, strict=True)):
+            if i in steps and res.uses:  # the step index as a tensor again
+                array = self._bind(_int_tensor(res))
+                name = self._fresh([res]).rstrip(", ")
+                self._emit(op, f"{name} = {array}({carried[i]})", depth)
             self._names[res] = name
 
     def _scalar(self, value: SSAValue) -> str:
         """A one-element integer value as a Python int: a literal when folded."""
         if value in self._folded:
             return str(int(np.asarray(self._folded[value]).reshape(-1)[0]))
+        if value in self._ints:
+            return self._names[value]
         return f"{self._names[value]}.item()"
+
+    def _emit_on_step_index(self, op: Operation, depth: int, in_place: Collection[ScatterOp]
+                            ) -> bool:
+        """Plan `op` if it works on a step index kept as a Python int (see `_step_indices`):
+        the index's update, a one-row gather (a slice) or an in-place scatter of one row
+        (an assignment); an index out of range fails in the op's kernel, with its message.
+        Returns whether it did."""
+        if isinstance(op, AddOp) and any(v in self._ints for v in op.operands):
+            step, delta = op.operands if op.operands[0] in self._ints else op.operands[::-1]
+            self._ints.add(op.output)
+            target = self._fresh([op.output]).rstrip(", ")
+            self._emit(op, f"{target} = {self._names[step]} + {self._scalar(delta)}", depth)
+            return True
+        if not isinstance(op, GatherOp | ScatterOp) or op.indices not in self._ints:
+            return False
+        index = self._names[op.indices]
+        rows = _static_dim(op.values if isinstance(op, GatherOp) else op.values_in, 1)
+        wrapped = f"{self._bind(_int_tensor(op.indices))}({index})"
+        if isinstance(op, GatherOp):
+            values, kernel = self._names[op.values], self._bind(_plan_kernel(
+                self._impls[type(op)][0], op))
+            target = self._fresh([op.output]).rstrip(", ")
+            self._emit(op, f"{target} = {values}[:, {index}:{index} + 1] if 0 <= {index} < "
+                       f"{rows} else {kernel}({values}, {wrapped})", depth)
+            return True
+        assert op in in_place
+        target, update = self._names[op.values_in], self._names[op.input]
+        self._emit(op, f"if not 0 <= {index} < {rows}: {self._bind(scatter_into)}("
+                   f"{self._bind(op)}, {target}, {wrapped}, {update})", depth)
+        self._emit(op, f"{target}[0, {index}] = {update}[0, 0]", depth)
+        self._names[op.values_out] = target
+        return True
 
     def _foldable(self, op: Operation) -> bool:
         return (
@@ -390,6 +439,80 @@ def _scalar_comparison(cond: Block) -> GreaterOp | None:
         ):
             return None
     return greater
+
+
+def _static_dim(value: SSAValue, axis: int) -> int | None:
+    value_type = value.type
+    if not isinstance(value_type, TensorType) or not value_type.has_static_shape():
+        return None
+    return value_type.get_shape()[axis]
+
+
+def _one_integer(value: SSAValue) -> bool:
+    value_type = value.type
+    return (isinstance(value_type, TensorType)
+            and isinstance(value_type.element_type, IntegerType)
+            and value_type.has_static_shape()
+            and math.prod(value_type.get_shape()) == 1)
+
+
+def _int_tensor(value: SSAValue) -> Callable[[int], np.ndarray]:
+    """A Python int back as an array of `value`'s (one-element) type."""
+    value_type = value.type
+    assert isinstance(value_type, TensorType)
+    shape = tuple(value_type.get_shape())
+    dtype = numpy_dtype(value_type.element_type)
+    return lambda n: np.full(shape, n, dtype)
+
+
+def _step_indices(op: WhileOp, compared: GreaterOp | None,
+                  in_place: Collection[ScatterOp]) -> list[int]:
+    """The carried values of `op` that the plan may keep as Python ints: one-element
+    integer tensors (a step index `[1, 1]` or counter `[1]`) that the body advances by
+    adding a constant and otherwise uses only as the indices of one-row `tosa.gather`s
+    of one batch and of in-place `tosa.scatter`s of one row, and that `cond_graph` uses
+    at most in its comparison with a constant (`compared`)."""
+    cond, body = op.cond_graph.block, op.body_graph.block
+    body_yield = body.last_op
+    found = []
+    for index, arg in enumerate(body.args):
+        if not _one_integer(arg) or any(u.operation is not compared
+                                        for u in cond.args[index].uses):
+            continue
+        adds = [u.operation for u in arg.uses if isinstance(u.operation, AddOp)]
+        if len(adds) != 1 or not _advances(adds[0], arg, index, body_yield):
+            continue
+        if all(u.operation is adds[0] or _one_row(u.operation, u.index, in_place)
+               for u in arg.uses):
+            found.append(index)
+    return found
+
+
+def _advances(add: AddOp, arg: SSAValue, index: int, body_yield: Operation | None) -> bool:
+    """Whether `add` is `arg + constant`, yielded at `index` and used nowhere else."""
+    other = add.operands[1] if add.operands[0] is arg else add.operands[0]
+    uses = list(add.output.uses)
+    return (
+        other is not arg
+        and isinstance(other.owner, ConstOp)
+        and _one_integer(other)
+        and add.output.type == arg.type
+        and len(uses) == 1
+        and uses[0].operation is body_yield
+        and uses[0].index == index
+    )
+
+
+def _one_row(user: Operation, operand: int, in_place: Collection[ScatterOp]) -> bool:
+    """Whether `user` takes a `[1, 1]` step index as the indices (operand 1) of a gather
+    from one batch of static rows, or of an in-place scatter of one row."""
+    if operand != 1:
+        return False
+    if isinstance(user, GatherOp):
+        return _static_dim(user.values, 0) == 1 and _static_dim(user.values, 1) is not None
+    return (isinstance(user, ScatterOp) and user in in_place
+            and _static_dim(user.values_in, 0) == 1
+            and _static_dim(user.values_in, 1) is not None)
 
 
 def _accumulators(op: WhileOp) -> dict[int, ScatterOp]:
