@@ -43,14 +43,21 @@ func.func @gru_reverse_with_lengths(%x: tensor<2x5x1xf32>, %h: tensor<2x1x1xf32>
 
 // A single step (a streaming model's LSTM over one frame) needs no loop: the step's ops are
 // placed straight in the function, the step index folds away, X is read whole and Y is the
-// new hidden state.
+// new hidden state. The gates come from one matmul of [X, H] by the joined weights, and one
+// sigmoid covers the three sigmoid gates.
 
 // CHECK-LABEL: func.func @lstm_one_step
 // CHECK-NOT:     tosa.while_loop
 // CHECK-NOT:     tosa.gather
-// CHECK:         %[[XW:.*]] = tosa.matmul %x, %{{.*}}, %{{.*}}, %{{.*}} : (tensor<1x1x2xf32>, tensor<1x2x12xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x1x12xf32>
-// CHECK:         %{{.*}} = tosa.matmul %h, %{{.*}}, %{{.*}}, %{{.*}} : (tensor<1x1x3xf32>, tensor<1x3x12xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x1x12xf32>
-// CHECK:         %{{.*}} = tosa.mul %{{.*}}, %c, %{{.*}} :
+// CHECK:         %[[XH:.*]] = tosa.concat %x, %h {axis = 2 : i32} : (tensor<1x1x2xf32>, tensor<1x1x3xf32>) -> tensor<1x1x5xf32>
+// CHECK:         %[[Z:.*]] = tosa.matmul %[[XH]], %{{.*}}, %{{.*}}, %{{.*}} : (tensor<1x1x5xf32>, tensor<1x5x12xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x1x12xf32>
+// CHECK-NOT:     tosa.matmul
+// CHECK:         %[[PRE:.*]] = tosa.add %[[Z]], %{{.*}} : (tensor<1x1x12xf32>, tensor<1x1x12xf32>) -> tensor<1x1x12xf32>
+// CHECK-NEXT:    %[[SIG:.*]] = tosa.sigmoid %[[PRE]] : (tensor<1x1x12xf32>) -> tensor<1x1x12xf32>
+// CHECK:         %[[F:.*]] = tosa.slice %[[SIG]]
+// CHECK:         %[[G:.*]] = tosa.slice %[[PRE]]
+// CHECK-NEXT:    %{{.*}} = tosa.tanh %[[G]] : (tensor<1x1x3xf32>) -> tensor<1x1x3xf32>
+// CHECK:         %{{.*}} = tosa.mul %[[F]], %c, %{{.*}} :
 // CHECK:         %[[CO:co]] = tosa.add
 // CHECK:         %[[HO:ho]] = tosa.mul
 // CHECK-NOT:     tosa.scatter

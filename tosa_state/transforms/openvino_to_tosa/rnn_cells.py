@@ -66,17 +66,17 @@ def _activations(op: ov.LSTMCellOp | ov.GRUCellOp | ov.RNNCellOp, direction: int
     return [ACTIVATIONS[n] for n in names]
 
 
-def _chunks(
-    e: Emitter, value: SSAValue, count: int, hidden: int, axis: int = -1
-) -> list[SSAValue]:
-    """The `count` consecutive slices of size `hidden` of `value` along `axis`."""
+def _chunk(e: Emitter, value: SSAValue, k: int, size: int, axis: int = -1) -> SSAValue:
+    """The `k`-th slice of `size` entries of `value` along `axis`."""
     sizes = dims(value)
     axis %= len(sizes)
-    return [
-        e.slice(value, [k * hidden if d == axis else 0 for d in range(len(sizes))],
-                [hidden if d == axis else n for d, n in enumerate(sizes)])
-        for k in range(count)
-    ]
+    return e.slice(value, [k * size if d == axis else 0 for d in range(len(sizes))],
+                   [size if d == axis else n for d, n in enumerate(sizes)])
+
+
+def _chunks(e: Emitter, value: SSAValue, count: int, size: int) -> list[SSAValue]:
+    """The `count` consecutive slices of `size` entries of `value` along its last axis."""
+    return [_chunk(e, value, k, size) for k in range(count)]
 
 
 def _clip(e: Emitter, value: SSAValue, clip: float) -> SSAValue:
@@ -87,11 +87,14 @@ def lstm_cell(e: Emitter, op: ov.LSTMCellOp | ov.LSTMSequenceOp, gates: SSAValue
               direction: int = 0) -> tuple[SSAValue, SSAValue]:
     """(H', C') from the gates' pre-activations `X W^T + H R^T + B` (last axis: f, i, c, o)."""
     f, g, act_h = _activations(op, direction)
-    clip = op.clip.value.data
-    pre = [_clip(e, gate, clip) for gate in _chunks(e, gates, 4, op.hidden_size.value.data)]
-    forget, inp, candidate, out = pre
-    cell = e.add(e.mul(f(e, forget), c), e.mul(f(e, inp), g(e, candidate)))
-    return e.mul(f(e, out), act_h(e, cell)), cell
+    pre = _clip(e, gates, op.clip.value.data)
+    # f on all four gates at once (one op instead of three; the candidate's share is unused)
+    hidden = op.hidden_size.value.data
+    activated = f(e, pre)
+    forget, inp, out = (_chunk(e, activated, k, hidden) for k in (0, 1, 3))
+    candidate = g(e, _chunk(e, pre, 2, hidden))
+    cell = e.add(e.mul(forget, c), e.mul(inp, candidate))
+    return e.mul(out, act_h(e, cell)), cell
 
 
 def rnn_cell(e: Emitter, op: ov.RNNCellOp | ov.RNNSequenceOp, gates: SSAValue,
@@ -114,10 +117,9 @@ def gru_cell(e: Emitter, op: ov.GRUCellOp | ov.GRUSequenceOp, x_gates: SSAValue,
     f, g = _activations(op, direction)
     hidden = op.hidden_size.value.data
     clip = op.clip.value.data
-    xz, xr, xh = _chunks(e, x_gates, 3, hidden)
-    hz, hr = _chunks(e, h_gates, 2, hidden)
-    z = f(e, _clip(e, e.add(xz, hz), clip))
-    reset = f(e, _clip(e, e.add(xr, hr), clip))
+    x_zr, xh = _chunk(e, x_gates, 0, 2 * hidden), _chunk(e, x_gates, 2, hidden)
+    # z and r together: one add and one f
+    z, reset = _chunks(e, f(e, _clip(e, e.add(x_zr, h_gates), clip)), 2, hidden)
     candidate = g(e, _clip(e, e.add(xh, recurrence(e, reset)), clip))
     one = e.scalar(1.0, element(z), len(shape(z)))
     return e.add(e.mul(e.sub(one, z), candidate), e.mul(z, state))
@@ -137,7 +139,7 @@ class _GruWeights:
 def _gru_weights(e: Emitter, op: ov.GRUCellOp | ov.GRUSequenceOp, r: SSAValue, b: SSAValue
                  ) -> _GruWeights:
     hidden = op.hidden_size.value.data
-    rz, rr, rh = _chunks(e, r, 3, hidden, axis=0)
+    rz, rr, rh = (_chunk(e, r, k, hidden, axis=0) for k in range(3))
     r_zr = e.transpose(e.concat([rz, rr], 0), (1, 0))
     r_bias = None
     x_bias = b
@@ -158,15 +160,19 @@ def _matmul(e: Emitter, a: SSAValue, b: SSAValue) -> SSAValue:
     return matmul(e, a, b)
 
 
+def _gates(e: Emitter, op: ov.LSTMCellOp | ov.RNNCellOp) -> SSAValue:
+    """`[X, H] [W, R]^T + B`: the pre-activations with one matmul."""
+    inputs = e.concat([op.x, op.initial_hidden_state], 1)
+    return e.add(matmul(e, inputs, e.concat([op.w, op.r], 1), transpose_b=True), op.b)
+
+
 class LSTMCell(OpenVINOPattern):
     """LSTMCell-4 (gate order f, i, c, o)."""
 
     OPS = (ov.LSTMCellOp,)
 
     def convert(self, op: ov.LSTMCellOp, e: Emitter) -> Sequence[SSAValue]:
-        gates = e.add(e.add(matmul(e, op.x, op.w, transpose_b=True),
-                            matmul(e, op.initial_hidden_state, op.r, transpose_b=True)), op.b)
-        return list(lstm_cell(e, op, gates, op.initial_cell_state))
+        return list(lstm_cell(e, op, _gates(e, op), op.initial_cell_state))
 
 
 class RNNCell(OpenVINOPattern):
@@ -175,9 +181,7 @@ class RNNCell(OpenVINOPattern):
     OPS = (ov.RNNCellOp,)
 
     def convert(self, op: ov.RNNCellOp, e: Emitter) -> Sequence[SSAValue]:
-        gates = e.add(e.add(matmul(e, op.x, op.w, transpose_b=True),
-                            matmul(e, op.initial_hidden_state, op.r, transpose_b=True)), op.b)
-        return [rnn_cell(e, op, gates)]
+        return [rnn_cell(e, op, _gates(e, op))]
 
 
 class GRUCell(OpenVINOPattern):
@@ -210,10 +214,12 @@ Sequence_ = ov.LSTMSequenceOp | ov.GRUSequenceOp | ov.RNNSequenceOp
 class RecurrentSequence(OpenVINOPattern):
     """LSTMSequence-5, GRUSequence-5 and RNNSequence-5 as one `tosa.while_loop` over the
     time steps per direction (the reverse direction walks the steps backwards). A step
-    gathers its row of `X`, computes `X_t W^T + B + H R^T` (weights transposed once, outside
-    the loop) and applies the cell; its output is scattered into `Y`. (Projecting all steps
-    with one matmul before the loop is no faster here: a large matmul wakes BLAS threads
-    that then compete with the loop for the cores.) With sequence lengths shorter than `T`,
+    gathers its row of `X`, computes `[X_t, H] [W^T; R^T] + B` (one matmul; GRU:
+    `X_t W^T + B` and `H R^T` apart, its candidate gate needs them so; weights transposed
+    and joined once, outside the loop) and applies the cell; its output is scattered into
+    `Y`. (Projecting all steps with one matmul before the loop is no faster here: a large
+    matmul wakes BLAS threads that then compete with the loop for the cores.) With sequence
+    lengths shorter than `T`,
     a batch element's state stops changing after its last step (a reverse walk starts at
     its last step) and its outputs there are zeros. A bidirectional sequence may list its
     activations per direction (ONNX's convention).
@@ -286,15 +292,18 @@ class RecurrentSequence(OpenVINOPattern):
             x_bias, r_t = gru.x_bias, gru.r_zr
         start, delta = (steps - 1, -1) if backwards else (0, 1)
         x_t = body.reshape(loop.step_part(op.x, 1, 1, start, delta), (1, n, inputs))
-        w_t = loop.invariant(e.reshape(e.transpose(w, (1, 0)), (1, inputs, gates)))
-        x_t = body.add(_product3(body, x_t, w_t), loop.invariant(_row(e, x_bias)))
+        w_t = e.reshape(e.transpose(w, (1, 0)), (1, inputs, gates))
         h = carried[0]
-        h_gates = _product3(body, h, loop.invariant(e.reshape(r_t, (1, *shape(r_t)))))
-        if isinstance(op, ov.LSTMSequenceOp):
-            new = list(lstm_cell(body, op, body.add(x_t, h_gates), carried[1], d))
-        elif gru is None:
-            new = [rnn_cell(body, op, body.add(x_t, h_gates), d)]  # type: ignore[arg-type]
+        if gru is None:  # [X_t, H] [W^T; R^T] + B: one matmul
+            weights = loop.invariant(e.concat([w_t, e.reshape(r_t, (1, *shape(r_t)))], 1))
+            pre = body.add(_product3(body, body.concat([x_t, h], 2), weights),
+                           loop.invariant(_row(e, x_bias)))
+            new = (list(lstm_cell(body, op, pre, carried[1], d))  # type: ignore[arg-type]
+                   if isinstance(op, ov.LSTMSequenceOp) else [rnn_cell(body, op, pre, d)])  # type: ignore[arg-type]
         else:
+            x_t = body.add(_product3(body, x_t, loop.invariant(w_t)),
+                           loop.invariant(_row(e, x_bias)))
+            h_gates = _product3(body, h, loop.invariant(e.reshape(r_t, (1, *shape(r_t)))))
             inside = _GruWeights(
                 gru.x_bias, gru.r_zr, loop.invariant(e.reshape(gru.r_h, (1, hidden, hidden))),
                 None if gru.r_bias is None else loop.invariant(_row(e, gru.r_bias)))
