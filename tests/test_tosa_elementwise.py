@@ -851,6 +851,9 @@ def test_sigmoid_tails(dtype: np.dtype) -> None:
     assert np.all(result[:4] <= 3e-39) and np.all(result[:4] >= 0)
     assert result[4] == 0.5 and result[5] == pytest.approx(1, abs=1e-7)
     assert list(result[6:8]) == [1.0, 1.0] and np.isnan(result[8])
+    for i, value in enumerate(x):  # one element at a time (the kernel's other path)
+        alone = run("sigmoid", value.reshape(1, 1, 1, 1)).astype(F64)
+        np.testing.assert_array_equal(alone.reshape(-1), result[i : i + 1])
 
 
 @pytest.mark.parametrize("dtype", HALF_AND_SINGLE, ids=str)

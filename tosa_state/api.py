@@ -20,7 +20,10 @@ from tosa_state.transforms.specialize_input_shapes import InputShapes, specializ
 from tosa_state.transforms.tosa_hoist_variables import hoist_variables
 from tosa_state.verification import verify_module
 
-DEFAULT_PIPELINE = "tosa-reduce-transposes,tosa-fold-conv-bias,convert-tosa-variables-to-memref"
+DEFAULT_PIPELINE = (
+    "tosa-reduce-transposes,tosa-fold-conv-bias,tosa-fold-identities,"
+    "convert-tosa-variables-to-memref"
+)
 """The lowering `compile_model` runs when none is given."""
 
 

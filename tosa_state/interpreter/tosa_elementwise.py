@@ -223,7 +223,6 @@ def _clamp_kernel(op: ClampOp) -> Kernel:
 def _mul_kernel(op: MulOp) -> Kernel:
     in_dtype, out_dtype = _dtype(op.input1), _dtype(op.output)
     if _is_float(out_dtype):
-
         def mul_float(a: np.ndarray, b: np.ndarray, shift: np.ndarray) -> np.ndarray:
             return np.multiply(a, b)
 
@@ -448,6 +447,9 @@ def _sigmoid_kernel(op: SigmoidOp) -> Kernel:
 
     def sigmoid(x: np.ndarray) -> np.ndarray:
         t = np.negative(x, dtype=compute)
+        if t.size == 1:  # numpy's in-place ufuncs cost twice as much on one element
+            t = one / (one + np.exp(np.minimum(t, arg_max)))
+            return t.astype(dtype, copy=False)
         np.minimum(t, arg_max, out=t)
         np.exp(t, out=t)
         t += one

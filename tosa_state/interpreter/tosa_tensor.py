@@ -361,7 +361,9 @@ class _Columns:
     For each input shape an index array is computed once, by running the very same gather
     (`_patches` of the padding) on the element numbers of the input; the padding's number
     picks a zero appended to the flattened input. Each call is then a single fancy index.
-    Gathers larger than `_GATHER_LIMIT` elements (images) copy the strided view instead."""
+    With `ones`, the rows end with a 1 (picked from behind the zero): the bias then rides
+    in the matmul as the weights' last column. Gathers larger than `_GATHER_LIMIT`
+    elements (images) copy the strided view instead."""
 
     def __init__(self, pad: Sequence[int], stride: Sequence[int], dilation: Sequence[int],
                  depthwise: bool):
@@ -377,39 +379,55 @@ class _Columns:
             return patches.reshape(n * out_h * out_w, kh * kw, channels).transpose(2, 0, 1)
         return patches.reshape(n * out_h * out_w, kh * kw * channels)
 
-    def _index(self, shape: tuple[int, ...], kernel: tuple[int, int]
+    def positions(self, shape: tuple[int, ...], kernel: tuple[int, int]) -> int:
+        """The number of output positions `N*OH*OW` for an input of `shape`."""
+        (top, bottom, left, right), (sy, sx), (dy, dx) = (
+            self._pad_values, self._stride, self._dilation)
+        n, height, width, _ = shape
+        out_h = (height + top + bottom - (kernel[0] - 1) * dy - 1) // sy + 1
+        out_w = (width + left + right - (kernel[1] - 1) * dx - 1) // sx + 1
+        return n * out_h * out_w
+
+    def _index(self, shape: tuple[int, ...], kernel: tuple[int, int], ones: bool
                ) -> tuple[np.ndarray | None, tuple[int, ...]]:
         size = math.prod(shape)
         numbers = _padder(self._pad_values, size)(np.arange(size).reshape(shape))
         patches = _patches(numbers, kernel, self._stride, self._dilation)
-        index = np.ascontiguousarray(self._layout(patches))
-        return (index if index.size <= _GATHER_LIMIT else None), patches.shape[:3]
+        index = self._layout(patches)
+        if ones:
+            index = np.concatenate((index, np.full((len(index), 1), size + 1)), axis=1)
+        index = np.ascontiguousarray(index)
+        gather = index.size <= _GATHER_LIMIT or ones  # ones: few positions, any size
+        return (index if gather else None), patches.shape[:3]
 
-    def __call__(self, x: np.ndarray, kernel: tuple[int, int]
+    def __call__(self, x: np.ndarray, kernel: tuple[int, int], ones: bool = False
                  ) -> tuple[np.ndarray, tuple[int, ...]]:
-        """The columns of `x` and the output's `(N, OH, OW)`."""
-        key = (x.shape, kernel)
+        """The columns of `x` (ending with a 1 with `ones`, which only gathered columns
+        can) and the output's `(N, OH, OW)`."""
+        key = (x.shape, kernel, ones)
         if (known := self._indices.get(key)) is None:
             if len(self._indices) >= _SHAPE_CACHE_LIMIT:  # shapes that keep changing
                 self._indices.clear()
-            known = self._indices[key] = self._index(x.shape, kernel)
+            known = self._indices[key] = self._index(x.shape, kernel, ones)
         index, positions = known
         if index is None:
+            assert not ones, "a ones column is only for gathered (small) columns"
             patches = _patches(self._pad(x), kernel, self._stride, self._dilation)
             # A copy: the reshape may give an overlapping view, which BLAS cannot take.
             return np.ascontiguousarray(self._layout(patches)), positions
         flat = x.reshape(-1)
-        if self._padded:
-            flat = np.concatenate((flat, _zero(x.dtype)))
+        if self._padded or ones:
+            flat = np.concatenate((flat, _zero_one(x.dtype)))
         return flat.take(index), positions
 
 
 @cache
-def _zero(dtype: np.dtype) -> np.ndarray:
-    """`[0]` of `dtype` (read-only): the element the padding's index picks."""
-    zero = np.zeros(1, dtype)
-    zero.flags.writeable = False
-    return zero
+def _zero_one(dtype: np.dtype) -> np.ndarray:
+    """`[0, 1]` of `dtype` (read-only): the elements the padding's and the bias column's
+    indices pick."""
+    zero_one = np.array([0, 1], dtype)
+    zero_one.flags.writeable = False
+    return zero_one
 
 
 _GATHER_LIMIT = 1 << 16
@@ -419,6 +437,14 @@ _FEW_POSITIONS = 16
 """Up to this many output positions (a streaming chunk), a convolution computes
 `weights @ columns.T`: OpenBLAS multiplies a few rows by a wide matrix about twice as fast
 as the other way round; beyond it (images), `columns @ weights.T` wins."""
+
+
+@cache
+def _zero(dtype: np.dtype) -> np.ndarray:
+    """`[0]` of `dtype` (read-only)."""
+    zero = np.zeros(1, dtype)
+    zero.flags.writeable = False
+    return zero
 
 
 @_KERNELS.builds(Conv2DOp, DepthwiseConv2DOp)
@@ -444,11 +470,21 @@ def _conv_kernel(op: ConvOperation) -> Kernel:
 
     prepared = _Prepared(weights)
 
-    def column_bias(bias: np.ndarray, _: np.ndarray) -> np.ndarray | None:
-        """The bias as an `[OC, 1]` column (None when it is all zeros)."""
-        return None if not bias.any() else bias.astype(compute).reshape(-1, 1)
+    def with_bias(w: np.ndarray, bias: np.ndarray) -> tuple[np.ndarray | None, bool]:
+        """For few positions: the float weights with the bias as last column `[OC, K + 1]`
+        (None when the bias is all zeros), and whether the bias is still to be added
+        (integers: the ones column would miss the zero points)."""
+        if integer:
+            return None, bool(bias.any())
+        if not bias.any():
+            return None, False
+        matrix = weights(w, _zero(w.dtype))
+        column = np.broadcast_to(bias.astype(compute).reshape(-1, 1), (len(matrix), 1))
+        return np.ascontiguousarray(np.concatenate((matrix, column), axis=1)), False
 
-    bias_column = _Prepared(column_bias)
+    biased = _Prepared(with_bias)
+    few_by_shape: dict[tuple[Any, ...], bool] = {}
+    """Whether an input shape (and kernel) gives at most `_FEW_POSITIONS` positions."""
 
     def conv(x: np.ndarray, w: np.ndarray, bias: np.ndarray, x_zp: np.ndarray,
              w_zp: np.ndarray) -> np.ndarray:
@@ -457,14 +493,23 @@ def _conv_kernel(op: ConvOperation) -> Kernel:
             x = x.astype(compute) - x_zp.astype(compute)
         elif x.dtype != compute:
             x = x.astype(compute)
-        columns, positions = columns_of(x, w.shape[:2] if depthwise else w.shape[1:3])
-        if not depthwise and len(columns) <= _FEW_POSITIONS:
-            # OpenBLAS: twice as fast this way round; the result is a transposed view
-            acc = matrix @ columns.T  # [OC, P]
-            if (column := bias_column(bias, bias)) is not None:
-                acc += column
+        kernel = w.shape[:2] if depthwise else w.shape[1:3]
+        if (few := few_by_shape.get((x.shape, kernel))) is None:
+            if len(few_by_shape) >= _SHAPE_CACHE_LIMIT:
+                few_by_shape.clear()
+            few = few_by_shape[x.shape, kernel] = (
+                not depthwise and columns_of.positions(x.shape, kernel) <= _FEW_POSITIONS)
+        if few:
+            # OpenBLAS: twice as fast as `columns @ matrix.T` this way round; the bias
+            # rides in as the matrix's last column; the result is a transposed view
+            matrix_b, add_bias = biased(w, bias)
+            columns, positions = columns_of(x, kernel, ones=matrix_b is not None)
+            acc = (matrix if matrix_b is None else matrix_b) @ columns.T  # [OC, P]
             acc = acc.T.reshape(*positions, -1)
+            if add_bias:
+                acc += bias.astype(compute)
             return acc if acc.dtype == output else acc.astype(output)
+        columns, positions = columns_of(x, kernel)
         # depthwise: [P, C, M]
         acc = np.matmul(columns, matrix).transpose(1, 0, 2) if depthwise else columns @ matrix.T
         acc = acc.reshape(*positions, -1)

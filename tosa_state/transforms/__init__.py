@@ -14,6 +14,7 @@ from tosa_state.transforms.externalize_state import ExternalizeStatePass
 from tosa_state.transforms.make_stateful import MakeStatefulPass
 from tosa_state.transforms.specialize_input_shapes import SpecializeInputShapesPass
 from tosa_state.transforms.tosa_fold_conv_bias import TosaFoldConvBiasPass
+from tosa_state.transforms.tosa_fold_identities import TosaFoldIdentitiesPass
 from tosa_state.transforms.tosa_hoist_variables import TosaHoistVariablesPass
 from tosa_state.transforms.tosa_reduce_transposes import TosaReduceTransposesPass
 from tosa_state.transforms.tosa_to_mlprogram import TosaToMLProgramPass
@@ -53,6 +54,7 @@ def get_tosa_state_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         TosaToMLProgramPass.name: lambda: TosaToMLProgramPass,
         TosaReduceTransposesPass.name: lambda: TosaReduceTransposesPass,
         TosaFoldConvBiasPass.name: lambda: TosaFoldConvBiasPass,
+        TosaFoldIdentitiesPass.name: lambda: TosaFoldIdentitiesPass,
         MakeStatefulPass.name: lambda: MakeStatefulPass,
         ExternalizeStatePass.name: lambda: ExternalizeStatePass,
     }
@@ -71,6 +73,7 @@ __all__ = [
     "MakeStatefulPass",
     "SpecializeInputShapesPass",
     "TosaFoldConvBiasPass",
+    "TosaFoldIdentitiesPass",
     "TosaHoistVariablesPass",
     "TosaReduceTransposesPass",
     "TosaToMLProgramPass",
