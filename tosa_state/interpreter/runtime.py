@@ -102,7 +102,6 @@ class InferResult(Sequence[np.ndarray]):
     def __init__(self, ports: tuple[Port, ...], values: list[np.ndarray]):
         self._ports = ports
         self._values = values
-        self._by_name = {port.name: value for port, value in zip(ports, values, strict=True)}
 
     def __getitem__(self, key: Any) -> Any:
         if isinstance(key, slice):
@@ -120,7 +119,7 @@ class InferResult(Sequence[np.ndarray]):
         return iter(self._values)
 
     def to_dict(self) -> dict[str, np.ndarray]:
-        return dict(self._by_name)
+        return {port.name: value for port, value in zip(self._ports, self._values, strict=True)}
 
 
 class VariableState:
@@ -183,10 +182,13 @@ class CompiledModel:
 
     def bind_inputs(self, inputs: InputsLike) -> list[Any]:
         """Inputs in argument order, checked against the ports (count, shape, dtype)."""
+        if type(inputs) in (list, tuple) and len(inputs) == len(self.inputs):
+            # the common case, without the costlier ABC checks below
+            return [_checked(port, value) for port, value in zip(self.inputs, inputs, strict=True)]
         if inputs is None:
             inputs = []
         elif type(inputs) in (list, tuple):
-            pass  # the common case, without the costlier ABC checks below
+            pass
         elif isinstance(inputs, np.ndarray | str | bytes) or not isinstance(inputs, Iterable):
             # One array (or scalar) alone, as OpenVINO accepts for a model with one input.
             if len(self.inputs) != 1:
@@ -252,7 +254,8 @@ class InferRequest:
         args = self._compiled.bind_inputs(inputs)
         with np.errstate(all="ignore"):  # IEEE results (inf, nan) are the spec's answers
             results = self._plan(self._interpreter, args)
-        return InferResult(self._compiled.outputs, [np.array(r, copy=True) for r in results])
+        return InferResult(self._compiled.outputs, [
+            r.copy() if type(r) is np.ndarray else np.array(r, copy=True) for r in results])
 
     def query_state(self) -> list[VariableState]:
         return [VariableState(self._store, spec.name) for spec in self._compiled.variables]
