@@ -605,6 +605,24 @@ class HSigmoidOp(ElementwiseUnaryOp):
 
 
 @irdl_op_definition
+class IdentityOp(ElementwiseUnaryOp):
+    """Identity-16: forwards `input` unchanged (any element type; the result type is the
+    input type).
+
+    https://docs.openvino.ai/2025/documentation/openvino-ir-format/operation-sets/operation-specs/activation/identity-16.html
+    """
+
+    name = "openvino.identity"
+
+    def verify_(self) -> None:
+        if self.result.type != self.input.type:
+            raise VerifyException(
+                f"{self.name}: result type {self.result.type} differs from the input type "
+                f"{self.input.type}"
+            )
+
+
+@irdl_op_definition
 class EluOp(ElementwiseUnaryOp):
     """Elu-1: `x` where `x > 0`, else `alpha (exp(x) - 1)`.
 
@@ -850,6 +868,7 @@ ELEMENTWISE_OPS = (
     GeluOp,
     HSwishOp,
     HSigmoidOp,
+    IdentityOp,
     EluOp,
     SwishOp,
     PReluOp,

@@ -105,6 +105,7 @@ ELEMENTWISE_LAYERS: dict[str, OpSpec] = {
     "Gelu": OpSpec(("opset2", "opset7"), (1, 1), _build_gelu),
     "HSwish": OpSpec(("opset4",), (1, 1), _unary(ov.HSwishOp)),
     "HSigmoid": OpSpec(("opset5",), (1, 1), _unary(ov.HSigmoidOp)),
+    "Identity": OpSpec(("opset16",), (1, 1), _unary(ov.IdentityOp)),
     "Elu": OpSpec(("opset1",), (1, 1), _build_elu),
     "Swish": OpSpec(("opset4",), (1, 2), _build_swish),
     "PRelu": OpSpec(("opset1",), (2, 2), _build_prelu),

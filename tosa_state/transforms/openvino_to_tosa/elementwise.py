@@ -432,6 +432,16 @@ class Relu(OpenVINOPattern):
         return [_clamp(e, op.input, 0.0, float("inf"))]
 
 
+class Identity(OpenVINOPattern):
+    """Identity-16: its input, forwarded (no TOSA op, no run-time copy; as upstream's
+    `tosa.identity` folder). Results never alias state: the runtime copies what it returns."""
+
+    OPS = (ov.IdentityOp,)
+
+    def convert(self, op: ov.IdentityOp, e: Emitter) -> Sequence[SSAValue]:
+        return [op.input]
+
+
 class Clamp(OpenVINOPattern):
     """Clamp-1: `tosa.clamp`."""
 
@@ -473,6 +483,7 @@ ELEMENTWISE_PATTERNS = (
     Swish,
     PRelu,
     Relu,
+    Identity,
     Clamp,
     Convert,
 )
