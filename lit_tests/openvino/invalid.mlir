@@ -381,3 +381,19 @@ func.func @sdpa_integers(%q: tensor<1x4x3x16xi32>) -> tensor<1x4x3x16xi32> {
   %0 = openvino.scaled_dot_product_attention %q, %q, %q {causal = false} : tensor<1x4x3x16xi32>, tensor<1x4x3x16xi32>, tensor<1x4x3x16xi32> -> tensor<1x4x3x16xi32>
   func.return %0 : tensor<1x4x3x16xi32>
 }
+
+// -----
+
+func.func @identity_element_type(%a: tensor<2xf32>) -> tensor<2xf16> {
+  // expected-error@+1 {{openvino.identity: result type tensor<2xf16> differs from the input type tensor<2xf32>}}
+  %0 = openvino.identity %a : (tensor<2xf32>) -> tensor<2xf16>
+  func.return %0 : tensor<2xf16>
+}
+
+// -----
+
+func.func @identity_refines_shape(%a: tensor<?x4xf32>) -> tensor<2x4xf32> {
+  // expected-error@+1 {{openvino.identity: result type tensor<2x4xf32> differs from the input type tensor<?x4xf32>}}
+  %0 = openvino.identity %a : (tensor<?x4xf32>) -> tensor<2x4xf32>
+  func.return %0 : tensor<2x4xf32>
+}

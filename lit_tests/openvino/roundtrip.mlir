@@ -251,3 +251,16 @@ func.func @pooling(%x: tensor<1x3x7x6xf32>) {
   %3 = openvino.avg_pool %x {kernel = array<i64: 3, 3>, strides = array<i64: 2, 2>, pads_begin = array<i64: 1, 1>, pads_end = array<i64: 1, 1>, exclude_pad = true} : (tensor<1x3x7x6xf32>) -> tensor<1x3x4x3xf32>
   func.return
 }
+
+// Identity-16 takes any element type and shape (dynamic ones included).
+// CHECK-LABEL: func.func @identity(
+// CHECK-NEXT: %0 = openvino.identity %a : (tensor<2x3xf32>) -> tensor<2x3xf32>
+// CHECK-NEXT: %1 = openvino.identity %b : (tensor<?x4xi1>) -> tensor<?x4xi1>
+// CHECK-NEXT: %2 = openvino.identity %c : (tensor<*xi64>) -> tensor<*xi64>
+// GENERIC: "openvino.identity"(%{{.*}}) : (tensor<2x3xf32>) -> tensor<2x3xf32>
+func.func @identity(%a: tensor<2x3xf32>, %b: tensor<?x4xi1>, %c: tensor<*xi64>) -> (tensor<2x3xf32>, tensor<?x4xi1>, tensor<*xi64>) {
+  %0 = openvino.identity %a : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %1 = openvino.identity %b : (tensor<?x4xi1>) -> tensor<?x4xi1>
+  %2 = openvino.identity %c : (tensor<*xi64>) -> tensor<*xi64>
+  func.return %0, %1, %2 : tensor<2x3xf32>, tensor<?x4xi1>, tensor<*xi64>
+}

@@ -232,3 +232,34 @@ func.func @tensor_iterator(%x: tensor<1x3x2xf32>, %h: tensor<1x2xf32>) -> (tenso
   }
   func.return %0#0, %0#1 : tensor<1x3x2xf32>, tensor<1x2xf32>
 }
+
+// -----
+
+// Identity-16 forwards its input: no TOSA op; constants and shapes known at run time
+// (ShapeOf, Gather of it) stay visible through it, so the reshapes get their shapes.
+// CHECK-LABEL: func.func @identity(
+// CHECK-NOT:     identity
+// CHECK:         %[[T:.*]] = tosa.tanh %a : (tensor<2x3xf32>) -> tensor<2x3xf32>
+// CHECK-NEXT:    %[[S32:.*]] = tosa.const_shape {{ *}}{values = dense<[3, 2]> : tensor<2xindex>} : () -> !tosa.shape<2>
+// CHECK-NEXT:    %[[R:.*]] = tosa.reshape %[[T]], %[[S32]] : (tensor<2x3xf32>, !tosa.shape<2>) -> tensor<3x2xf32>
+// CHECK-NEXT:    %[[D:.*]] = tosa.dim %d {axis = 0 : i32} : (tensor<?x3xi32>) -> !tosa.shape<1>
+// CHECK-NEXT:    %[[THREE:.*]] = tosa.const_shape {{ *}}{values = dense<3> : tensor<1xindex>} : () -> !tosa.shape<1>
+// CHECK-NEXT:    %[[SHAPE:.*]] = tosa.concat_shape %[[THREE]], %[[D]] : (!tosa.shape<1>, !tosa.shape<1>) -> !tosa.shape<2>
+// CHECK-NEXT:    %[[RD:.*]] = tosa.reshape %d, %[[SHAPE]] : (tensor<?x3xi32>, !tosa.shape<2>) -> tensor<3x?xi32>
+// CHECK-NOT:     identity
+// CHECK-NEXT:    func.return %[[T]], %[[R]], %[[RD]], %a : tensor<2x3xf32>, tensor<3x2xf32>, tensor<3x?xi32>, tensor<2x3xf32>
+func.func @identity(%a: tensor<2x3xf32>, %d: tensor<?x3xi32>) -> (tensor<2x3xf32>, tensor<3x2xf32>, tensor<3x?xi32>, tensor<2x3xf32>) {
+  %0 = openvino.identity %a : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %1 = openvino.tanh %0 : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %c = openvino.constant dense<[3, 2]> : tensor<2xi64>
+  %s = openvino.identity %c : (tensor<2xi64>) -> tensor<2xi64>
+  %2 = openvino.reshape %1, %s {special_zero = false} : (tensor<2x3xf32>, tensor<2xi64>) -> tensor<3x2xf32>
+  %shape = openvino.shape_of %d : (tensor<?x3xi32>) -> tensor<2xi64>
+  %rev = openvino.constant dense<[1, 0]> : tensor<2xi64>
+  %axis = openvino.constant dense<0> : tensor<i64>
+  %t = openvino.gather %shape, %rev, %axis {batch_dims = 0 : i64} : (tensor<2xi64>, tensor<2xi64>, tensor<i64>) -> tensor<2xi64>
+  %ti = openvino.identity %t : (tensor<2xi64>) -> tensor<2xi64>
+  %3 = openvino.reshape %d, %ti {special_zero = false} : (tensor<?x3xi32>, tensor<2xi64>) -> tensor<3x?xi32>
+  %4 = openvino.identity %a : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  func.return %1, %2, %3, %4 : tensor<2x3xf32>, tensor<3x2xf32>, tensor<3x?xi32>, tensor<2x3xf32>
+}

@@ -109,3 +109,23 @@ func.func @swap(%h0: tensor<1x2xf32>) -> (tensor<1x2xf32>, tensor<2xf32>) {
   openvino.assign "b", %a3 {version = 6 : i64} : tensor<?xf32>
   func.return %a, %b : tensor<1x2xf32>, tensor<2xf32>
 }
+
+// -----
+
+// Identity-16 around state: the read value itself is written back and returned (the runtime
+// copies what it returns, so results never alias the variable).
+// CHECK-LABEL: tosa.variable @held = dense<1.000000e+00> : tensor<2xf32>
+// CHECK-LABEL: func.func @identity_state(
+// CHECK-NEXT:    %[[H:.*]] = tosa.variable.read @held : tensor<2xf32>
+// CHECK-NEXT:    %[[S:.*]] = tosa.add %[[H]], %x : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+// CHECK-NEXT:    tosa.variable.write @held, %[[S]] : tensor<2xf32>
+// CHECK-NEXT:    func.return %[[H]] : tensor<2xf32>
+func.func @identity_state(%x: tensor<2xf32>) -> tensor<2xf32> {
+  %init = openvino.constant dense<1.0> : tensor<2xf32>
+  %h = openvino.read_value "held"(%init) {version = 6 : i64, variable_type = f32, variable_shape = #openvino.partial_shape<[2]>} : (tensor<2xf32>) -> tensor<2xf32>
+  %i = openvino.identity %h : (tensor<2xf32>) -> tensor<2xf32>
+  %s = openvino.add %i, %x : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  %j = openvino.identity %s : (tensor<2xf32>) -> tensor<2xf32>
+  openvino.assign "held", %j {version = 6 : i64} : tensor<2xf32>
+  func.return %i : tensor<2xf32>
+}
