@@ -3,8 +3,9 @@
 Real TensorIterators, made at test time (each test checks that the model holds one):
 
 - OpenVINO's ONNX frontend turns ONNX `Scan` into a TensorIterator; reverse scan
-  directions become port maps of stride -1. MakeStateful then makes the scanned state a
-  variable (ReadValue / Assign around the TensorIterator);
+  directions become port maps of stride -1, ONNX `Identity` nodes Identity-16 layers (in
+  the body too). MakeStateful then makes the scanned state a variable (ReadValue / Assign
+  around the TensorIterator);
 - OpenVINO's Python API (`opset13.tensor_iterator`): parts of 2 read forwards and
   backwards, an invariant input, a reversed concatenated output and a last-iteration
   output. (Parts from an offset `start` are not compared: the CPU plugin reads them from
@@ -42,10 +43,23 @@ def _types(model: object) -> list[str]:
     return [node.get_type_name() for node in model.get_ordered_ops()]  # type: ignore[attr-defined]
 
 
+def _identities(model: object) -> list[str]:
+    """The Identity-16 layers of `model` and of its TensorIterator bodies, in order."""
+    found = []
+    for node in model.get_ordered_ops():  # type: ignore[attr-defined]
+        info = node.get_type_info()
+        if info.name == "Identity" and info.version_id == "opset16":
+            found.append(node.get_friendly_name())
+        if node.get_type_name() == "TensorIterator":
+            found += _identities(node.get_function())
+    return found
+
+
 def scan_model(folder: Path, steps: int) -> object:
     """An ONNX `Scan` (a tanh RNN over `x [T, B, 3]` read backwards, its outputs `y` in
     step order and `y_rev` reversed) read by OpenVINO's ONNX frontend, its state `s0` ->
-    `s_last` made a variable by MakeStateful."""
+    `s_last` made a variable by MakeStateful. ONNX `Identity` nodes (the state after its
+    ReadValue and before its Assign, `y` in the body) stay OpenVINO Identity-16 layers."""
     from onnx import TensorProto, helper
 
     rng = np.random.default_rng(steps)
@@ -60,7 +74,7 @@ def scan_model(folder: Path, steps: int) -> object:
          helper.make_node("MatMul", ["x_t", "W"], ["b"]),
          helper.make_node("Add", ["a", "b"], ["c"]),
          helper.make_node("Tanh", ["c"], ["s_out"]),
-         helper.make_node("Sigmoid", ["s_out"], ["y_t"]),
+         helper.make_node("Identity", ["s_out"], ["y_t"]),
          helper.make_node("Neg", ["s_out"], ["z_t"])],
         "body",
         [tensor("s_in", [BATCH, HIDDEN]), tensor("x_t", [BATCH, INPUTS])],
@@ -69,11 +83,12 @@ def scan_model(folder: Path, steps: int) -> object:
         [helper.make_tensor("W", TensorProto.FLOAT, w.shape, w.ravel()),
          helper.make_tensor("R", TensorProto.FLOAT, r.shape, r.ravel())],
     )
-    scan = helper.make_node("Scan", ["s0", "x"], ["s_last", "y", "y_rev"], body=body,
+    scan = helper.make_node("Scan", ["s_in0", "x"], ["s_scan", "y", "y_rev"], body=body,
                             num_scan_inputs=1, scan_input_directions=[1],
                             scan_output_directions=[0, 1])
     graph = helper.make_graph(
-        [scan], "scan",
+        [helper.make_node("Identity", ["s0"], ["s_in0"]), scan,
+         helper.make_node("Identity", ["s_scan"], ["s_last"])], "scan",
         [tensor("s0", [BATCH, HIDDEN]), tensor("x", [steps, BATCH, INPUTS])],
         [tensor("s_last", [BATCH, HIDDEN]), tensor("y", [steps, BATCH, HIDDEN]),
          tensor("y_rev", [steps, BATCH, HIDDEN])],
@@ -128,6 +143,7 @@ def api_model(steps: int) -> object:
 def test_onnx_scan(openvino_runtime: None, tmp_path: Path, steps: int) -> None:
     model = scan_model(tmp_path, steps)
     assert "TensorIterator" in _types(model) and "ReadValue" in _types(model)
+    assert _identities(model) == ["s_in0", "y_t", "s_last"]
     xml = _save(model, tmp_path)
     assert 'stride="-1"' in xml.read_text()  # the reverse scan input and output
     run_differential(xml, Scenario(), f"onnx_scan[{steps}]")
