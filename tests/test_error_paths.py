@@ -569,13 +569,25 @@ def _small_openvino_model(tmp_path: Path, build) -> Path:
         ("convolution", 'auto_pad="explicit"', 'auto_pad="reflect"',
          "type='Convolution' (opset1): auto_pad 'reflect' is not one of explicit, valid, "
          "same_upper, same_lower"),
+        ("add", 'type="Add" version="opset1"', 'type="Identity" version="opset16"',
+         "type='Identity' (opset16): expects 1 inputs, got 2"),
+        ("identity", 'precision="FP32" names="Result', 'precision="FP16" names="Result',
+         "type='Identity' (opset16): result type tensor<2x3xf16> differs from the input type "
+         "tensor<2x3xf32>"),
+        ("identity", 'type="Identity" version="opset16"', 'type="Identity" version="opset15"',
+         "type='Identity' (opset15): version opset15 of Identity is not supported "
+         "(supported: opset16)"),
     ],
 )
-def test_openvino_bad_activation_modes_name_the_layer(
+def test_openvino_bad_layers_name_the_layer(
     tmp_path: Path, op: str, old: str, new: str, message: str
 ) -> None:
+    """Bad attributes, port counts, port types and versions."""
     ops = pytest.importorskip("openvino.opset13")
+    opset16 = pytest.importorskip("openvino.opset16")
     build = {
+        "add": lambda x: ops.add(x, x, name="layer"),
+        "identity": lambda x: opset16.identity(x, name="layer"),
         "gelu": lambda x: ops.gelu(x, "erf", name="layer"),
         "mvn": lambda x: ops.mvn(x, ops.constant(np.array([1], np.int64)), True, 1e-5,
                                  "inside_sqrt", name="layer"),
@@ -602,28 +614,3 @@ def test_openvino_softmax1_negative_axis_names_the_layer(tmp_path: Path) -> None
     opt_xml_fails(xml, "name='probabilities' type='SoftMax' (opset1): axis -1 is negative "
                   "(Softmax-1 takes a non-negative axis)")
 
-
-@pytest.mark.parametrize(
-    ("build", "old", "new", "message"),
-    [
-        ("add", 'type="Add" version="opset1"', 'type="Identity" version="opset16"',
-         "type='Identity' (opset16): expects 1 inputs, got 2"),
-        ("identity", 'precision="FP32" names="Result', 'precision="FP16" names="Result',
-         "type='Identity' (opset16): result type tensor<2x3xf16> differs from the input type "
-         "tensor<2x3xf32>"),
-        ("identity", 'type="Identity" version="opset16"', 'type="Identity" version="opset15"',
-         "type='Identity' (opset15): version opset15 of Identity is not supported "
-         "(supported: opset16)"),
-    ],
-)
-def test_openvino_bad_identity_names_the_layer(
-    tmp_path: Path, build: str, old: str, new: str, message: str
-) -> None:
-    opset16 = pytest.importorskip("openvino.opset16")
-    layer = {
-        "add": lambda x: opset16.add(x, x, name="layer"),
-        "identity": lambda x: opset16.identity(x, name="layer"),
-    }[build]
-    xml = _small_openvino_model(tmp_path, layer)
-    _edit(xml, old, new)
-    opt_xml_fails(xml, f"@XML@:13:3: error: layer id=1 name='layer' {message}")
