@@ -20,18 +20,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import DictionaryAttr, FunctionType, ModuleOp, StringAttr
+from xdsl.dialects.builtin import DictionaryAttr, ModuleOp, StringAttr
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriteWalker
-from xdsl.traits import is_side_effect_free
 from xdsl.utils.exceptions import PassFailedException
 
-from tosa_state.dialects.tosa.variables import VariableOp
 from tosa_state.transforms.openvino_to_tosa import Lowering, conversion_patterns
 from tosa_state.transforms.openvino_to_tosa.common import conversion_error, first_failure
 from tosa_state.transforms.openvino_to_tosa.state import existing_variables
+from tosa_state.transforms.to_tosa import clean_up, refine_result_types
 
 
 def _is_openvino(op: Operation) -> bool:
@@ -62,8 +61,8 @@ class ConvertOpenVINOToTosaPass(ModulePass):
         walker.rewrite_module(op)
         _check_converted(op, lowering)
         for func in funcs:
-            _refine_result_types(func)
-        _clean_up(op, lowering.created)
+            refine_result_types(func)
+        clean_up(op, lowering.created)
 
 
 def _name(func: FuncOp, index: int) -> str:
@@ -85,50 +84,3 @@ def _check_converted(module: ModuleOp, lowering: Lowering) -> None:
     if len(left) > 1:
         message += f"\nnote: {len(left) - 1} more 'openvino' op(s) were left unconverted"
     raise PassFailedException(message)
-
-
-def _refine_result_types(func: FuncOp) -> None:
-    """The function's result types become the (static) types of what it returns."""
-    terminator = func.body.block.last_op
-    if terminator is None:
-        return
-    inputs = func.function_type.inputs.data
-    func.function_type = FunctionType.from_lists(
-        list(inputs), [v.type for v in terminator.operands]
-    )
-
-
-def _clean_up(module: ModuleOp, created: list[Operation]) -> None:
-    """Merge equal side-effect-free ops the conversion created (constants, shapes, reshapes of
-    one value, ...) and erase the dead ones."""
-    ours = set(created)
-    created = [op for op in module.walk() if op in ours]
-    seen: dict[tuple[object, ...], Operation] = {}
-    for op in created:
-        if op.regions or not is_side_effect_free(op):
-            continue
-        key = (
-            op.parent_block(),
-            op.name,
-            tuple(op.operands),
-            tuple(sorted(op.properties.items())),
-            tuple(op.result_types),
-        )
-        first = seen.setdefault(key, op)
-        if first is not op:
-            for old, new in zip(op.results, first.results, strict=True):
-                old.replace_all_uses_with(new)
-    changed = True
-    while changed:
-        changed = False
-        for op in reversed(created):
-            if (
-                op.parent is not None
-                and not isinstance(op, VariableOp)
-                and all(not r.uses for r in op.results)
-                and is_side_effect_free(op)
-            ):
-                op.detach()
-                op.erase()
-                changed = True
-        created = [op for op in created if op.parent is not None]

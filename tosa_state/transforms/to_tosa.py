@@ -1,0 +1,61 @@
+"""What the conversions to TOSA (`convert-openvino-to-tosa`, `convert-tflite-to-tosa`) do
+to a module once their patterns have run."""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import FunctionType, ModuleOp
+from xdsl.dialects.func import FuncOp
+from xdsl.ir import Operation
+from xdsl.traits import is_side_effect_free
+
+from tosa_state.dialects.tosa.variables import VariableOp
+
+
+def refine_result_types(func: FuncOp) -> None:
+    """The function's result types become the (static) types of what it returns."""
+    terminator = func.body.block.last_op
+    if terminator is None:
+        return
+    inputs = func.function_type.inputs.data
+    func.function_type = FunctionType.from_lists(
+        list(inputs), [v.type for v in terminator.operands]
+    )
+
+
+def clean_up(module: ModuleOp, created: list[Operation]) -> None:
+    """Merge equal side-effect-free ops the conversion created (constants, shapes, reshapes of
+    one value, ...) and erase the dead ones."""
+    ours = set(created)
+    created = [op for op in module.walk() if op in ours]
+    seen: dict[tuple[object, ...], Operation] = {}
+    for op in created:
+        if op.regions or not is_side_effect_free(op):
+            continue
+        key = (
+            op.parent_block(),
+            op.name,
+            tuple(op.operands),
+            tuple(sorted(op.properties.items())),
+            tuple(op.result_types),
+        )
+        first = seen.setdefault(key, op)
+        if first is not op:
+            for old, new in zip(op.results, first.results, strict=True):
+                old.replace_all_uses_with(new)
+    changed = True
+    while changed:
+        changed = False
+        for op in reversed(created):
+            if (
+                op.parent is not None
+                and not isinstance(op, VariableOp)
+                and all(not r.uses for r in op.results)
+                and is_side_effect_free(op)
+            ):
+                op.detach()
+                op.erase()
+                changed = True
+        created = [op for op in created if op.parent is not None]
+
+
+__all__ = ["clean_up", "refine_result_types"]
