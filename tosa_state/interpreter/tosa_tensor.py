@@ -483,33 +483,47 @@ def _conv_kernel(op: ConvOperation) -> Kernel:
         return np.ascontiguousarray(np.concatenate((matrix, column), axis=1)), False
 
     biased = _Prepared(with_bias)
-    few_by_shape: dict[tuple[Any, ...], bool] = {}
-    """Whether an input shape (and kernel) gives at most `_FEW_POSITIONS` positions."""
+    pad, stride = op.pad.get_values(), op.stride.get_values()
+    plain = not depthwise and not any(pad) and tuple(stride) == (1, 1)
+    paths: dict[tuple[Any, ...], str] = {}
+    """How an input shape (with a weights shape) is computed: "pointwise" (a 1x1 kernel on
+    the input as it is), "few" output positions or "many"."""
+
+    def path(x_shape: tuple[int, ...], w_shape: tuple[int, ...]) -> str:
+        if len(paths) >= _SHAPE_CACHE_LIMIT:
+            paths.clear()
+        kernel = w_shape[:2] if depthwise else w_shape[1:3]
+        if plain and kernel == (1, 1):
+            found = "pointwise"
+        elif not depthwise and columns_of.positions(x_shape, kernel) <= _FEW_POSITIONS:
+            found = "few"
+        else:
+            found = "many"
+        paths[x_shape, w_shape] = found
+        return found
 
     def conv(x: np.ndarray, w: np.ndarray, bias: np.ndarray, x_zp: np.ndarray,
              w_zp: np.ndarray) -> np.ndarray:
-        matrix = prepared(w, w_zp)
         if integer:
             x = x.astype(compute) - x_zp.astype(compute)
         elif x.dtype != compute:
             x = x.astype(compute)
-        kernel = w.shape[:2] if depthwise else w.shape[1:3]
-        if (few := few_by_shape.get((x.shape, kernel))) is None:
-            if len(few_by_shape) >= _SHAPE_CACHE_LIMIT:
-                few_by_shape.clear()
-            few = few_by_shape[x.shape, kernel] = (
-                not depthwise and columns_of.positions(x.shape, kernel) <= _FEW_POSITIONS)
-        if few:
+        how = paths.get((x.shape, w.shape)) or path(x.shape, w.shape)
+        if how == "few":
             # OpenBLAS: twice as fast as `columns @ matrix.T` this way round; the bias
             # rides in as the matrix's last column; the result is a transposed view
             matrix_b, add_bias = biased(w, bias)
-            columns, positions = columns_of(x, kernel, ones=matrix_b is not None)
-            acc = (matrix if matrix_b is None else matrix_b) @ columns.T  # [OC, P]
-            acc = acc.T.reshape(*positions, -1)
+            columns, positions = columns_of(x, w.shape[1:3], ones=matrix_b is not None)
+            acc = (prepared(w, w_zp) if matrix_b is None else matrix_b) @ columns.T
+            acc = acc.T.reshape(*positions, -1)  # [OC, P] -> [N, OH, OW, OC]
             if add_bias:
                 acc += bias.astype(compute)
             return acc if acc.dtype == output else acc.astype(output)
-        columns, positions = columns_of(x, kernel)
+        matrix = prepared(w, w_zp)
+        if how == "pointwise":
+            columns, positions = x.reshape(-1, x.shape[3]), x.shape[:3]
+        else:
+            columns, positions = columns_of(x, w.shape[:2] if depthwise else w.shape[1:3])
         # depthwise: [P, C, M]
         acc = np.matmul(columns, matrix).transpose(1, 0, 2) if depthwise else columns @ matrix.T
         acc = acc.reshape(*positions, -1)
@@ -657,7 +671,7 @@ def _concat_kernel(op: ConcatOp) -> Kernel:
     axis = op.axis.value.data
 
     def concat(*xs: np.ndarray) -> np.ndarray:
-        return np.concatenate(xs, axis=axis)
+        return np.concatenate(xs, axis)
 
     return concat
 
