@@ -186,16 +186,16 @@ def test_constant_weights_serve_every_call(depthwise: bool) -> None:
 
 
 def test_few_positions_with_a_bias_and_a_long_row() -> None:
-    """A streaming-sized convolution (few output positions) with a bias and a patch row
-    longer than the gather limit: the bias rides in the matmul as a ones column."""
+    """A streaming-sized convolution (few output positions) with a patch row longer than
+    the gather limit, with a bias (riding in the matmul as a ones column) and without."""
     rng = np.random.default_rng(8)
     x = rng.standard_normal((1, 1, 4, 1500)).astype(np.float32)
     w = rng.standard_normal((2, 1, 3, 1500)).astype(np.float32)
-    b = np.array([0.5, -2.0], np.float32)
     pad, stride, dilation = (0, 0, 1, 1), (1, 1), (1, 1)
-    got = run_conv(x, w, b, 0, 0, pad, stride, dilation)
-    want = definition(x, w, b, 0, 0, pad, stride, dilation)
-    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
+    for b in (np.array([0.5, -2.0], np.float32), np.zeros(2, np.float32)):
+        got = run_conv(x, w, b, 0, 0, pad, stride, dilation)
+        want = definition(x, w, b, 0, 0, pad, stride, dilation)
+        np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
 
 
 def test_weights_passed_as_inputs_are_read_on_every_call() -> None:

@@ -209,6 +209,12 @@ def _clamp_kernel(op: ClampOp) -> Kernel:
     high = dtype.type(op.max_val.value.data)
     if op.ignores_nan and _is_float(dtype):
         lower, upper = np.fmax, np.fmin  # NaN input -> min_val
+    elif dtype.kind in "fiu":  # numpy's own types: one `clip` (NaN input -> NaN)
+
+        def clip(x: np.ndarray) -> np.ndarray:
+            return x.clip(low, high)
+
+        return clip
     else:
         lower, upper = np.maximum, np.minimum  # NaN input -> NaN
 

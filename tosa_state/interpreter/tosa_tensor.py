@@ -369,7 +369,7 @@ class _Columns:
                  depthwise: bool):
         self._pad_values, self._stride, self._dilation = pad, stride, dilation
         self._depthwise = depthwise
-        self._padded = any(pad)
+        self.padded = any(pad)
         self._pad = _padder(pad)  # zeros: the zero point, once it is subtracted
         self._indices: dict[tuple[Any, ...], tuple[np.ndarray | None, tuple[int, ...]]] = {}
 
@@ -388,8 +388,11 @@ class _Columns:
         out_w = (width + left + right - (kernel[1] - 1) * dx - 1) // sx + 1
         return n * out_h * out_w
 
-    def _index(self, shape: tuple[int, ...], kernel: tuple[int, int], ones: bool
-               ) -> tuple[np.ndarray | None, tuple[int, ...]]:
+    def index(self, shape: tuple[int, ...], kernel: tuple[int, int], ones: bool,
+              gather: bool = False) -> tuple[np.ndarray | None, tuple[int, ...]]:
+        """The gathering index into the flattened input (followed by `[0, 1]`) and the
+        output's `(N, OH, OW)`; no index for gathers beyond `_GATHER_LIMIT` unless `gather`
+        (few positions: a gather whatever their length) or `ones`."""
         size = math.prod(shape)
         numbers = _padder(self._pad_values, size)(np.arange(size).reshape(shape))
         patches = _patches(numbers, kernel, self._stride, self._dilation)
@@ -397,7 +400,7 @@ class _Columns:
         if ones:
             index = np.concatenate((index, np.full((len(index), 1), size + 1)), axis=1)
         index = np.ascontiguousarray(index)
-        gather = index.size <= _GATHER_LIMIT or ones  # ones: few positions, any size
+        gather = gather or ones or index.size <= _GATHER_LIMIT
         return (index if gather else None), patches.shape[:3]
 
     def __call__(self, x: np.ndarray, kernel: tuple[int, int], ones: bool = False
@@ -408,7 +411,7 @@ class _Columns:
         if (known := self._indices.get(key)) is None:
             if len(self._indices) >= _SHAPE_CACHE_LIMIT:  # shapes that keep changing
                 self._indices.clear()
-            known = self._indices[key] = self._index(x.shape, kernel, ones)
+            known = self._indices[key] = self.index(x.shape, kernel, ones)
         index, positions = known
         if index is None:
             assert not ones, "a ones column is only for gathered (small) columns"
@@ -416,7 +419,7 @@ class _Columns:
             # A copy: the reshape may give an overlapping view, which BLAS cannot take.
             return np.ascontiguousarray(self._layout(patches)), positions
         flat = x.reshape(-1)
-        if self._padded or ones:
+        if self.padded or ones:
             flat = np.concatenate((flat, _zero_one(x.dtype)))
         return flat.take(index), positions
 
@@ -485,18 +488,23 @@ def _conv_kernel(op: ConvOperation) -> Kernel:
     biased = _Prepared(with_bias)
     pad, stride = op.pad.get_values(), op.stride.get_values()
     plain = not depthwise and not any(pad) and tuple(stride) == (1, 1)
-    paths: dict[tuple[Any, ...], str] = {}
+    zero_one = _zero_one(compute)
+    paths: dict[tuple[Any, ...], Any] = {}
     """How an input shape (with a weights shape) is computed: "pointwise" (a 1x1 kernel on
-    the input as it is), "few" output positions or "many"."""
+    the input as it is), "many" output positions, or for few positions a dict of the
+    gathering index and output shape by whether the columns end with a 1."""
 
-    def path(x_shape: tuple[int, ...], w_shape: tuple[int, ...]) -> str:
+    def path(x_shape: tuple[int, ...], w_shape: tuple[int, ...]) -> Any:
         if len(paths) >= _SHAPE_CACHE_LIMIT:
             paths.clear()
         kernel = w_shape[:2] if depthwise else w_shape[1:3]
         if plain and kernel == (1, 1):
-            found = "pointwise"
+            found: Any = "pointwise"
         elif not depthwise and columns_of.positions(x_shape, kernel) <= _FEW_POSITIONS:
-            found = "few"
+            found = {}
+            for ones in (False, True):
+                index, positions = columns_of.index(x_shape, kernel, ones, gather=True)
+                found[ones] = (index, (*positions, w_shape[0]))
         else:
             found = "many"
         paths[x_shape, w_shape] = found
@@ -509,13 +517,18 @@ def _conv_kernel(op: ConvOperation) -> Kernel:
         elif x.dtype != compute:
             x = x.astype(compute)
         how = paths.get((x.shape, w.shape)) or path(x.shape, w.shape)
-        if how == "few":
-            # OpenBLAS: twice as fast as `columns @ matrix.T` this way round; the bias
-            # rides in as the matrix's last column; the result is a transposed view
+        if type(how) is dict:
+            # Few positions: `matrix @ columns.T` (OpenBLAS: twice as fast as the other way
+            # round), the bias riding in as the matrix's last column against the columns'
+            # ones; the result is a transposed view
             matrix_b, add_bias = biased(w, bias)
-            columns, positions = columns_of(x, w.shape[1:3], ones=matrix_b is not None)
-            acc = (prepared(w, w_zp) if matrix_b is None else matrix_b) @ columns.T
-            acc = acc.T.reshape(*positions, -1)  # [OC, P] -> [N, OH, OW, OC]
+            ones = matrix_b is not None
+            index, out_shape = how[ones]
+            flat = x.reshape(-1)
+            if ones or columns_of.padded:
+                flat = np.concatenate((flat, zero_one))
+            acc = (prepared(w, w_zp) if matrix_b is None else matrix_b) @ flat.take(index).T
+            acc = acc.T.reshape(out_shape)  # [OC, P] -> [N, OH, OW, OC]
             if add_bias:
                 acc += bias.astype(compute)
             return acc if acc.dtype == output else acc.astype(output)
