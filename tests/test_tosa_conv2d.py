@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 import tosa_state as ts
 from tosa_state.frontends.mlir import parse_mlir
-from tosa_state.interpreter import tosa_tensor
+from tosa_state.interpreter import im2col, tosa_tensor
 
 ELEMENT = {np.dtype(np.float32): "f32", np.dtype(np.int8): "i8", np.dtype(np.int32): "i32"}
 
@@ -137,7 +137,7 @@ def test_float_conv2d_matches_the_definition(
     few_positions
 ) -> None:
     """Both ways of gathering the columns (an index array; the strided view, as for images
-    beyond `_GATHER_LIMIT`) and both orientations of the matmul."""
+    beyond `GATHER_LIMIT`) and both orientations of the matmul."""
     size = data.draw(st.tuples(st.integers(1, 6), st.integers(1, 6)))
     x_shape = (2, *size, channels)
     if depthwise:  # out_channels is the channel multiplier M
@@ -151,7 +151,7 @@ def test_float_conv2d_matches_the_definition(
     w = rng.standard_normal(w_shape).astype(np.float32)
     b = rng.standard_normal(total).astype(np.float32)
     limit = 1 << 16 if gather == "index" else 0
-    with (mock.patch.object(tosa_tensor, "_GATHER_LIMIT", limit),
+    with (mock.patch.object(im2col, "GATHER_LIMIT", limit),
           mock.patch.object(tosa_tensor, "_FEW_POSITIONS", few_positions)):
         got = run_conv(x, w, b, 0, 0, pad, stride, dilation, depthwise)
     want = definition(x, w, b, 0, 0, pad, stride, dilation, depthwise)

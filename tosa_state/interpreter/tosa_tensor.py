@@ -9,9 +9,8 @@ reverse and identity return views.
 
 from __future__ import annotations
 
-import math
-from collections.abc import Callable, Sequence
-from functools import cache, partial
+from collections.abc import Callable
+from functools import partial
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -57,6 +56,7 @@ from tosa_state.dialects.tosa.tensor import (
     constant_shape,
 )
 from tosa_state.dtypes import dense_to_numpy, numpy_dtype
+from tosa_state.interpreter.im2col import Columns, Prepared, padder, windows, zero, zero_one
 from tosa_state.interpreter.op_cache import Kernel, Kernels, per_op
 
 _F32 = np.dtype(np.float32)
@@ -301,153 +301,10 @@ def _matmul_kernel(op: MatMulOp) -> Kernel:
     return matmul
 
 
-def _patches(
-    x: np.ndarray, kernel: Sequence[int], stride: Sequence[int], dilation: Sequence[int] = (1, 1)
-) -> np.ndarray:
-    """The windows of a padded NHWC `x` as one strided view `[N, OH, OW, KH, KW, C]` (no
-    copy; not to be written to): `patches[n, y, x, ky, kx] = x[n, y*sy + ky*dy, x*sx + kx*dx]`."""
-    (kh, kw), (sy, sx), (dy, dx) = kernel, stride, dilation
-    x = np.ascontiguousarray(x)
-    n, height, width, channels = x.shape
-    out_h = (height - (kh - 1) * dy - 1) // sy + 1
-    out_w = (width - (kw - 1) * dx - 1) // sx + 1
-    s_n, s_h, s_w, s_c = x.strides
-    # The ndarray constructor: a fifth of `as_strided`'s cost, which counts on small inputs.
-    return np.ndarray((n, out_h, out_w, kh, kw, channels), x.dtype, x, 0,
-                      (s_n, s_h * sy, s_w * sx, s_h * dy, s_w * dx, s_c))
-
-
-def _padder(pad: Sequence[int], fill: Any = 0) -> Callable[[np.ndarray], np.ndarray]:
-    """`x` padded in H and W by TOSA's `[top, bottom, left, right]` with `fill` (`x` itself
-    when there is no padding; `np.pad` costs tens of microseconds more per call)."""
-    top, bottom, left, right = pad
-    if not any(pad):
-        return _identity
-
-    def padded(x: np.ndarray) -> np.ndarray:
-        n, height, width, channels = x.shape
-        out = np.full((n, top + height + bottom, left + width + right, channels), fill, x.dtype)
-        out[:, top : top + height, left : left + width] = x
-        return out
-
-    return padded
-
-
-class _Prepared:
-    """A weight operand turned into the matrix a kernel multiplies by, remembered for the
-    array it came from: a plan passes the same read-only constant on every call, which is
-    then prepared once. Writable arrays (which a caller could change in place) are
-    prepared on every call."""
-
-    def __init__(self, prepare: Callable[[np.ndarray, np.ndarray], np.ndarray]):
-        self._prepare = prepare
-        self._key: tuple[np.ndarray, np.ndarray] | None = None
-        self._value: np.ndarray | None = None
-
-    def __call__(self, w: np.ndarray, w_zp: np.ndarray) -> np.ndarray:
-        key = self._key
-        if key is not None and key[0] is w and key[1] is w_zp:
-            return self._value  # type: ignore[return-value]
-        value = self._prepare(w, w_zp)
-        if not (w.flags.writeable or w_zp.flags.writeable):
-            self._key, self._value = (w, w_zp), value
-        return value
-
-
-class _Columns:
-    """The im2col matrix of a convolution's padded input: `[P, KH*KW*C]` rows of patches
-    (`[C, P, KH*KW]` for a depthwise one), `P = N*OH*OW` output positions.
-
-    For each input shape an index array is computed once, by running the very same gather
-    (`_patches` of the padding) on the element numbers of the input; the padding's number
-    picks a zero appended to the flattened input. Each call is then a single fancy index.
-    With `ones`, the rows end with a 1 (picked from behind the zero): the bias then rides
-    in the matmul as the weights' last column. Gathers larger than `_GATHER_LIMIT`
-    elements (images) copy the strided view instead."""
-
-    def __init__(self, pad: Sequence[int], stride: Sequence[int], dilation: Sequence[int],
-                 depthwise: bool):
-        self._pad_values, self._stride, self._dilation = pad, stride, dilation
-        self._depthwise = depthwise
-        self.padded = any(pad)
-        self._pad = _padder(pad)  # zeros: the zero point, once it is subtracted
-        self._indices: dict[tuple[Any, ...], tuple[np.ndarray | None, tuple[int, ...]]] = {}
-
-    def _layout(self, patches: np.ndarray) -> np.ndarray:
-        n, out_h, out_w, kh, kw, channels = patches.shape
-        if self._depthwise:
-            return patches.reshape(n * out_h * out_w, kh * kw, channels).transpose(2, 0, 1)
-        return patches.reshape(n * out_h * out_w, kh * kw * channels)
-
-    def positions(self, shape: tuple[int, ...], kernel: tuple[int, int]) -> int:
-        """The number of output positions `N*OH*OW` for an input of `shape`."""
-        (top, bottom, left, right), (sy, sx), (dy, dx) = (
-            self._pad_values, self._stride, self._dilation)
-        n, height, width, _ = shape
-        out_h = (height + top + bottom - (kernel[0] - 1) * dy - 1) // sy + 1
-        out_w = (width + left + right - (kernel[1] - 1) * dx - 1) // sx + 1
-        return n * out_h * out_w
-
-    def index(self, shape: tuple[int, ...], kernel: tuple[int, int], ones: bool,
-              gather: bool = False) -> tuple[np.ndarray | None, tuple[int, ...]]:
-        """The gathering index into the flattened input (followed by `[0, 1]`) and the
-        output's `(N, OH, OW)`; no index for gathers beyond `_GATHER_LIMIT` unless `gather`
-        (few positions: a gather whatever their length) or `ones`."""
-        size = math.prod(shape)
-        numbers = _padder(self._pad_values, size)(np.arange(size).reshape(shape))
-        patches = _patches(numbers, kernel, self._stride, self._dilation)
-        index = self._layout(patches)
-        if ones:
-            index = np.concatenate((index, np.full((len(index), 1), size + 1)), axis=1)
-        index = np.ascontiguousarray(index)
-        gather = gather or ones or index.size <= _GATHER_LIMIT
-        return (index if gather else None), patches.shape[:3]
-
-    def __call__(self, x: np.ndarray, kernel: tuple[int, int], ones: bool = False
-                 ) -> tuple[np.ndarray, tuple[int, ...]]:
-        """The columns of `x` (ending with a 1 with `ones`, which only gathered columns
-        can) and the output's `(N, OH, OW)`."""
-        key = (x.shape, kernel, ones)
-        if (known := self._indices.get(key)) is None:
-            if len(self._indices) >= _SHAPE_CACHE_LIMIT:  # shapes that keep changing
-                self._indices.clear()
-            known = self._indices[key] = self.index(x.shape, kernel, ones)
-        index, positions = known
-        if index is None:
-            assert not ones, "a ones column is only for gathered (small) columns"
-            patches = _patches(self._pad(x), kernel, self._stride, self._dilation)
-            # A copy: the reshape may give an overlapping view, which BLAS cannot take.
-            return np.ascontiguousarray(self._layout(patches)), positions
-        flat = x.reshape(-1)
-        if self.padded or ones:
-            flat = np.concatenate((flat, _zero_one(x.dtype)))
-        return flat.take(index), positions
-
-
-@cache
-def _zero_one(dtype: np.dtype) -> np.ndarray:
-    """`[0, 1]` of `dtype` (read-only): the elements the padding's and the bias column's
-    indices pick."""
-    zero_one = np.array([0, 1], dtype)
-    zero_one.flags.writeable = False
-    return zero_one
-
-
-_GATHER_LIMIT = 1 << 16
-"""Largest im2col matrix (elements) gathered through a precomputed index array."""
-
 _FEW_POSITIONS = 16
 """Up to this many output positions (a streaming chunk), a convolution computes
 `weights @ columns.T`: OpenBLAS multiplies a few rows by a wide matrix about twice as fast
 as the other way round; beyond it (images), `columns @ weights.T` wins."""
-
-
-@cache
-def _zero(dtype: np.dtype) -> np.ndarray:
-    """`[0]` of `dtype` (read-only)."""
-    zero = np.zeros(1, dtype)
-    zero.flags.writeable = False
-    return zero
 
 
 @_KERNELS.builds(Conv2DOp, DepthwiseConv2DOp)
@@ -460,7 +317,7 @@ def _conv_kernel(op: ConvOperation) -> Kernel:
     integer = output.kind == "i"
     compute = np.dtype(np.int64) if integer else _F32
     depthwise = isinstance(op, DepthwiseConv2DOp)
-    columns_of = _Columns(op.pad.get_values(), op.stride.get_values(),
+    columns_of = Columns(op.pad.get_values(), op.stride.get_values(),
                           op.dilation.get_values(), depthwise)
 
     def weights(w: np.ndarray, w_zp: np.ndarray) -> np.ndarray:
@@ -471,7 +328,7 @@ def _conv_kernel(op: ConvOperation) -> Kernel:
                 w.reshape(kh * kw, channels, multiplier).transpose(1, 0, 2))
         return np.ascontiguousarray(w.reshape(w.shape[0], -1))  # [OC, KH*KW*IC]
 
-    prepared = _Prepared(weights)
+    prepared = Prepared(weights)
 
     def with_bias(w: np.ndarray, bias: np.ndarray) -> tuple[np.ndarray | None, bool]:
         """For few positions: the float weights with the bias as last column `[OC, K + 1]`
@@ -481,14 +338,14 @@ def _conv_kernel(op: ConvOperation) -> Kernel:
             return None, bool(bias.any())
         if not bias.any():
             return None, False
-        matrix = weights(w, _zero(w.dtype))
+        matrix = weights(w, zero(w.dtype))
         column = np.broadcast_to(bias.astype(compute).reshape(-1, 1), (len(matrix), 1))
         return np.ascontiguousarray(np.concatenate((matrix, column), axis=1)), False
 
-    biased = _Prepared(with_bias)
+    biased = Prepared(with_bias)
     pad, stride = op.pad.get_values(), op.stride.get_values()
     plain = not depthwise and not any(pad) and tuple(stride) == (1, 1)
-    zero_one = _zero_one(compute)
+    appended = zero_one(compute)
     paths: dict[tuple[Any, ...], Any] = {}
     """How an input shape (with a weights shape) is computed: "pointwise" (a 1x1 kernel on
     the input as it is), "many" output positions, or for few positions a dict of the
@@ -526,7 +383,7 @@ def _conv_kernel(op: ConvOperation) -> Kernel:
             index, out_shape = how[ones]
             flat = x.reshape(-1)
             if ones or columns_of.padded:
-                flat = np.concatenate((flat, zero_one))
+                flat = np.concatenate((flat, appended))
             acc = (prepared(w, w_zp) if matrix_b is None else matrix_b) @ flat.take(index).T
             acc = acc.T.reshape(out_shape)  # [OC, P] -> [N, OH, OW, OC]
             if add_bias:
@@ -562,10 +419,10 @@ def _max_pool_kernel(op: MaxPool2DOp) -> Kernel:
     compute = _F32 if dtype == _BF16 else dtype  # ml_dtypes' bf16 max warns on NaN
     lowest = -np.inf if _is_floating(dtype) else np.iinfo(dtype).min
     larger = np.fmax if op.nan_mode.data == NanMode.IGNORE else np.maximum
-    pad = _padder(pad_values, lowest)
+    pad = padder(pad_values, lowest)
 
     def max_pool(x: np.ndarray) -> np.ndarray:
-        patches = _patches(pad(x.astype(compute, copy=False)), kernel, stride)
+        patches = windows(pad(x.astype(compute, copy=False)), kernel, stride)
         return larger.reduce(patches, axis=(3, 4)).astype(dtype, copy=False)
 
     return max_pool
@@ -590,13 +447,13 @@ def _avg_pool_kernel(op: AvgPool2DOp) -> Kernel:
     dtype = _result_dtype(op)
     integer = dtype.kind == "i"
     accumulate = np.dtype(np.int64) if integer else numpy_dtype(op.acc_type)
-    pad = _padder(pad_values)
+    pad = padder(pad_values)
     counts: dict[tuple[int, ...], Any] = {}
 
     def divisor(shape: tuple[int, ...]) -> Any:
         if (known := counts.get(shape)) is None:
             mask = pad(np.ones((1, *shape[1:3], 1), np.int64))
-            count = _patches(mask, kernel, stride).sum(axis=(3, 4))
+            count = windows(mask, kernel, stride).sum(axis=(3, 4))
             known = counts[shape] = _reciprocal_scales(count) if integer else \
                 count.astype(accumulate)
         return known
@@ -605,7 +462,7 @@ def _avg_pool_kernel(op: AvgPool2DOp) -> Kernel:
         values = x.astype(accumulate)
         if integer:
             values -= input_zp.astype(accumulate)
-        total = _patches(pad(values), kernel, stride).sum(axis=(3, 4))
+        total = windows(pad(values), kernel, stride).sum(axis=(3, 4))
         if not integer:
             return (total / divisor(x.shape)).astype(dtype)
         multiplier, shift = divisor(x.shape)
