@@ -1,5 +1,5 @@
 """The optimizations `compile_model` runs before lowering (`tosa-reduce-transposes`,
-`tosa-fold-conv-bias`, `tosa-fold-identities`): same results as the module run as it is, fewer ops per call, and
+`tosa-fold-conv-bias`, `tosa-fold-identities`, `tosa-merge-sliced-elementwise`): same results as the module run as it is, fewer ops per call, and
 output that upstream MLIR parses."""
 
 from __future__ import annotations
@@ -16,7 +16,8 @@ from tosa_state.frontends.mlir import parse_mlir
 from tosa_state.printing import print_module
 from tosa_state.transforms.pipeline import apply_pipeline
 
-OPTIMIZE = "tosa-reduce-transposes,tosa-fold-conv-bias,tosa-fold-identities"
+OPTIMIZE = ("tosa-reduce-transposes,tosa-fold-conv-bias,tosa-fold-identities,"
+            "tosa-merge-sliced-elementwise")
 LIT = Path(__file__).parent.parent / "lit_tests" / "optimize"
 
 
@@ -32,7 +33,9 @@ def _random_inputs(model: ts.CompiledModel, rng: np.random.Generator) -> list[np
                                            ("reduce-transposes.mlir", "magnitude"),
                                            ("reduce-transposes.mlir", "pairs"),
                                            ("fold-conv-bias.mlir", "folded"),
-                                           ("fold-identities.mlir", "folded")])
+                                           ("fold-identities.mlir", "folded"),
+                                           ("merge-sliced-elementwise.mlir", "gates"),
+                                           ("merge-sliced-elementwise.mlir", "magnitude")])
 def test_optimized_module_computes_the_same(source: str, entry: str) -> None:
     text = (LIT / source).read_text()
     as_is = ts.compile_model(parse_mlir(ts.make_context(), text), pipeline="", entry=entry)
@@ -49,7 +52,7 @@ def test_optimized_module_computes_the_same(source: str, entry: str) -> None:
 
 
 def test_default_pipeline_optimizes() -> None:
-    assert DEFAULT_PIPELINE.split(",")[:3] == OPTIMIZE.split(",")
+    assert DEFAULT_PIPELINE.split(",")[:4] == OPTIMIZE.split(",")
     text = (LIT / "reduce-transposes.mlir").read_text()
     model = ts.compile_model(parse_mlir(ts.make_context(), text), entry="conv1d_chain")
     assert _ops(model).count("tosa.transpose") == 1
@@ -68,12 +71,13 @@ def test_silero_vad_runs_without_layout_ops(tmp_path: Path) -> None:
     assert not [op for op in ops if op.name == "tosa.add"
                 and any(v.owner.name == "tosa.conv2d" for v in op.operands)]
     assert not [op for op in ops if op.name.startswith("tosa.reduce")]  # a mean of one
-    assert len(ops) <= 48
+    assert len(ops) <= 47
 
 
 @pytest.mark.peers
 def test_upstream_parses_the_optimized_modules(upstream_mlir_tools: None) -> None:
-    for source in ("reduce-transposes.mlir", "fold-conv-bias.mlir", "fold-identities.mlir"):
+    for source in ("reduce-transposes.mlir", "fold-conv-bias.mlir", "fold-identities.mlir",
+                   "merge-sliced-elementwise.mlir"):
         module = parse_mlir(ts.make_context(), (LIT / source).read_text())
         apply_pipeline(ts.make_context(), module, OPTIMIZE)
         theirs = parse_mlir(ts.make_context(),

@@ -22,7 +22,7 @@ from tosa_state.verification import verify_module
 
 DEFAULT_PIPELINE = (
     "tosa-reduce-transposes,tosa-fold-conv-bias,tosa-fold-identities,"
-    "convert-tosa-variables-to-memref"
+    "tosa-merge-sliced-elementwise,convert-tosa-variables-to-memref"
 )
 """The lowering `compile_model` runs when none is given."""
 

@@ -16,6 +16,7 @@ from tosa_state.transforms.specialize_input_shapes import SpecializeInputShapesP
 from tosa_state.transforms.tosa_fold_conv_bias import TosaFoldConvBiasPass
 from tosa_state.transforms.tosa_fold_identities import TosaFoldIdentitiesPass
 from tosa_state.transforms.tosa_hoist_variables import TosaHoistVariablesPass
+from tosa_state.transforms.tosa_merge_sliced_elementwise import TosaMergeSlicedElementwisePass
 from tosa_state.transforms.tosa_reduce_transposes import TosaReduceTransposesPass
 from tosa_state.transforms.tosa_to_mlprogram import TosaToMLProgramPass
 
@@ -55,6 +56,7 @@ def get_tosa_state_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         TosaReduceTransposesPass.name: lambda: TosaReduceTransposesPass,
         TosaFoldConvBiasPass.name: lambda: TosaFoldConvBiasPass,
         TosaFoldIdentitiesPass.name: lambda: TosaFoldIdentitiesPass,
+        TosaMergeSlicedElementwisePass.name: lambda: TosaMergeSlicedElementwisePass,
         MakeStatefulPass.name: lambda: MakeStatefulPass,
         ExternalizeStatePass.name: lambda: ExternalizeStatePass,
     }
@@ -75,6 +77,7 @@ __all__ = [
     "TosaFoldConvBiasPass",
     "TosaFoldIdentitiesPass",
     "TosaHoistVariablesPass",
+    "TosaMergeSlicedElementwisePass",
     "TosaReduceTransposesPass",
     "TosaToMLProgramPass",
     "get_all_passes",
