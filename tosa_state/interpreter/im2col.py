@@ -12,8 +12,11 @@ from typing import Any
 
 import numpy as np
 
-_SHAPE_CACHE_LIMIT = 64
-"""Input shapes remembered per kernel (beyond, shapes that keep changing start afresh)."""
+SHAPE_CACHE_LIMIT = 64
+"""Layouts checked once per input shape are kept for at most this many shapes per op."""
+
+GATHER_LIMIT = 1 << 16
+"""Largest im2col matrix (elements) gathered through a precomputed index array."""
 
 
 def _identity(x: np.ndarray) -> np.ndarray:
@@ -80,9 +83,9 @@ class Columns:
     For each input shape an index array is computed once, by running the very same gather
     (`patches` of the padding) on the element numbers of the input; the padding's number
     picks a zero appended to the flattened input. Each call is then a single fancy index.
-    With `ones`, the rows end with a 1 (picked from behind the zero): the bias then rides
-    in the matmul as the weights' last column. Gathers larger than `GATHER_LIMIT`
-    elements (images) copy the strided view instead."""
+    `index(..., ones=True)` ends each row with a 1 (picked from behind the zero): the bias
+    then rides in the matmul as the weights' last column. Gathers larger than
+    `GATHER_LIMIT` elements (images) copy the strided view instead."""
 
     def __init__(self, pad: Sequence[int], stride: Sequence[int], dilation: Sequence[int],
                  depthwise: bool):
@@ -109,9 +112,10 @@ class Columns:
 
     def index(self, shape: tuple[int, ...], kernel: tuple[int, int], ones: bool,
               gather: bool = False) -> tuple[np.ndarray | None, tuple[int, ...]]:
-        """The gathering index into the flattened input (followed by `[0, 1]`) and the
-        output's `(N, OH, OW)`; no index for gathers beyond `GATHER_LIMIT` unless `gather`
-        (few positions: a gather whatever their length) or `ones`."""
+        """The gathering index into the flattened input (followed by `[0, 1]`; with `ones`
+        each row ends with the 1) and the output's `(N, OH, OW)`; no index for gathers
+        beyond `GATHER_LIMIT` unless `gather` (few positions: a gather whatever their
+        length)."""
         size = math.prod(shape)
         numbers = padder(self._pad_values, size)(np.arange(size).reshape(shape))
         patches = windows(numbers, kernel, self._stride, self._dilation)
@@ -119,26 +123,24 @@ class Columns:
         if ones:
             index = np.concatenate((index, np.full((len(index), 1), size + 1)), axis=1)
         index = np.ascontiguousarray(index)
-        gather = gather or ones or index.size <= GATHER_LIMIT
+        gather = gather or index.size <= GATHER_LIMIT
         return (index if gather else None), patches.shape[:3]
 
-    def __call__(self, x: np.ndarray, kernel: tuple[int, int], ones: bool = False
+    def __call__(self, x: np.ndarray, kernel: tuple[int, int]
                  ) -> tuple[np.ndarray, tuple[int, ...]]:
-        """The columns of `x` (ending with a 1 with `ones`, which only gathered columns
-        can) and the output's `(N, OH, OW)`."""
-        key = (x.shape, kernel, ones)
+        """The columns of `x` and the output's `(N, OH, OW)`."""
+        key = (x.shape, kernel)
         if (known := self._indices.get(key)) is None:
-            if len(self._indices) >= _SHAPE_CACHE_LIMIT:  # shapes that keep changing
+            if len(self._indices) >= SHAPE_CACHE_LIMIT:  # shapes that keep changing
                 self._indices.clear()
-            known = self._indices[key] = self.index(x.shape, kernel, ones)
+            known = self._indices[key] = self.index(x.shape, kernel, ones=False)
         index, positions = known
         if index is None:
-            assert not ones, "a ones column is only for gathered (small) columns"
             patches = windows(self._pad(x), kernel, self._stride, self._dilation)
             # A copy: the reshape may give an overlapping view, which BLAS cannot take.
             return np.ascontiguousarray(self._layout(patches)), positions
         flat = x.reshape(-1)
-        if self.padded or ones:
+        if self.padded:
             flat = np.concatenate((flat, zero_one(x.dtype)))
         return flat.take(index), positions
 
@@ -152,9 +154,6 @@ def zero_one(dtype: np.dtype) -> np.ndarray:
     return zero_one
 
 
-GATHER_LIMIT = 1 << 16
-"""Largest im2col matrix (elements) gathered through a precomputed index array."""
-
 @cache
 def zero(dtype: np.dtype) -> np.ndarray:
     """`[0]` of `dtype` (read-only)."""
@@ -163,4 +162,13 @@ def zero(dtype: np.dtype) -> np.ndarray:
     return zero
 
 
-__all__ = ["GATHER_LIMIT", "Columns", "Prepared", "padder", "windows", "zero", "zero_one"]
+__all__ = [
+    "GATHER_LIMIT",
+    "SHAPE_CACHE_LIMIT",
+    "Columns",
+    "Prepared",
+    "padder",
+    "windows",
+    "zero",
+    "zero_one",
+]

@@ -429,14 +429,7 @@ def _scalar_comparison(cond: Block) -> GreaterOp | None:
     ):
         return None
     for operand in greater.operands:
-        operand_type = operand.type
-        if not (
-            isinstance(operand_type, TensorType)
-            and isinstance(operand_type.element_type, IntegerType)
-            and operand_type.has_static_shape()
-            and math.prod(operand_type.get_shape()) == 1
-            and (operand.owner in ops or operand.owner is cond)
-        ):
+        if not (_one_integer(operand) and (operand.owner in ops or operand.owner is cond)):
             return None
     return greater
 

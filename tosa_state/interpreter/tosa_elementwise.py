@@ -229,6 +229,7 @@ def _clamp_kernel(op: ClampOp) -> Kernel:
 def _mul_kernel(op: MulOp) -> Kernel:
     in_dtype, out_dtype = _dtype(op.input1), _dtype(op.output)
     if _is_float(out_dtype):
+
         def mul_float(a: np.ndarray, b: np.ndarray, shift: np.ndarray) -> np.ndarray:
             return np.multiply(a, b)
 

@@ -56,7 +56,15 @@ from tosa_state.dialects.tosa.tensor import (
     constant_shape,
 )
 from tosa_state.dtypes import dense_to_numpy, numpy_dtype
-from tosa_state.interpreter.im2col import Columns, Prepared, padder, windows, zero, zero_one
+from tosa_state.interpreter.im2col import (
+    SHAPE_CACHE_LIMIT,
+    Columns,
+    Prepared,
+    padder,
+    windows,
+    zero,
+    zero_one,
+)
 from tosa_state.interpreter.op_cache import Kernel, Kernels, per_op
 
 _F32 = np.dtype(np.float32)
@@ -88,9 +96,6 @@ def _fail(op: Operation, message: str) -> InferenceError:
 # Decoders (once per op)
 # ---------------------------------------------------------------------------------------
 
-
-_SHAPE_CACHE_LIMIT = 64
-"""Layouts checked once per input shape are kept for at most this many shapes per op."""
 
 
 @per_op
@@ -317,8 +322,8 @@ def _conv_kernel(op: ConvOperation) -> Kernel:
     integer = output.kind == "i"
     compute = np.dtype(np.int64) if integer else _F32
     depthwise = isinstance(op, DepthwiseConv2DOp)
-    columns_of = Columns(op.pad.get_values(), op.stride.get_values(),
-                          op.dilation.get_values(), depthwise)
+    pad, stride = op.pad.get_values(), op.stride.get_values()
+    columns_of = Columns(pad, stride, op.dilation.get_values(), depthwise)
 
     def weights(w: np.ndarray, w_zp: np.ndarray) -> np.ndarray:
         w = w.astype(compute) - w_zp.astype(compute) if integer else w.astype(compute)
@@ -343,7 +348,6 @@ def _conv_kernel(op: ConvOperation) -> Kernel:
         return np.ascontiguousarray(np.concatenate((matrix, column), axis=1)), False
 
     biased = Prepared(with_bias)
-    pad, stride = op.pad.get_values(), op.stride.get_values()
     plain = not depthwise and not any(pad) and tuple(stride) == (1, 1)
     appended = zero_one(compute)
     paths: dict[tuple[Any, ...], Any] = {}
@@ -352,7 +356,7 @@ def _conv_kernel(op: ConvOperation) -> Kernel:
     gathering index and output shape by whether the columns end with a 1."""
 
     def path(x_shape: tuple[int, ...], w_shape: tuple[int, ...]) -> Any:
-        if len(paths) >= _SHAPE_CACHE_LIMIT:
+        if len(paths) >= SHAPE_CACHE_LIMIT:
             paths.clear()
         kernel = w_shape[:2] if depthwise else w_shape[1:3]
         if plain and kernel == (1, 1):
@@ -500,16 +504,16 @@ def _slice_kernel(op: SliceOp) -> Kernel:
             return x[window]
 
         return static_slice
-    windows: dict[tuple[Any, ...], tuple[slice, ...]] = {}
+    seen: dict[tuple[Any, ...], tuple[slice, ...]] = {}
     """Windows by (input shape, start, size), each checked once."""
     located = partial(_window, op)
 
     def dynamic_slice(x: np.ndarray, start: tuple[int, ...], size: tuple[int, ...]):
         key = (x.shape, start, size)
-        if (found := windows.get(key)) is None:
-            if len(windows) >= _SHAPE_CACHE_LIMIT:  # shapes that keep changing (a KV cache)
-                windows.clear()
-            found = windows[key] = located(x.shape, start, size)
+        if (found := seen.get(key)) is None:
+            if len(seen) >= SHAPE_CACHE_LIMIT:  # shapes that keep changing (a KV cache)
+                seen.clear()
+            found = seen[key] = located(x.shape, start, size)
         return x[found]
 
     return dynamic_slice
@@ -656,7 +660,7 @@ class TosaTensorFunctions(InterpreterFunctions):
             key = (x.shape, padding)
             layout = cache.get(key)
             if layout is None:
-                if len(cache) >= _SHAPE_CACHE_LIMIT:
+                if len(cache) >= SHAPE_CACHE_LIMIT:
                     cache.clear()
                 layout = cache[key] = _padded(op, x.shape, padding)
         out_shape, interior = layout

@@ -107,12 +107,10 @@ def _replace(rewriter: PatternRewriter, op: Operation, new_ops: Sequence[Operati
     rewriter.erase(op)
 
 
-def _reshape(rewriter: PatternRewriter, value: SSAValue, dims: Sequence[int],
-             before: Operation) -> SSAValue:
-    shape = rewriter.insert(tt.ConstShapeOp(list(dims)), InsertPoint.before(before))
-    reshape = rewriter.insert(tt.ReshapeOp(value, shape, _with_shape(value, dims)),
-                              InsertPoint.before(before))
-    return reshape.output
+def _reshape(value: SSAValue, dims: Sequence[int]) -> list[Operation]:
+    """The `tosa.const_shape` and `tosa.reshape` of `value` to static `dims`."""
+    shape = tt.ConstShapeOp(list(dims))
+    return [shape, tt.ReshapeOp(value, shape, _with_shape(value, dims))]
 
 
 def _non_unit(dims: Sequence[int]) -> list[int]:
@@ -142,9 +140,7 @@ class TransposeAsReshape(RewritePattern):
         moved = [p for p in perms if dims[p] != 1]
         if moved != sorted(moved):
             return
-        out = _permuted(dims, perms)
-        shape = tt.ConstShapeOp(list(out))
-        rewriter.replace(op, [shape, tt.ReshapeOp(op.input1, shape, op.output.type)])
+        rewriter.replace(op, _reshape(op.input1, _permuted(dims, perms)))
 
 
 class MergeReshapes(RewritePattern):
@@ -158,8 +154,7 @@ class MergeReshapes(RewritePattern):
             return
         inner = op.input1.owner
         if isinstance(inner, tt.ReshapeOp):
-            shape = tt.ConstShapeOp(list(out))
-            rewriter.replace(op, [shape, tt.ReshapeOp(inner.input1, shape, op.output.type)])
+            rewriter.replace(op, _reshape(inner.input1, out))
 
 
 def _elementwise_operands(op: Operation) -> tuple[int, ...] | None:
@@ -276,9 +271,7 @@ class SinkReshapeThroughElementwise(RewritePattern):
                 tt.ConstOp(numpy_to_dense(array.reshape(moved))), InsertPoint.before(op)
             ).output
         moved = _moved(op, operands, source)
-        shape = tt.ConstShapeOp(list(out))
-        _replace(rewriter, op, [moved, shape, tt.ReshapeOp(moved.results[0], shape,
-                                                           op.results[0].type)])
+        _replace(rewriter, op, [moved, *_reshape(moved.results[0], out)])
 
 
 class SinkTransposeThroughReshape(RewritePattern):
@@ -302,9 +295,10 @@ class SinkTransposeThroughReshape(RewritePattern):
         perms, non_units = [], iter(walk)
         for d in out:
             perms.append(order[next(non_units)] if d != 1 else next(units))
-        reshaped = _reshape(rewriter, transpose.input1,
-                            [source[a] for a in kept] + [1] * (len(out) - len(kept)), op)
-        _replace(rewriter, op, [tt.TransposeOp(reshaped, perms, op.output.type)])
+        reshape = _reshape(transpose.input1,
+                           [source[a] for a in kept] + [1] * (len(out) - len(kept)))
+        _replace(rewriter, op, [*reshape, tt.TransposeOp(reshape[-1].results[0], perms,
+                                                         op.output.type)])
 
 
 class SinkTransposeThroughSlice(RewritePattern):
