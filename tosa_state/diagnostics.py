@@ -7,8 +7,16 @@ The command-line tools print the message and exit with code 1; nothing else is p
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import FileLineColLoc
+import functools
+import html
+import re
+from pathlib import Path
+
+from xdsl.dialects.builtin import FileLineColLoc, StringAttr
 from xdsl.ir import Operation
+
+LAYER_ATTR = "openvino.layer"
+"""A discardable attribute naming an op's OpenVINO layer, used by diagnostics when present."""
 
 
 class TosaStateError(Exception):
@@ -38,3 +46,45 @@ def location_prefix(op: Operation | None) -> str:
 def error_at(op: Operation | None, message: str) -> str:
     """An MLIR-style diagnostic line: `file:line:col: error: message`."""
     return f"{location_prefix(op)}error: {message}"
+
+
+@functools.lru_cache(maxsize=8)
+def _file_lines(path: str, mtime_ns: int) -> tuple[str, ...]:
+    try:
+        with open(path, encoding="utf-8") as stream:
+            return tuple(stream.read().splitlines())
+    except (OSError, UnicodeDecodeError):
+        return ()
+
+
+def _xml_attribute(tag: str, name: str) -> str | None:
+    match = re.search(rf'\s{name}="([^"]*)"', tag)
+    return html.unescape(match.group(1)) if match else None
+
+
+def describe_layer(op: Operation) -> str | None:
+    """`layer id=12 name='h_rv' type='ReadValue' (opset6)` for an op imported from OpenVINO IR.
+
+    Taken from the op's `openvino.layer` attribute when the importer sets one, else from the
+    `<layer>` element the op's location points at; None for ops parsed from MLIR text.
+    """
+    attr = op.attributes.get(LAYER_ATTR)
+    if isinstance(attr, StringAttr):
+        return attr.data
+    loc = op.location
+    if not isinstance(loc, FileLineColLoc) or not loc.filename.data.endswith(".xml"):
+        return None
+    path = Path(loc.filename.data)
+    try:
+        lines = _file_lines(str(path), path.stat().st_mtime_ns)
+    except OSError:
+        return None
+    if not 0 < loc.line.data <= len(lines):
+        return None
+    text = lines[loc.line.data - 1][loc.column.data - 1 :]
+    if not text.startswith("<layer"):
+        return None
+    tag = text.split(">", 1)[0]
+    values = [_xml_attribute(tag, k) for k in ("id", "name", "type", "version")]
+    layer_id, name, type_, version = values
+    return f"layer id={layer_id} name='{name}' type='{type_}' ({version})"

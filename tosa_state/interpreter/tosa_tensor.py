@@ -225,11 +225,13 @@ def _pad_cache(op: PadOp) -> dict[tuple[Any, ...], tuple[tuple[int, ...], tuple[
 def _window(
     op: SliceOp, shape: tuple[int, ...], start: tuple[int, ...], size: tuple[int, ...]
 ) -> tuple[slice, ...]:
-    """The slices of `tosa.slice` (checked against the input shape once per key)."""
+    """The slices of `tosa.slice` (checked against the input shape once per key). An empty
+    window (a run-time size of 0, as a slice past the end of a dynamic dim gives in
+    OpenVINO) is allowed: TOSA forbids size 0, but sizes computed at run time can be."""
     window: list[slice] = []
     for dim, (begin, extent, length) in enumerate(zip(start, size, shape, strict=True)):
         end = length if extent == -1 else begin + extent
-        if begin < 0 or end > length or end <= begin:
+        if begin < 0 or end > length or end < begin:
             raise _fail(
                 op,
                 f"slice [{begin}, {end}) is out of bounds of dimension {dim} (size {length})",

@@ -16,25 +16,19 @@ rather than copied from the `openvino` op. A pattern
 
 from __future__ import annotations
 
-import functools
-import html
 import math
-import re
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, ClassVar
 
 import numpy as np
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     AnyFloat,
-    FileLineColLoc,
     IntegerType,
     ModuleOp,
     Signedness,
-    StringAttr,
     TensorType,
     UnknownLoc,
     f32,
@@ -49,7 +43,7 @@ from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.rewriter import InsertPoint
 from xdsl.utils.exceptions import VerifyException
 
-from tosa_state.diagnostics import TosaStateError, error_at
+from tosa_state.diagnostics import TosaStateError, describe_layer, error_at
 from tosa_state.dialects import openvino as ov
 from tosa_state.dialects.tensor import BitcastOp
 from tosa_state.dialects.tosa import control_flow as cf
@@ -67,9 +61,6 @@ from tosa_state.dtypes import (
 FOLD_LIMIT = 1 << 20
 """Ops whose operands are all constants are folded when their results have at most this many
 elements (weights included: a transposed weight becomes one constant)."""
-
-LAYER_ATTR = "openvino.layer"
-"""A discardable attribute naming an op's OpenVINO layer, used by diagnostics when present."""
 
 _STATE_OPS = (VariableOp, VariableReadOp, VariableWriteOp)
 
@@ -215,48 +206,6 @@ def _is_constant(value: SSAValue) -> bool:
 # ---------------------------------------------------------------------------------------------
 # Diagnostics
 # ---------------------------------------------------------------------------------------------
-
-
-@functools.lru_cache(maxsize=8)
-def _file_lines(path: str, mtime_ns: int) -> tuple[str, ...]:
-    try:
-        with open(path, encoding="utf-8") as stream:
-            return tuple(stream.read().splitlines())
-    except (OSError, UnicodeDecodeError):
-        return ()
-
-
-def _xml_attribute(tag: str, name: str) -> str | None:
-    match = re.search(rf'\s{name}="([^"]*)"', tag)
-    return html.unescape(match.group(1)) if match else None
-
-
-def describe_layer(op: Operation) -> str | None:
-    """`layer id=12 name='h_rv' type='ReadValue' (opset6)` for an op imported from OpenVINO IR.
-
-    Taken from the op's `openvino.layer` attribute when the importer sets one, else from the
-    `<layer>` element the op's location points at; None for ops parsed from MLIR text.
-    """
-    attr = op.attributes.get(LAYER_ATTR)
-    if isinstance(attr, StringAttr):
-        return attr.data
-    loc = op.location
-    if not isinstance(loc, FileLineColLoc) or not loc.filename.data.endswith(".xml"):
-        return None
-    path = Path(loc.filename.data)
-    try:
-        lines = _file_lines(str(path), path.stat().st_mtime_ns)
-    except OSError:
-        return None
-    if not 0 < loc.line.data <= len(lines):
-        return None
-    text = lines[loc.line.data - 1][loc.column.data - 1 :]
-    if not text.startswith("<layer"):
-        return None
-    tag = text.split(">", 1)[0]
-    values = [_xml_attribute(tag, k) for k in ("id", "name", "type", "version")]
-    layer_id, name, type_, version = values
-    return f"layer id={layer_id} name='{name}' type='{type_}' ({version})"
 
 
 def conversion_error(op: Operation, reason: str) -> str:
@@ -480,10 +429,12 @@ class Emitter:
         old = dims(value)
         if old == new_shape:
             return value
-        if isinstance(value.owner, tt.ReshapeOp):  # reshape(reshape(x)) is reshape(x)
-            return self.reshape(value.owner.input1, new_shape)
-        result_type = TensorType(element(value), new_shape)
         dynamic = [i for i, d in enumerate(new_shape) if d == DYN]
+        source = value.owner.input1 if isinstance(value.owner, tt.ReshapeOp) else None
+        if source is not None and (len(dynamic) <= 1 or
+                                   dims(source).count(DYN) == len(dynamic)):
+            return self.reshape(source, new_shape)  # reshape(reshape(x)) is reshape(x)
+        result_type = TensorType(element(value), new_shape)
         if len(dynamic) <= 1:
             target = self.const_shape([-1 if d == DYN else d for d in new_shape])
         else:
@@ -602,8 +553,8 @@ class Emitter:
         """`tosa.pad` by `padding` = [before0, after0, before1, ...] with `fill`."""
         if not any(padding):
             return value
-        dims = shape(value)
-        out = [d + padding[2 * i] + padding[2 * i + 1] for i, d in enumerate(dims)]
+        out = [DYN if d == DYN else d + padding[2 * i] + padding[2 * i + 1]
+               for i, d in enumerate(dims(value))]
         pad_const = self.const(np.full(1, fill), element(value))
         result_type = TensorType(element(value), out)
         return self.value(tt.PadOp(value, self.const_shape(padding), pad_const, result_type))
