@@ -6,7 +6,7 @@ where data has dynamic dims: Gather of a constant index from a Range of run-time
 (transformers 5.5's `cache_position[0]`), negative and batched indices on dynamic data,
 Slice / StridedSlice with negative, clamped and INT64_MAX bounds and steps on dynamic dims,
 Split / VariadicSplit along a dynamic axis, Tile by run-time repeats, Broadcast of a size,
-Pad of a dynamic tensor, reshapes with several dynamic dims. Each model is compiled once
+Pad of a dynamic tensor, reshapes with several dynamic dims, sizes used as data. Each model is compiled once
 (no `input_shapes`) and run with several input shapes, at the three lowering levels; every
 output equals OpenVINO's (shape, dtype, values).
 """
@@ -127,6 +127,18 @@ def tile_and_broadcast() -> object:
     return ov.Model(results, [x], "tiles")
 
 
+def shapes_as_data() -> object:
+    """A size compared as data (lfm2's `Equal(seq_len, 1)` choosing a path), and a target
+    shape `[T, T]` that is a Broadcast of a size (mpt's causal mask `full((T, T), -inf)`)."""
+    x = ops.parameter([-1, -1], np.float32, name="x")
+    length = _dim(x, 1)
+    single = ops.equal(ops.squeeze(length, _i64(0)), _scalar(1))
+    chosen = ops.select(single, ops.multiply(x, ops.constant(np.float32(10.0))), x)
+    square = ops.broadcast(ops.constant(np.float32(-1.0)), ops.broadcast(length, _i64(2)))
+    results = [ops.result(chosen, name="chosen"), ops.result(square, name="square")]
+    return ov.Model(results, [x], "shape_data")
+
+
 def _run(tmp_path: Path, model: object, feeds: list[list[np.ndarray]], pipeline: str | None
          ) -> None:
     xml = tmp_path / f"{model.get_friendly_name()}.xml"
@@ -152,6 +164,8 @@ CASES: dict[str, tuple[Callable[[], object], list[list[np.ndarray]]]] = {
         [_random(2, 3, 4, seed=1), np.array([-2], np.int32),
          np.array([[1, -2], [0, 2]], np.int32)],
     ]),
+    "shape_data": (shapes_as_data, [[_random(2, 1)], [_random(1, 4, seed=1)],
+                                    [_random(3, 1, seed=2)]]),
     "slices": (slice_forms, [[_random(5, 8, 6)], [_random(1, 8, 3, seed=1)],
                              [_random(2, 8, 7, seed=2)]]),
     "splits": (split_forms, [[_random(4, 3)], [_random(2, 3, seed=1)], [_random(6, 3, seed=2)]]),

@@ -40,18 +40,6 @@ func.func @rank(%x: tensor<2x4xf32>) -> tensor<*xf32> {
 
 // -----
 
-// A shape known only at run time goes where the op can take one (a Broadcast target,
-// arithmetic on sizes), not into a data op.
-// expected-note@+4 {{in pass 'convert-openvino-to-tosa'}}
-// expected-error@+3 {{'openvino.relu' op could not be converted to TOSA: an operand is a shape only known at run time (!tosa.shape<2>), which this op cannot take}}
-func.func @shape_as_data(%x: tensor<?x4xf32>) -> tensor<2xi64> {
-  %s = openvino.shape_of %x {output_type = i64} : (tensor<?x4xf32>) -> tensor<2xi64>
-  %0 = openvino.relu %s : (tensor<2xi64>) -> tensor<2xi64>
-  func.return %0 : tensor<2xi64>
-}
-
-// -----
-
 // Recurrent cells support the sigmoid, tanh and relu activations.
 // expected-note@+6 {{in pass 'convert-openvino-to-tosa'}}
 // expected-error@+5 {{'openvino.gru_cell' op could not be converted to TOSA: activation(s) softsign (supported: sigmoid, tanh, relu)}}

@@ -91,3 +91,23 @@ func.func @repeat_rows(%ids: tensor<?x?xi64>, %row: tensor<1x4xi64>) -> tensor<?
   %0 = openvino.tile %row, %repeats : (tensor<1x4xi64>, tensor<2xi64>) -> tensor<?x4xi64>
   func.return %0 : tensor<?x4xi64>
 }
+
+// -----
+
+// A shape used as data by an op that takes tensors (lfm2's `Equal(seq_len, 1)`, a Relu
+// here): the pattern gets the integer tensor OpenVINO has there, each run-time size a
+// reduce_sum of a run-time tile of ones.
+// CHECK-LABEL: func.func @shape_as_data(
+// CHECK-NEXT:    %[[D:.*]] = tosa.dim %x {axis = 0 : i32} : (tensor<?x4xf32>) -> !tosa.shape<1>
+// CHECK-NEXT:    %[[ONE:.*]] = "tosa.const"() <{values = dense<1> : tensor<1xi32>}> : () -> tensor<1xi32>
+// CHECK-NEXT:    %[[ONES:.*]] = tosa.tile %[[ONE]], %[[D]] : (tensor<1xi32>, !tosa.shape<1>) -> tensor<?xi32>
+// CHECK-NEXT:    %[[N:.*]] = tosa.reduce_sum %[[ONES]] {axis = 0 : i32} : (tensor<?xi32>) -> tensor<1xi32>
+// CHECK-NEXT:    %[[N64:.*]] = tosa.cast %[[N]] : (tensor<1xi32>) -> tensor<1xi64>
+// CHECK-NEXT:    %[[FOUR:.*]] = "tosa.const"() <{values = dense<4> : tensor<1xi64>}> : () -> tensor<1xi64>
+// CHECK-NEXT:    %[[S:.*]] = tosa.concat %[[N64]], %[[FOUR]] {axis = 0 : i32} : (tensor<1xi64>, tensor<1xi64>) -> tensor<2xi64>
+// CHECK:         tosa.clamp %[[S]]
+func.func @shape_as_data(%x: tensor<?x4xf32>) -> tensor<2xi64> {
+  %s = openvino.shape_of %x {output_type = i64} : (tensor<?x4xf32>) -> tensor<2xi64>
+  %0 = openvino.relu %s : (tensor<2xi64>) -> tensor<2xi64>
+  func.return %0 : tensor<2xi64>
+}

@@ -122,9 +122,14 @@ def is_static(shape_: Sequence[int]) -> bool:
     return DYN not in shape_
 
 
+class ShapeOperand(Unsupported):
+    """A run-time shape (`!tosa.shape`) reached an op that takes tensors: the pattern base
+    retries with the shape as the integer tensor OpenVINO has there."""
+
+
 def _reject_runtime_shape(value_type: Attribute) -> None:
     if isinstance(value_type, tt.ShapeType):
-        raise Unsupported(
+        raise ShapeOperand(
             f"an operand is a shape only known at run time ({value_type}), which this op "
             "cannot take"
         )
@@ -410,6 +415,24 @@ class Emitter:
             return None
         return RuntimeShape(tuple(int(v) for v in array.reshape(-1)), array.ndim == 0,
                             element(value))
+
+    def size_tensor(self, size: int | SSAValue, element_type: Attribute) -> SSAValue:
+        """A size as a 1-element integer tensor of `element_type`, as OpenVINO's shape values
+        are: a `tosa.reduce_sum` of `size` ones (built with a run-time `tosa.tile`)."""
+        if isinstance(size, int):
+            return self.const(np.array([size]), element_type)
+        ones = self.const(np.ones(1, np.int32), i32)
+        tiled = self.value(tt.TileOp(ones, self.shape_operand([size]), TensorType(i32, [DYN])))
+        total = self.value(tt.ReduceSumOp(tiled, 0, TensorType(i32, [1])))
+        return self.cast(total, element_type)
+
+    def shape_as_tensor(self, value: SSAValue) -> SSAValue:
+        """A shape known at run time (a converted ShapeOf, ...) as the integer tensor OpenVINO
+        has there, for ops on computed tensors (`size_tensor` per run-time size)."""
+        found = self.lowering.shapes[value]
+        pieces = [self.size_tensor(size, found.element_type) for size in found.elements]
+        joined = self.concat(pieces, 0) if len(pieces) > 1 else pieces[0]
+        return self.reshape(joined, () if found.scalar else (len(found.elements),))
 
     # -- data layout ----------------------------------------------------------------------
 
@@ -726,7 +749,12 @@ class OpenVINOPattern(RewritePattern, ABC):
         emitter = Emitter(self.lowering, op)
         try:
             _check_operands_converted(op)
-            results = self.convert(op, emitter)
+            try:
+                results = self.convert(op, emitter)
+            except ShapeOperand:
+                emitter.discard()
+                self._shapes_as_tensors(op, rewriter)
+                results = self.convert(op, emitter)
         except (Unsupported, VerifyException, ValueError) as error:
             emitter.discard()
             failure = error if isinstance(error, Unsupported) else Unsupported(str(error))
@@ -734,6 +762,17 @@ class OpenVINOPattern(RewritePattern, ABC):
             return
         self.lowering.failures.pop(op, None)
         emitter.commit(rewriter, results)
+
+    def _shapes_as_tensors(self, op: Operation, rewriter: PatternRewriter) -> None:
+        """Replace `op`'s run-time shape operands by the integer tensors they stand for (a
+        size used as data: `Equal(seq_len, 1)`, a position offset, ...)."""
+        e = Emitter(self.lowering, op)
+        for i, operand in enumerate(op.operands):
+            if operand in self.lowering.shapes:
+                op.operands[i] = e.shape_as_tensor(operand)
+        if e.ops:
+            rewriter.insert_op(e.ops, InsertPoint.before(op))
+            self.lowering.created.extend(e.ops)
 
     @abstractmethod
     def convert(self, op: Any, e: Emitter) -> Sequence[SSAValue]:

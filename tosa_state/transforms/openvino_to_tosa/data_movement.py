@@ -356,7 +356,7 @@ class Gather(OpenVINOPattern):
             return [_gather_sizes(e, op, runtime)]
         indices = op.indices
         if _runtime(e, indices) is not None:
-            indices = shape_as_tensor(e, indices)
+            indices = e.shape_as_tensor(indices)
         axis = _scalar_axis(op.axis, len(dims(op.input)))
         batch = op.batch_dims.value.data
         batch = batch + len(dims(indices)) if batch < 0 else batch
@@ -398,9 +398,15 @@ class Broadcast(OpenVINOPattern):
 
     def convert(self, op: ov.BroadcastOp, e: Emitter) -> Sequence[SSAValue]:
         value = op.input
-        if _runtime(e, value) is not None:  # a size broadcast as data (e.g. sequence lengths)
-            value = shape_as_tensor(e, value)
         found = e.shape_elements(op.target_shape)
+        runtime = _runtime(e, value)
+        if runtime is not None and found is not None and len(runtime.elements) == 1 and all(
+                isinstance(t, int) for t in found.elements) and len(found.elements) <= 1:
+            count = found.elements[0] if found.elements else 1  # a shape of repeated sizes
+            return [e.shape_tensor(replace(runtime, elements=runtime.elements * int(count),
+                                           scalar=not found.elements))]
+        if runtime is not None:  # a size broadcast as data (e.g. sequence lengths)
+            value = e.shape_as_tensor(value)
         if found is None:
             raise Unsupported("target_shape must be constants or computed from shapes")
         target = list(found.elements)
@@ -581,15 +587,6 @@ def _runtime_range(e: Emitter, op: ov.RangeOp) -> SSAValue:
     count = sz.maximum(e, sz.sub(e, last, first), 0) if isinstance(last, int) and isinstance(
         first, int) else sz.sub(e, last, first)
     return sz.positions(e, first, count, op.output_type)
-
-
-def shape_as_tensor(e: Emitter, value: SSAValue) -> SSAValue:
-    """A shape known at run time (a converted ShapeOf, ...) as the integer tensor OpenVINO
-    has there, for arithmetic with computed tensors (`sizes.size_tensor` per run-time size)."""
-    found = e.lowering.shapes[value]
-    pieces = [sz.size_tensor(e, size, found.element_type) for size in found.elements]
-    joined = e.concat(pieces, 0) if len(pieces) > 1 else pieces[0]
-    return e.reshape(joined, () if found.scalar else (len(found.elements),))
 
 
 DATA_MOVEMENT_PATTERNS = (

@@ -29,7 +29,6 @@ from tosa_state.transforms.openvino_to_tosa.common import (
     signless,
     widened_for_division,
 )
-from tosa_state.transforms.openvino_to_tosa.data_movement import shape_as_tensor
 from tosa_state.transforms.openvino_to_tosa.shapes import (
     MixedShapeArithmetic,
     convert_shape,
@@ -84,7 +83,7 @@ class SimpleBinary(OpenVINOPattern):
             try:
                 return [shape_arithmetic(e, op)]
             except MixedShapeArithmetic:
-                lhs, rhs = (shape_as_tensor(e, v) if v in e.lowering.shapes else v
+                lhs, rhs = (e.shape_as_tensor(v) if v in e.lowering.shapes else v
                             for v in (op.lhs, op.rhs))
                 return [self.compute(op, e, lhs, rhs)]
         return [self.compute(op, e, op.lhs, op.rhs)]

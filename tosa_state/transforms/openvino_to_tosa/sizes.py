@@ -12,8 +12,9 @@ on those) when it is known only at run time. The arithmetic here folds ints and 
   the axes that need them. Slice-8, StridedSlice-1, Split-1, VariadicSplit-1 use it.
 - `gather` is Gather-1/7/8 (`batch_dims`, negative indices, constant or computed indices)
   on any dims: constant indices become windows, computed ones one `tosa.gather`.
-- `size_tensor` turns a run-time size into the integer tensor OpenVINO has there (a
-  `tosa.reduce_sum` of a run-time `tosa.tile` of ones: exact, no table, no bound).
+- `Emitter.size_tensor` turns a run-time size into the integer tensor OpenVINO has there (a
+  `tosa.reduce_sum` of a run-time `tosa.tile` of ones: exact, no table, no bound); a shape
+  reaching an op that takes tensors is given to it that way (`common.ShapeOperand`).
 
 A computed bound is assumed non-negative (it comes from shapes); constant bounds may be
 negative. Out-of-range windows fail at run time in the op's kernel, naming the layer.
@@ -108,14 +109,8 @@ def static(size: Size) -> int:
 
 
 def size_tensor(e: Emitter, size: Size, element_type: Attribute) -> SSAValue:
-    """A size as a 1-element integer tensor of `element_type`, as OpenVINO's shape values
-    are: a `tosa.reduce_sum` of `size` ones (built with a run-time `tosa.tile`)."""
-    if isinstance(size, int):
-        return e.const(np.array([size]), element_type)
-    ones = e.const(np.ones(1, np.int32), i32)
-    tiled = e.value(tt.TileOp(ones, e.shape_operand([size]), TensorType(i32, [DYN])))
-    total = e.value(tt.ReduceSumOp(tiled, 0, TensorType(i32, [1])))
-    return e.cast(total, element_type)
+    """A size as a 1-element integer tensor (`Emitter.size_tensor`)."""
+    return e.size_tensor(size, element_type)
 
 
 RANGE_CAPACITY = 8192
@@ -338,7 +333,7 @@ def _index_table(e: Emitter, indices: SSAValue, size: Size, wrap: bool) -> SSAVa
     if isinstance(size, int):
         bound = e.scalar(size, index_type, rank)
     else:
-        bound = e.reshape(size_tensor(e, size, index_type), (1,) * rank)
+        bound = e.reshape(e.size_tensor(size, index_type), (1,) * rank)
     wrapped = e.add(indices, bound)
     return e.select(e.greater(zero, indices), wrapped, indices)
 
