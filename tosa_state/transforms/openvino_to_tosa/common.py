@@ -771,7 +771,7 @@ class OpenVINOPattern(RewritePattern, ABC):
             if operand in self.lowering.shapes:
                 op.operands[i] = e.shape_as_tensor(operand)
         if e.ops:
-            rewriter.insert_op(e.ops, InsertPoint.before(op))
+            rewriter.insert(e.ops, InsertPoint.before(op))
             self.lowering.created.extend(e.ops)
 
     @abstractmethod
