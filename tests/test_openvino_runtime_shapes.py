@@ -139,6 +139,29 @@ def shapes_as_data() -> object:
     return ov.Model(results, [x], "shape_data")
 
 
+def causal_conv() -> object:
+    """lfm2's short convolution over a dynamic length: the last 2 steps (`past`) joined with
+    the new ones, a depthwise GroupConvolution (stride 1) over the dynamic time axis, the
+    last T outputs (`Slice` from `T * -1`), the next `past` Broadcast back to its static
+    length, and the input padded by an amount computed from shapes. (As a stateful model
+    OpenVINO 2026.4's CPU plugin refuses it: "Invalid graph status".)"""
+    x = ops.parameter([-1, 4, -1], np.float32, name="x")
+    past = ops.parameter([-1, 4, 2], np.float32, name="past")
+    joined = ops.concat([past, x], 2)
+    weights = ops.constant(np.random.default_rng(3).standard_normal((4, 1, 1, 3))
+                           .astype(np.float32))
+    conv = ops.group_convolution(joined, weights, [1], [0], [0], [1])
+    length = _dim(x, 2)
+    tail = ops.slice(conv, ops.multiply(length, _i64(-1)), _i64(INT64_MAX), _i64(1), _i64(2))
+    last = ops.slice(joined, _i64(-2), _i64(INT64_MAX), _i64(1), _i64(2))
+    kept = ops.broadcast(last, ops.shape_of(past))
+    padded = ops.pad(x, _i64(0, 0, 0), ops.concat([_i64(0, 0), length], 0), "constant",
+                     ops.constant(np.float32(0.5)))
+    results = [ops.result(tail, name="y"), ops.result(kept, name="next"),
+               ops.result(padded, name="padded")]
+    return ov.Model(results, [x, past], "causal_conv")
+
+
 def _run(tmp_path: Path, model: object, feeds: list[list[np.ndarray]], pipeline: str | None
          ) -> None:
     xml = tmp_path / f"{model.get_friendly_name()}.xml"
@@ -158,6 +181,9 @@ def _random(*shape: int, seed: int = 0) -> np.ndarray:
 CASES: dict[str, tuple[Callable[[], object], list[list[np.ndarray]]]] = {
     "range_gather": (gather_from_runtime_range,
                      [[_random(1, 5)], [_random(2, 1)], [_random(3, 9)]]),
+    "causal_conv": (causal_conv, [[_random(1, 4, 3), _random(1, 4, 2, seed=4)],
+                                  [_random(2, 4, 1, seed=1), _random(2, 4, 2, seed=5)],
+                                  [_random(1, 4, 5, seed=2), _random(1, 4, 2, seed=6)]]),
     "gathers": (gather_forms, [
         [_random(3, 4, 4), np.array([2, -1, 0], np.int32), np.array([[0, 3], [-1, 1],
                                                                      [2, 2]], np.int32)],

@@ -105,3 +105,15 @@ func.func @ti_count_mismatch(%x: tensor<1x3x2xf32>) -> tensor<1x4x2xf32> {
   }
   func.return %0 : tensor<1x4x2xf32>
 }
+
+// -----
+
+// A strided convolution over a dynamic length is refused (TOSA's padding is static; the
+// fitting end padding would depend on the length).
+// expected-note@+4 {{in pass 'convert-openvino-to-tosa'}}
+func.func @strided_dynamic(%x: tensor<1x4x?xf32>) -> tensor<1x4x?xf32> {
+  %w = openvino.constant dense<1.0> : tensor<4x1x1x3xf32>
+  // expected-error@+1 {{'openvino.group_convolution' op could not be converted to TOSA: a strided convolution or pooling over a dynamic spatial size}}
+  %0 = openvino.group_convolution %x, %w {strides = array<i64: 2>, pads_begin = array<i64: 0>, pads_end = array<i64: 0>, dilations = array<i64: 1>, auto_pad = "explicit"} : (tensor<1x4x?xf32>, tensor<4x1x1x3xf32>) -> tensor<1x4x?xf32>
+  func.return %0 : tensor<1x4x?xf32>
+}

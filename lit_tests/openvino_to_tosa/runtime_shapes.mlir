@@ -111,3 +111,17 @@ func.func @shape_as_data(%x: tensor<?x4xf32>) -> tensor<2xi64> {
   %0 = openvino.relu %s : (tensor<2xi64>) -> tensor<2xi64>
   func.return %0 : tensor<2xi64>
 }
+
+// -----
+
+// A causal 1-D depthwise convolution over a dynamic batch and length (stride 1: TOSA's static
+// padding fits every length): `?` dims through the transposes and the convolution.
+// CHECK-LABEL: func.func @causal_conv(
+// CHECK:         %[[X:.*]] = tosa.transpose %{{.*}} {perms = array<i32: 0, 2, 3, 1>} : (tensor<?x4x1x?xf32>) -> tensor<?x1x?x4xf32>
+// CHECK:         %[[C:.*]] = tosa.depthwise_conv2d %[[X]], {{.*}} pad = array<i64: 0, 0, 2, 0>, {{.*}} -> tensor<?x1x?x4xf32>
+// CHECK-NEXT:    tosa.transpose %[[C]] {perms = array<i32: 0, 3, 1, 2>} : (tensor<?x1x?x4xf32>) -> tensor<?x4x1x?xf32>
+func.func @causal_conv(%x: tensor<?x4x?xf32>) -> tensor<?x4x?xf32> {
+  %w = openvino.constant dense<1.0> : tensor<4x1x1x3xf32>
+  %0 = openvino.group_convolution %x, %w {strides = array<i64: 1>, pads_begin = array<i64: 2>, pads_end = array<i64: 0>, dilations = array<i64: 1>, auto_pad = "explicit"} : (tensor<?x4x?xf32>, tensor<4x1x1x3xf32>) -> tensor<?x4x?xf32>
+  func.return %0 : tensor<?x4x?xf32>
+}

@@ -395,13 +395,20 @@ class Emitter:
             return pieces[0]
         return self.value(tts.ConcatShapeOp(pieces))
 
-    def shape_tensor(self, shape_: RuntimeShape) -> SSAValue:
+    def shape_tensor(self, shape_: RuntimeShape, like: SSAValue | None = None) -> SSAValue:
         """The converted value of an OpenVINO shape tensor: a constant when every size is
-        known, else a `!tosa.shape<N>` value recorded in `lowering.shapes`."""
+        known (of the static shape of `like`, the OpenVINO value it replaces, when given:
+        a shape reshaped to `[1, 2]` and split stays 2-D), else a `!tosa.shape<N>` value
+        recorded in `lowering.shapes`."""
         if not any(isinstance(d, SSAValue) for d in shape_.elements):
             array = np.array([int(d) for d in shape_.elements])
-            return self.const(array.reshape(()) if shape_.scalar else array,
-                              shape_.element_type)
+            if like is not None and isinstance(like.type, TensorType) and (
+                    like.type.has_static_shape()
+                    and math.prod(like.type.get_shape()) == array.size):
+                array = array.reshape(like.type.get_shape())
+            elif shape_.scalar:
+                array = array.reshape(())
+            return self.const(array, shape_.element_type)
         result = self.shape_operand(shape_.elements)
         self.lowering.shapes[result] = shape_
         return result

@@ -82,7 +82,7 @@ class Reshape(OpenVINOPattern):
 
     def convert(self, op: ov.ReshapeOp, e: Emitter) -> Sequence[SSAValue]:
         if (runtime := e.shape_elements(op.input)) is not None and constant(op.input) is None:
-            return [e.shape_tensor(replace(runtime, scalar=_rank(op.result) == 0))]
+            return [e.shape_tensor(replace(runtime, scalar=_rank(op.result) == 0), op.result)]
         if DYN in dims(op.input):
             return [_reshape_dynamic(e, op)]
         return [e.reshape(op.input, _reshape_target(op, dims(op.input)))]
@@ -123,7 +123,7 @@ class Squeeze(OpenVINOPattern):
 
     def convert(self, op: ov.SqueezeOp, e: Emitter) -> Sequence[SSAValue]:
         if (runtime := _runtime(e, op.input)) is not None:  # a 1-element shape to 0-D
-            return [e.shape_tensor(replace(runtime, scalar=True))]
+            return [e.shape_tensor(replace(runtime, scalar=_rank(op.result) == 0), op.result)]
         dims = _dims(op.input)
         if op.axes is None:
             axes = {i for i, d in enumerate(dims) if d == 1}
@@ -141,7 +141,7 @@ class Unsqueeze(OpenVINOPattern):
 
     def convert(self, op: ov.UnsqueezeOp, e: Emitter) -> Sequence[SSAValue]:
         if (runtime := _runtime(e, op.input)) is not None:  # a 0-D shape to 1-D
-            return [e.shape_tensor(replace(runtime, scalar=False))]
+            return [e.shape_tensor(replace(runtime, scalar=False), op.result)]
         dims = list(_dims(op.input))
         axes_list = constant_ints(op.axes, "axes")
         rank = len(dims) + len(axes_list)
@@ -213,8 +213,10 @@ class Split(OpenVINOPattern):
             part = len(runtime.elements) // count
             if part * count != len(runtime.elements):
                 raise Unsupported(f"{len(runtime.elements)} sizes do not split into {count}")
-            return [e.shape_tensor(replace(runtime, elements=runtime.elements[i:i + part]))
-                    for i in range(0, len(runtime.elements), part)]
+            return [e.shape_tensor(replace(runtime, elements=runtime.elements[i:i + part]),
+                                   result)
+                    for i, result in zip(range(0, len(runtime.elements), part), op.results,
+                                         strict=True)]
         axis = _scalar_axis(op.axis, len(dims(op.input)))
         count = op.num_splits.value.data
         size = e.size(op.input, axis)
@@ -437,13 +439,15 @@ def _broadcast(e: Emitter, value: SSAValue, target: list[sz.Size], bidirectional
     value = e.with_rank(value, rank)
     target = [1] * (rank - len(target)) + target
     multiples: list[sz.Size] = []
+    known: list[int] = []  # the result's static dims: a dynamic dim broadcast to N is N
     for d, t in zip(dims(value), target, strict=True):
+        known.append(t if isinstance(t, int) and d == DYN and t != 1 else d)
         if d == 1:
             multiples.append(t)
+            known[-1] = t if isinstance(t, int) else DYN
             continue
-        if isinstance(t, int) and t != d and not (t == 1 and (bidirectional or d == DYN)):
-            what = "a dynamic dim" if d == DYN else f"dim {d}"
-            raise Unsupported(f"{what} of {ov.format_shape(dims(value))} does not broadcast "
+        if isinstance(t, int) and t != d and d != DYN and not (t == 1 and bidirectional):
+            raise Unsupported(f"dim {d} of {ov.format_shape(dims(value))} does not broadcast "
                               f"to {t}")
         multiples.append(1)
     if any(isinstance(m, int) and m == 0 for m in multiples):
@@ -451,7 +455,10 @@ def _broadcast(e: Emitter, value: SSAValue, target: list[sz.Size], bidirectional
                if isinstance(m, int) and d != DYN]
         if len(out) == rank:
             return e.const(np.zeros(out, dtype_of(element(value))))
-    return e.tile(value, multiples)  # an empty state of a run-time batch: a tile by 0
+    result = e.tile(value, multiples)  # an empty state of a run-time batch: a tile by 0
+    # A dynamic dim broadcast to N must be N at run time (1 is refused there, naming the
+    # layer: TOSA's tile cannot depend on it).
+    return e.generalize(result, TensorType(element(result), known))
 
 
 class Tile(OpenVINOPattern):
@@ -488,27 +495,38 @@ class Pad(OpenVINOPattern):
 
     def convert(self, op: ov.PadOp, e: Emitter) -> Sequence[SSAValue]:
         sizes = e.sizes(op.input)
-        begins = constant_ints(op.pads_begin, "pads_begin")
-        ends = constant_ints(op.pads_end, "pads_end")
+        begins, ends = (_bounds(e, v, what, 0) for v, what in
+                        ((op.pads_begin, "pads_begin"), (op.pads_end, "pads_end")))
         if len(begins) != len(sizes) or len(ends) != len(sizes):
             raise Unsupported(f"pads of {len(begins)} / {len(ends)} values for rank "
                               f"{len(sizes)}")
-        crops = [(max(-b, 0), max(-a, 0)) for b, a in zip(begins, ends, strict=True)]
+        # Negative (constant) pads crop; amounts computed from shapes are taken as >= 0.
+        crops = [(_negative(b), _negative(a)) for b, a in zip(begins, ends, strict=True)]
         value = sz.window(e, op.input, [b for b, _ in crops],
                           [sz.sub(e, d, b + a) for d, (b, a) in zip(sizes, crops, strict=True)])
-        begins, ends = [max(b, 0) for b in begins], [max(a, 0) for a in ends]
+        begins = [b if isinstance(b, SSAValue) else max(b, 0) for b in begins]
+        ends = [a if isinstance(a, SSAValue) else max(a, 0) for a in ends]
+        padding = [p for pair in zip(begins, ends, strict=True) for p in pair]
+        fill = 0 if op.pad_value is None else require_constant(op.pad_value, "pad_value"
+                                                               ).reshape(-1)[0]
         mode = op.pad_mode.data
+        if mode == "constant" and all(isinstance(p, int) for p in padding):
+            return [e.pad(value, [int(p) for p in padding], fill)]
         if mode == "constant":
-            return [_pad_constant(e, value, begins, ends, op.pad_value)]
+            out = [sz.static(sz.add(e, sz.add(e, d, b), a)) for d, b, a in
+                   zip(e.sizes(value), begins, ends, strict=True)]
+            pad_const = e.const(np.full(1, fill), element(value))
+            return [e.value(tt.PadOp(value, e.shape_operand(padding), pad_const,
+                                     TensorType(element(value), out)))]
+        if not all(isinstance(p, int) for p in padding):
+            raise Unsupported(f"{mode} padding by amounts known only at run time")
         for axis, (before, after) in enumerate(zip(begins, ends, strict=True)):
-            value = _pad_axis(e, value, axis, before, after, mode)
+            value = _pad_axis(e, value, axis, int(before), int(after), mode)
         return [value]
 
 
-def _pad_constant(e: Emitter, value: SSAValue, begins: list[int], ends: list[int],
-                  pad_value: SSAValue | None) -> SSAValue:
-    fill = 0 if pad_value is None else require_constant(pad_value, "pad_value").reshape(-1)[0]
-    return e.pad(value, [p for pair in zip(begins, ends, strict=True) for p in pair], fill)
+def _negative(pad: sz.Size) -> int:
+    return max(-pad, 0) if isinstance(pad, int) else 0
 
 
 def _pad_axis(e: Emitter, value: SSAValue, axis: int, before: int, after: int, mode: str

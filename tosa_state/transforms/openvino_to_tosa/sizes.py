@@ -16,8 +16,9 @@ on those) when it is known only at run time. The arithmetic here folds ints and 
   `tosa.reduce_sum` of a run-time `tosa.tile` of ones: exact, no table, no bound); a shape
   reaching an op that takes tensors is given to it that way (`common.ShapeOperand`).
 
-A computed bound is assumed non-negative (it comes from shapes); constant bounds may be
-negative. Out-of-range windows fail at run time in the op's kernel, naming the layer.
+A computed bound counts from the end when the shape arithmetic makes it non-positive
+(`sign`), else it is taken as non-negative; constant bounds may be either. Out-of-range
+windows fail at run time in the op's kernel, naming the layer.
 """
 
 from __future__ import annotations
@@ -142,6 +143,36 @@ class AxisSlice:
     step: int = 1
 
 
+def sign(size: Size) -> int | None:
+    """1 when `size` is known to be >= 0, -1 when <= 0, None when unknown: dims are >= 0,
+    and the sign follows the shape arithmetic (torch's `x[..., -T:]` computes `-T` as
+    `T * -1`)."""
+    if isinstance(size, int):
+        return 1 if size >= 0 else -1
+    owner = size.owner
+    if isinstance(owner, tts.DimOp):
+        return 1
+    if isinstance(owner, tt.ConstShapeOp):
+        values = list(owner.shape_values)
+        return 1 if all(v >= 0 for v in values) else -1 if all(v <= 0 for v in values) else None
+    if not isinstance(owner, tts.ShapeBinaryOperation):
+        return None
+    a, b = (sign(v) for v in owner.operands)
+    if a is None or b is None:
+        return None
+    if isinstance(owner, tts.MulShapeOp | tts.DivFloorShapeOp):
+        return a * b
+    if isinstance(owner, tts.AddShapeOp):
+        return a if a == b else None
+    if isinstance(owner, tts.SubShapeOp):
+        return a if a == -b else None
+    if isinstance(owner, tts.MaxShapeOp):
+        return 1 if 1 in (a, b) else -1
+    if isinstance(owner, tts.MinShapeOp):
+        return -1 if -1 in (a, b) else 1
+    return None
+
+
 def _bound(e: Emitter, bound: Size | None, dim: Size, step: int, default_end: bool) -> Size:
     """`bound` normalised as Python's `slice.indices` does: negative ints count from the
     end, then clamped to `[0, dim]` (`[-1, dim - 1]` for a negative step)."""
@@ -156,7 +187,9 @@ def _bound(e: Emitter, bound: Size | None, dim: Size, step: int, default_end: bo
         if bound < 0:
             return maximum(e, add(e, dim, bound), low)
         return minimum(e, bound, high)
-    return clamp(e, bound, low, high)
+    if sign(bound) == -1:  # counted from the end (a bound of exactly 0 would be too)
+        return maximum(e, add(e, dim, bound), low)
+    return clamp(e, bound, low, high)  # taken as >= 0
 
 
 def _count(e: Emitter, start: Size, stop: Size, step: int) -> Size:
