@@ -27,7 +27,6 @@ from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     AnyFloat,
     IntegerType,
-    ModuleOp,
     Signedness,
     TensorType,
     UnknownLoc,
@@ -37,12 +36,12 @@ from xdsl.dialects.builtin import (
     i32,
 )
 from xdsl.dialects.func import FuncOp
-from xdsl.interpreter import Interpreter
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.rewriter import InsertPoint
 from xdsl.utils.exceptions import VerifyException
 
+from tosa_state import folding
 from tosa_state.diagnostics import TosaStateError, describe_layer, error_at
 from tosa_state.dialects import openvino as ov
 from tosa_state.dialects.tensor import BitcastOp
@@ -240,8 +239,8 @@ class RuntimeShape:
 
 @dataclass
 class Lowering:
-    """What the patterns of one pass run share: failure reasons, the folding interpreter and
-    the variables declared so far (by name)."""
+    """What the patterns of one pass run share: failure reasons, the variables declared so
+    far (by name), the run-time shapes, and constant folding."""
 
     failures: dict[Operation, Unsupported] = field(default_factory=dict)
     variables: dict[str, VariableOp] = field(default_factory=dict)
@@ -249,16 +248,11 @@ class Lowering:
     """Every op the conversion inserted (candidates for the final clean-up)."""
     shapes: dict[SSAValue, RuntimeShape] = field(default_factory=dict)
     """The `!tosa.shape` values standing for OpenVINO shape tensors, by value."""
-    _interpreter: Interpreter | None = None
 
     def evaluate(self, op: Operation, args: Sequence[Any]) -> tuple[Any, ...]:
-        """Run `op` on constant arguments with the numpy impls the runtime uses."""
-        if self._interpreter is None:
-            from tosa_state.interpreter.functions import all_functions, make_interpreter
-
-            self._interpreter = make_interpreter(ModuleOp([]), all_functions())
+        """Run `op` on constant arguments (`tosa_state.folding`: the runtime's numpy impls)."""
         try:
-            return tuple(self._interpreter.run_op(op, tuple(args)))
+            return folding.evaluate(op, args)
         except (TosaStateError, ValueError, IndexError) as error:
             raise Unsupported(f"folding '{op.name}' failed: {error}") from None
 
