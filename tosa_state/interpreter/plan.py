@@ -41,21 +41,15 @@ from xdsl.interpreter import Interpreter, InterpreterFunctions, OpImplResult
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.traits import IsTerminator, is_side_effect_free
 
-from tosa_state.diagnostics import InferenceError, TosaStateError, error_at, location_prefix
+from tosa_state.diagnostics import TosaStateError, error_at
 from tosa_state.dialects.tosa.control_flow import IfOp, WhileOp, YieldOp
 from tosa_state.dialects.tosa.elementwise import AddOp, GreaterOp
 from tosa_state.dialects.tosa.tensor import ConstOp, GatherOp, ScatterOp
 from tosa_state.dtypes import numpy_dtype
+from tosa_state.interpreter.run_errors import run_failure
 from tosa_state.interpreter.tosa_tensor import scatter_into
 
 _plan_ids = count()
-
-
-def _layer_of(op: Operation) -> str | None:
-    """The OpenVINO layer an op was converted from (its location is the layer's line)."""
-    from tosa_state.transforms.openvino_to_tosa.common import describe_layer
-
-    return describe_layer(op)
 
 
 class PlanError(TosaStateError):
@@ -101,15 +95,20 @@ def _freeze(value: Any) -> Any:
 
 
 class FunctionPlan:
-    """One `func.func`, compiled to a Python function `plan(interpreter, args) -> results`."""
+    """One `func.func`, compiled to a Python function `plan(interpreter, args) -> results`.
+
+    `model_inputs`: the function's arguments are the model's inputs (it is the entry), so
+    that errors may name them."""
 
     def __init__(
         self,
         func: FuncOp,
         interpreter: Interpreter,
         plan_of: Callable[[str, Operation], FunctionPlan],
+        model_inputs: bool = False,
     ):
         self.func = func
+        self._model_inputs = model_inputs
         self.name = func.sym_name.data
         self._plan_of = plan_of
         self._filename = f"<plan {self.name} #{next(_plan_ids)}>"
@@ -132,19 +131,12 @@ class FunctionPlan:
     def __call__(self, interpreter: Interpreter, args: Sequence[Any]) -> tuple[Any, ...]:
         try:
             return self._run(interpreter, *args)
-        except InferenceError as error:
-            op = self._failing_op(error)
-            if op is None or not str(error).startswith("error: "):
-                raise
-            raise InferenceError(location_prefix(op) + str(error)) from None
-        except TosaStateError:
-            raise
         except Exception as error:
-            op = self._failing_op(error)
-            message = f"'{op.name}' op failed at run time: {error}" if op else str(error)
-            if op is not None and (layer := _layer_of(op)) is not None:
-                message = f"{layer}: {message}"
-            raise InferenceError(error_at(op, message)) from error
+            failure = run_failure(error, self._failing_op(error),
+                                  self.func if self._model_inputs else None, args)
+            if failure is None:
+                raise
+            raise failure from (None if isinstance(error, TosaStateError) else error)
 
     # -- generation -----------------------------------------------------------------
 
@@ -546,7 +538,8 @@ class ModulePlan:
         """The functions being planned (callers first): a call back into one is recursion."""
 
     def plan(self, name: str, call: Operation | None = None) -> FunctionPlan:
-        """The plan of function `name` (planned on first use; `call` is the op calling it)."""
+        """The plan of function `name` (planned on first use; `call` is the op calling it,
+        `None` for the entry, whose arguments are the model's inputs)."""
         if (plan := self._plans.get(name)) is None:
             if name not in self._funcs:
                 raise PlanError(error_at(call, f"no function named '{name}' in the module"))
@@ -558,7 +551,8 @@ class ModulePlan:
                 )
             self._planning.append(name)
             try:
-                plan = FunctionPlan(self._funcs[name], self._interpreter, self.plan)
+                plan = FunctionPlan(self._funcs[name], self._interpreter, self.plan,
+                                    model_inputs=call is None)
             finally:
                 self._planning.pop()
             self._plans[name] = plan

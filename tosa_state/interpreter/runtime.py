@@ -18,7 +18,7 @@ from xdsl.dialects.builtin import ArrayAttr, ModuleOp, TensorType
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute
 
-from tosa_state.diagnostics import InferenceError, error_at
+from tosa_state.diagnostics import InferenceError, brief, error_at
 from tosa_state.dtypes import UnsupportedElementType, numpy_dtype
 from tosa_state.interpreter.functions import all_functions, make_interpreter
 from tosa_state.interpreter.plan import ModulePlan, PlanError
@@ -241,7 +241,7 @@ def _checked(port: Port, value: Any) -> np.ndarray:
     if not port.accepts(array.shape):
         want = [d if d >= 0 else "?" for d in port.shape]
         raise InferenceError(
-            f"error: input '{port.name}' has shape {list(array.shape)}; expected {want}"
+            f"error: input '{port.name}' has shape {brief(list(array.shape))}; expected {want}"
         )
     return array
 

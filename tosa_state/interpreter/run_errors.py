@@ -1,0 +1,134 @@
+"""Run-time failures, told in the user's terms.
+
+A kernel that fails inside a plan knows only its op; the plan (`FunctionPlan.__call__`)
+turns the failure into one line naming what the user controls:
+
+- the op's location and, for a model converted from OpenVINO IR, its layer (id, name,
+  type): `model.xml:199:3: error: layer id=12 name='reorder_kv' type='Gather' (opset8): ...`,
+  whatever failed (our own checks as much as numpy's errors);
+- for indices out of range (`IndexOutOfRange`) that come straight from a model input
+  (through reshapes, tiles, casts and the select that wraps negative indices), the input
+  and its bad values: `input 'beam_idx' [5] is out of range for a dimension of size 1
+  (valid: 0 to 0)`;
+- long values (shapes, indices) capped by `brief`.
+
+This runs only when a call fails: nothing here costs anything per call.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from xdsl.dialects.func import FuncOp
+from xdsl.ir import Block, BlockArgument, Operation, SSAValue
+
+from tosa_state.diagnostics import (
+    InferenceError,
+    TosaStateError,
+    brief,
+    error_at,
+    location_prefix,
+)
+from tosa_state.dialects.tosa.elementwise import AddOp, CastOp, GreaterOp, SelectOp
+from tosa_state.dialects.tosa.tensor import ConstOp, IdentityOp, ReshapeOp, TileOp
+from tosa_state.signature import port_names
+
+MESSAGE_LIMIT = 300
+"""About how many characters of a foreign error's message (numpy's) a message keeps."""
+
+
+class RunFailure(InferenceError):
+    """A run-time failure told in the user's terms (a caller's plan passes it on as is)."""
+
+
+class IndexOutOfRange(InferenceError):
+    """A kernel's indices (operand `operand` of its op) outside `[0, size)`."""
+
+    def __init__(self, message: str, operand: int, size: int):
+        super().__init__(message)
+        self.operand = operand
+        self.size = size
+
+
+def layer_of(op: Operation) -> str | None:
+    """The OpenVINO layer an op was converted from (its location is the layer's line)."""
+    from tosa_state.transforms.openvino_to_tosa.common import describe_layer
+
+    return describe_layer(op)
+
+
+def run_failure(
+    error: Exception, op: Operation | None, func: FuncOp | None, args: Sequence[Any]
+) -> InferenceError | None:
+    """`error`, raised by `op` while running `func` on `args`, as the user's error; `None`
+    when it is one already (told by a function this one called). `func` is `None` for
+    functions whose arguments are not the model's inputs."""
+    if isinstance(error, TosaStateError):
+        message = str(error).removeprefix(location_prefix(op))
+        if op is None or isinstance(error, RunFailure) or not message.startswith("error: "):
+            return None
+        detail = message.removeprefix("error: ")
+        layer = layer_of(op)
+        if func is not None and (named := _from_input(error, op, func, args)) is not None:
+            detail = named if layer else f"'{op.name}' op: {named}"
+    elif op is None:
+        return RunFailure(error_at(None, str(error)))
+    else:
+        layer = layer_of(op)
+        detail = f"'{op.name}' op failed at run time: {brief(error, MESSAGE_LIMIT)}"
+    return RunFailure(error_at(op, f"{layer}: {detail}" if layer else detail))
+
+
+def _from_input(error: TosaStateError, op: Operation, func: FuncOp, args: Sequence[Any]
+                ) -> str | None:
+    """`input 'beam_idx' [5] is out of range ...` when `error` is about indices that come
+    straight from an input of `func` (whose values `args` are), some of them out of range."""
+    if not isinstance(error, IndexOutOfRange) or error.operand >= len(op.operands):
+        return None
+    source = source_input(op.operands[error.operand], func.body.block)
+    if source is None or source[0] >= len(args):
+        return None
+    index, wraps = source
+    values = np.asarray(args[index])
+    size, low = error.size, -error.size if wraps else 0
+    bad = np.unique(values[(values < low) | (values >= size)]) if values.size else values
+    if bad.size == 0:
+        return None
+    hints = [arg.name_hint for arg in func.body.block.args]
+    name = port_names(func.arg_attrs, len(func.body.block.args), "arg", hints)[index]
+    valid = f"valid: {low} to {size - 1}" if size else "nothing to index"
+    return f"input '{name}' {brief(bad)} is out of range for a dimension of size {size} " \
+           f"({valid})"
+
+
+def source_input(value: SSAValue, block: Block) -> tuple[int, bool] | None:
+    """The argument of `block` that `value` holds the values of (through reshapes, tiles,
+    identities, integer casts and the `select(0 > x, x + n, x)` that wraps negative
+    indices), and whether negative values were wrapped on the way; `None` when `value` is
+    computed otherwise."""
+    wraps = False
+    while True:
+        if isinstance(value, BlockArgument):
+            return (value.index, wraps) if value.block is block else None
+        owner = value.owner
+        if isinstance(owner, ReshapeOp | TileOp | IdentityOp | CastOp):
+            value = owner.operands[0]
+        elif isinstance(owner, SelectOp) and _wraps_negatives(owner):
+            value, wraps = owner.input3, True
+        else:
+            return None
+
+
+def _wraps_negatives(select: SelectOp) -> bool:
+    """Whether `select` is `select(0 > x, x + n, x)` (a constant `n`): Gather's indices
+    counted from the end."""
+    x = select.input3
+    test, wrapped = select.input1.owner, select.input2.owner
+    return (
+        isinstance(test, GreaterOp) and test.operands[1] is x
+        and isinstance(test.operands[0].owner, ConstOp)
+        and isinstance(wrapped, AddOp) and x in wrapped.operands
+        and any(isinstance(v.owner, ConstOp) for v in wrapped.operands if v is not x)
+    )
