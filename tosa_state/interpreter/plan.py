@@ -46,6 +46,7 @@ from tosa_state.dialects.tosa.control_flow import IfOp, WhileOp, YieldOp
 from tosa_state.dialects.tosa.elementwise import AddOp, GreaterOp
 from tosa_state.dialects.tosa.tensor import ConstOp, GatherOp, ScatterOp
 from tosa_state.dtypes import numpy_dtype
+from tosa_state.interpreter.liveness import releases
 from tosa_state.interpreter.run_errors import run_failure
 from tosa_state.interpreter.tosa_tensor import scatter_into
 
@@ -168,6 +169,7 @@ class FunctionPlan:
         if not isinstance(terminator, ReturnOp):
             raise PlanError(error_at(self.func, f"function '{self.name}' has no return"))
         self._emit(terminator, f"return ({self._list(terminator.operands)})", 1)
+        self._release_at_last_use()
         source = self.source = "\n".join(self._lines) + "\n"
         linecache.cache[self._filename] = (len(source), None, source.splitlines(True), "")
         namespace = self._namespace
@@ -175,6 +177,20 @@ class FunctionPlan:
         del self._namespace, self._names, self._folded, self._ints, self._lines, self._impls
         del self._interpreter
         return namespace["run"]
+
+    def _release_at_last_use(self) -> None:
+        """A `del` after the last use of each local (`liveness.releases`), so that a call
+        holds only its live values; `_line_ops` follows the lines that move."""
+        inserts = releases(self._lines)
+        lines: list[str] = []
+        line_ops: dict[int, Operation] = {}
+        for number, line in enumerate(self._lines, 1):
+            lines.append(line)
+            if (op := self._line_ops.get(number)) is not None:
+                line_ops[len(lines)] = op
+            for depth, names in inserts.get(number, ()):
+                lines.append(f"{'    ' * depth}del {', '.join(names)}")
+        self._lines, self._line_ops = lines, line_ops
 
     def _bind(self, value: Any) -> str:
         key = f"k{len(self._namespace)}"
