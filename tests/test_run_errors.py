@@ -15,6 +15,7 @@ import openvino as ov
 import openvino.opset13 as ops
 import pytest
 import tflite
+from test_openvino_dynamic import empty_cache
 from test_tflite_errors import MODELS, _constant_tensor, _patched, _vector_element
 
 import tosa_state as ts
@@ -35,14 +36,7 @@ def beam_model() -> object:
     optimum-intel decoder's), grown by `x` along time; output: the sum over time."""
     x = ops.parameter([-1, 2, -1, 4], np.float32, name="x")
     beam_idx = ops.parameter([-1], np.int32, name="beam_idx")
-    shape_of = ops.shape_of(x)
-    axis0 = ops.constant(np.int64(0))
-    batch = ops.gather(shape_of, _i64(0), axis0)
-    empty = ops.multiply(ops.gather(shape_of, _i64(2), axis0), _i64(0))
-    zeros = ops.broadcast(ops.constant(np.float32(0.0)),
-                          ops.concat([batch, _i64(2), empty, _i64(4)], 0))
-    past = ops.read_value(zeros, "kv", np.float32, ov.PartialShape([-1, 2, -1, 4]))
-    reordered = ops.gather(past, beam_idx, axis0)
+    reordered = ops.gather(empty_cache(x), beam_idx, ops.constant(np.int64(0)))
     reordered.set_friendly_name("reorder_kv")
     both = ops.concat([reordered, x], 2)
     total = ops.reduce_sum(both, _i64(2), False)
