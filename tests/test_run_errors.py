@@ -219,3 +219,25 @@ def test_a_called_function_reports_its_op_once(tmp_path: Path) -> None:
     assert str(caught.value) == (
         f"{path}:2:3: error: 'tosa.gather' op index out of range: indices must be in [0, 4), "
         "got values from 0 to 9")
+
+
+CAST_INDICES = """\
+func.func @main(%t: tensor<1x4x2xf32>, %ids: tensor<3xi8>) -> tensor<1x3x2xf32> {
+  %wide = tosa.cast %ids : (tensor<3xi8>) -> tensor<3xi32>
+  %s = tosa.const_shape {values = dense<[1, 3]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %i = tosa.reshape %wide, %s : (tensor<3xi32>, !tosa.shape<2>) -> tensor<1x3xi32>
+  %r = tosa.gather %t, %i : (tensor<1x4x2xf32>, tensor<1x3xi32>) -> tensor<1x3x2xf32>
+  return %r : tensor<1x3x2xf32>
+}
+"""
+
+
+def test_indices_through_a_cast_and_a_reshape_name_the_input(tmp_path: Path) -> None:
+    path = tmp_path / "cast.mlir"
+    path.write_text(CAST_INDICES)
+    request = ts.compile_model(path).create_infer_request()
+    with pytest.raises(ts.TosaStateError) as caught:
+        request.infer([np.zeros((1, 4, 2), np.float32), np.array([7, 0, -3], np.int8)])
+    assert str(caught.value) == (
+        f"{path}:5:3: error: 'tosa.gather' op: input 'ids' [-3, 7] is out of range for a "
+        "dimension of size 4 (valid: 0 to 3)")

@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+from xdsl.dialects.builtin import IntegerType, TensorType
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 
@@ -105,7 +106,7 @@ def _from_input(error: TosaStateError, op: Operation, func: FuncOp, args: Sequen
 
 def source_input(value: SSAValue, block: Block) -> tuple[int, bool] | None:
     """The argument of `block` that `value` holds the values of (through reshapes, tiles,
-    identities, integer casts and the `select(0 > x, x + n, x)` that wraps negative
+    identities, casts from integers and the `select(0 > x, x + n, x)` that wraps negative
     indices), and whether negative values were wrapped on the way; `None` when `value` is
     computed otherwise."""
     wraps = False
@@ -113,12 +114,20 @@ def source_input(value: SSAValue, block: Block) -> tuple[int, bool] | None:
         if isinstance(value, BlockArgument):
             return (value.index, wraps) if value.block is block else None
         owner = value.owner
-        if isinstance(owner, ReshapeOp | TileOp | IdentityOp | CastOp):
+        if isinstance(owner, ReshapeOp | TileOp | IdentityOp) or (
+            isinstance(owner, CastOp) and _integers(owner.input)
+        ):
             value = owner.operands[0]
         elif isinstance(owner, SelectOp) and _wraps_negatives(owner):
             value, wraps = owner.input3, True
         else:
             return None
+
+
+def _integers(value: SSAValue) -> bool:
+    value_type = value.type
+    return isinstance(value_type, TensorType) and isinstance(value_type.element_type,
+                                                             IntegerType)
 
 
 def _wraps_negatives(select: SelectOp) -> bool:
