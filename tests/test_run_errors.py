@@ -241,3 +241,24 @@ def test_indices_through_a_cast_and_a_reshape_name_the_input(tmp_path: Path) -> 
     assert str(caught.value) == (
         f"{path}:5:3: error: 'tosa.gather' op: input 'ids' [-3, 7] is out of range for a "
         "dimension of size 4 (valid: 0 to 3)")
+
+
+def test_data_from_an_input_indexed_out_of_range_names_that_input(tmp_path: Path) -> None:
+    """A mask shorter than the positions that index it (as an LLM's `attention_mask`
+    shorter than its cache): the indices are computed, the data is the input's."""
+    mask = ops.parameter([1, -1], np.int64, name="attention_mask")
+    positions = ops.parameter([-1], np.int64, name="position_ids")
+    picked = ops.gather(ops.convert(mask, np.float32), ops.add(positions, _i64(1)),
+                        ops.constant(np.int64(1)))
+    picked.set_friendly_name("pick")
+    xml = _save(ov.Model([ops.result(picked, name="out")], [mask, positions], "mask"),
+                tmp_path, "mask")
+    request = ts.compile_model(xml).create_infer_request()
+    np.testing.assert_array_equal(
+        request.infer([np.array([[1, 0, 1]], np.int64), np.array([1, 0], np.int64)])[0],
+        np.array([[1, 0]], np.float32))
+    with pytest.raises(ts.TosaStateError) as caught:
+        request.infer([np.ones((1, 3), np.int64), np.arange(5, dtype=np.int64)])
+    assert str(caught.value) == _layer(xml, "pick") + (
+        "input 'attention_mask' (shape [1, 3]) is indexed out of range: indices must be in "
+        "[0, 3), got values from 1 to 5")

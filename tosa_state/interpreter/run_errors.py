@@ -9,7 +9,9 @@ turns the failure into one line naming what the user controls:
 - for indices out of range (`IndexOutOfRange`) that come straight from a model input
   (through reshapes, tiles, casts and the select that wraps negative indices), the input
   and its bad values: `input 'beam_idx' [5] is out of range for a dimension of size 1
-  (valid: 0 to 0)`;
+  (valid: 0 to 0)`; else, when the data indexed comes straight from an input, that input
+  (`input 'attention_mask' (shape [1, 5]) is indexed out of range: ...`, a mask shorter
+  than the cache);
 - long values (shapes, indices) capped by `brief`.
 
 This runs only when a call fails: nothing here costs anything per call.
@@ -45,12 +47,15 @@ class RunFailure(InferenceError):
 
 
 class IndexOutOfRange(InferenceError):
-    """A kernel's indices (operand `operand` of its op) outside `[0, size)`."""
+    """A kernel's indices (operand `indices` of `op`) outside `[0, size)`, indexing
+    operand `data`; `found` are their least and greatest values."""
 
-    def __init__(self, message: str, operand: int, size: int):
-        super().__init__(message)
-        self.operand = operand
-        self.size = size
+    def __init__(self, op: Operation, size: int, found: tuple[int, int], indices: int = 1,
+                 data: int = 0):
+        self.range = (f"indices must be in [0, {size}), got values from {found[0]} to "
+                      f"{found[1]}")
+        super().__init__(f"error: '{op.name}' op index out of range: {self.range}")
+        self.indices, self.data, self.size = indices, data, size
 
 
 def layer_of(op: Operation) -> str | None:
@@ -85,23 +90,30 @@ def run_failure(
 def _from_input(error: TosaStateError, op: Operation, func: FuncOp, args: Sequence[Any]
                 ) -> str | None:
     """`input 'beam_idx' [5] is out of range ...` when `error` is about indices that come
-    straight from an input of `func` (whose values `args` are), some of them out of range."""
-    if not isinstance(error, IndexOutOfRange) or error.operand >= len(op.operands):
+    straight from an input of `func` (whose values `args` are), some of them out of
+    range; `input 'attention_mask' (shape [1, 5]) is indexed out of range: ...` when the
+    data indexed comes straight from one."""
+    if not isinstance(error, IndexOutOfRange) or len(op.operands) <= error.indices:
         return None
-    source = source_input(op.operands[error.operand], func.body.block)
-    if source is None or source[0] >= len(args):
-        return None
-    index, wraps = source
-    values = np.asarray(args[index])
-    size, low = error.size, -error.size if wraps else 0
-    bad = np.unique(values[(values < low) | (values >= size)]) if values.size else values
-    if bad.size == 0:
-        return None
-    hints = [arg.name_hint for arg in func.body.block.args]
-    name = port_names(func.arg_attrs, len(func.body.block.args), "arg", hints)[index]
-    valid = f"valid: {low} to {size - 1}" if size else "nothing to index"
-    return f"input '{name}' {brief(bad)} is out of range for a dimension of size {size} " \
-           f"({valid})"
+    block = func.body.block
+    hints = [arg.name_hint for arg in block.args]
+    names = port_names(func.arg_attrs, len(block.args), "arg", hints)
+    source = source_input(op.operands[error.indices], block)
+    if source is not None and source[0] < len(args):
+        index, wraps = source
+        values = np.asarray(args[index])
+        size, low = error.size, -error.size if wraps else 0
+        bad = np.unique(values[(values < low) | (values >= size)])
+        if bad.size:
+            valid = f"valid: {low} to {size - 1}" if size else "nothing to index"
+            return (f"input '{names[index]}' {brief(bad)} is out of range for a dimension "
+                    f"of size {size} ({valid})")
+    source = source_input(op.operands[error.data], block)
+    if source is not None and source[0] < len(args):
+        shape = list(np.shape(args[source[0]]))
+        return (f"input '{names[source[0]]}' (shape {brief(shape)}) is indexed out of "
+                f"range: {error.range}")
+    return None
 
 
 def source_input(value: SSAValue, block: Block) -> tuple[int, bool] | None:

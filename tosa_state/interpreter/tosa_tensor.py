@@ -739,6 +739,4 @@ def _check_indices(op: Operation, indices: np.ndarray, size: int) -> None:
     else:
         in_range = indices.view(_UNSIGNED[indices.dtype]).max() < size
     if not in_range:
-        raise IndexOutOfRange(
-            f"error: '{op.name}' op index out of range: indices must be in [0, {size}), got "
-            f"values from {indices.min()} to {indices.max()}", operand=1, size=size)
+        raise IndexOutOfRange(op, size, (indices.min(), indices.max()))
