@@ -12,11 +12,15 @@ import html
 import re
 from pathlib import Path
 
+import numpy as np
 from xdsl.dialects.builtin import FileLineColLoc, StringAttr
 from xdsl.ir import Operation
 
 LAYER_ATTR = "openvino.layer"
 """A discardable attribute naming an op's OpenVINO layer, used by diagnostics when present."""
+
+VALUE_LIMIT = 80
+"""About how many characters a value (a shape, indices, ...) takes in a message."""
 
 
 class TosaStateError(Exception):
@@ -88,3 +92,35 @@ def describe_layer(op: Operation) -> str | None:
     values = [_xml_attribute(tag, k) for k in ("id", "name", "type", "version")]
     layer_id, name, type_, version = values
     return f"layer id={layer_id} name='{name}' type='{type_}' ({version})"
+
+
+def brief(value: object, limit: int = VALUE_LIMIT, separator: str = ", ") -> str:
+    """`value` as text for a message, of about `limit` characters at most: a long list,
+    tuple or array (a shape, indices) shows its first items and its length
+    (`[5, 7, 3, ... (1500 in all)]`); any other long text is cut in the middle. Every
+    message printing a shape or indices that a file or an input controls goes through it."""
+    if isinstance(value, np.ndarray):
+        items, count, brackets = value.reshape(-1)[:limit].tolist(), value.size, "[]"
+    elif isinstance(value, list | tuple):
+        items, count = list(value[:limit]), len(value)
+        brackets = "()" if isinstance(value, tuple) else "[]"
+    else:
+        text = str(value)
+        if len(text) <= limit:
+            return text
+        half = (limit - 5) // 2
+        return f"{text[:half]} ... {text[-half:]}"
+    pieces = [str(item) for item in items]
+    text = separator.join(pieces)
+    if count == len(pieces) and len(text) + 2 <= limit:
+        single = "," if count == 1 and brackets == "()" else ""
+        return f"{brackets[0]}{text}{single}{brackets[1]}"
+    tail = f"... ({count} in all)"
+    shown: list[str] = []
+    used = len(tail) + 2
+    for piece in pieces:
+        if shown and used + len(piece) + len(separator) > limit:
+            break
+        shown.append(piece)
+        used += len(piece) + len(separator)
+    return f"{brackets[0]}{separator.join(shown)}{separator}{tail}{brackets[1]}"

@@ -21,6 +21,8 @@ from xdsl.ir import Attribute, ParametrizedAttribute, SSAValue, TypeAttribute
 from xdsl.irdl import IRDLOperation, base, irdl_attr_definition
 from xdsl.utils.exceptions import VerifyException
 
+from tosa_state.diagnostics import brief
+
 OPERANDS_FORMAT = "operands attr-dict `:` functional-type(operands, results)"
 
 ACTIVATIONS = ("NONE", "RELU", "RELU_N1_TO_1", "RELU6", "TANH")
@@ -57,7 +59,7 @@ def element(value: SSAValue) -> Attribute:
 
 
 def fmt(shape: Sequence[int]) -> str:
-    return "[" + ",".join("?" if d == DYNAMIC_INDEX else str(d) for d in shape) + "]"
+    return brief(["?" if d == DYNAMIC_INDEX else str(d) for d in shape], separator=",")
 
 
 def check_activation(op: IRDLOperation, value: StringAttr) -> None:
