@@ -22,8 +22,9 @@ function (a condition comparing a one-element integer with a constant compares P
 ints; a step index that only advances and selects one row to gather or scatter is a Python
 int, the gather a slice and the scatter an assignment). Other ops with regions (`scf.if`
 of the lowerings) run their regions through the stock interpreter, with the values they
-capture from outside put in its scope first. A failing op is reported with its location
-(the generated line maps back to the op).
+capture from outside put in its scope first. Each local is deleted after its last use
+(`liveness.py`), so a call holds only its live values. A failing op is reported with its
+location and layer (the generated line maps back to the op; `run_errors.py`).
 """
 
 from __future__ import annotations
