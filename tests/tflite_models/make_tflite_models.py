@@ -10,6 +10,8 @@ step), `reset_at` (steps before which Keras's `reset_state()` was called) and
 `state/<variable path>#<i>` (Keras's state variables after the last step; the converter names
 a VAR_HANDLE after the variable's path, numbering repeated paths: `lstm/rnn_state`,
 `lstm/rnn_state_1`, in an order Keras does not tell).
+
+`quantized/` holds the dynamic-range (hybrid) and full-integer exports of `QUANTIZED`.
 """
 
 from __future__ import annotations
@@ -190,6 +192,64 @@ def tf_keras_lstm_sequence(outdir: Path) -> None:
              reset_at=np.asarray(RESET_AT), **states)
 
 
+def hybrid_gru() -> keras.Model:
+    """A stateful GRU large enough for the dynamic-range converter to quantize its kernels
+    (it leaves tensors under 1024 elements in f32)."""
+    inputs = keras.layers.Input(shape=(2, 16), batch_size=1)
+    gru = keras.layers.GRU(32, stateful=True)(inputs)
+    return keras.Model([inputs], [keras.layers.Dense(3)(gru)])
+
+
+def seed_lstm_unrolled() -> keras.Model:
+    """The seed's LSTM with `unroll=True`: TensorFlow's calibrator crashes on the WHILE form."""
+    inputs = keras.layers.Input(shape=(1, 64), batch_size=1)
+    lstm = keras.layers.LSTM(20, activation="relu", stateful=True, return_sequences=True,
+                             unroll=True)(inputs)
+    return keras.Model([inputs], [keras.layers.Dense(5)(lstm)])
+
+
+# quantized/NAME.tflite: (model, form); "dynamic_range": int8 weights, float activations
+# (`optimizations=[Optimize.DEFAULT]`, no dataset); "full_integer": a representative dataset,
+# TFLITE_BUILTINS_INT8, int8 input and output. Their goldens are LiteRT's (run live by the
+# tests); the npz holds the inputs, reset_at and Keras's float outputs for reference.
+QUANTIZED: dict[str, tuple[Callable[[], keras.Model], str]] = {
+    "seed_lstm_dynamic_range": (seed_lstm, "dynamic_range"),
+    "gru_dynamic_range": (hybrid_gru, "dynamic_range"),
+    "seed_lstm_full_integer": (seed_lstm_unrolled, "full_integer"),
+}
+
+
+def export_quantized(name: str, build: Callable[[], keras.Model], form: str,
+                     outdir: Path) -> None:
+    keras.backend.clear_session()
+    keras.utils.set_random_seed(sum(map(ord, name)))
+    model = build()
+    in_shape = tuple(model.inputs[0].shape)
+    rng = np.random.default_rng(len(name))
+    calibration = rng.standard_normal((64, *in_shape)).astype(np.float32)
+    converter = tf.lite.TFLiteConverter.from_keras_model(model)
+    converter.optimizations = [tf.lite.Optimize.DEFAULT]
+    if form == "full_integer":
+        def representative() -> object:
+            for x in calibration:
+                yield [x]
+
+        converter.representative_dataset = representative
+        converter.target_spec.supported_ops = [tf.lite.OpsSet.TFLITE_BUILTINS_INT8]
+        converter.inference_input_type = tf.int8
+        converter.inference_output_type = tf.int8
+    (outdir / f"{name}.tflite").write_bytes(converter.convert())
+    inputs = rng.standard_normal((STEPS, *in_shape)).astype(np.float32)
+    _reset(model)
+    outputs = []
+    for step in range(STEPS):
+        if step in RESET_AT:
+            _reset(model)
+        outputs.append(np.asarray(model([inputs[step]])))
+    np.savez(outdir / f"{name}_keras.npz", inputs=inputs, outputs=np.stack(outputs),
+             reset_at=np.asarray(RESET_AT))
+
+
 def main() -> None:
     outdir = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).parent
     outdir.mkdir(parents=True, exist_ok=True)
@@ -197,6 +257,10 @@ def main() -> None:
         export(name, build, outdir)
         print(f"{name}: {(outdir / (name + '.tflite')).stat().st_size} bytes")
     tf_keras_lstm_sequence(outdir)
+    (outdir / "quantized").mkdir(exist_ok=True)
+    for name, (build, form) in QUANTIZED.items():
+        export_quantized(name, build, form, outdir / "quantized")
+        print(f"quantized/{name}: {(outdir / 'quantized' / (name + '.tflite')).stat().st_size} bytes")
 
 
 if __name__ == "__main__":
