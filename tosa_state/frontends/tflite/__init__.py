@@ -22,6 +22,7 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     StringAttr,
     TensorType,
+    i8,
 )
 from xdsl.dialects.func import FuncOp, ReturnOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
@@ -44,6 +45,7 @@ from tosa_state.frontends.tflite.common import Builder, OperatorInput
 from tosa_state.frontends.tflite.reader import (
     OPERATOR_NAMES,
     CheckedModel,
+    Quantization,
     TensorInfo,
     TFLiteError,
     Where,
@@ -123,13 +125,26 @@ class _Importer:
                 if rank > 64:
                     shape = [0] * rank
                 what = f"tensor #{index} ('{name}')"
-                quantized = tensor.Quantization() is not None and (
-                    tensor.Quantization().ScaleLength() > 0
-                )
                 return TensorInfo(index, name, tensor_type(tensor.Type(), shape, where, what),
-                                  tensor.Buffer(), bool(tensor.IsVariable()), quantized)
+                                  tensor.Buffer(), bool(tensor.IsVariable()),
+                                  self._quantization(tensor, where, what))
             infos.append(guarded(where, f"tensor #{index}", read))
         return infos
+
+    def _quantization(self, tensor: object, where: Where, what: str) -> Quantization | None:
+        params = tensor.Quantization()  # type: ignore[attr-defined]
+        if params is None:
+            return None
+        count = self.model.length(f"the scales of {what}", params.ScaleLength, where)
+        if count == 0:
+            return None
+        zero_count = self.model.length(f"the zero points of {what}", params.ZeroPointLength,
+                                       where)
+        if zero_count not in (0, count):
+            raise where.error(f"{what} has {count} scales but {zero_count} zero points")
+        scales = tuple(float(params.Scale(i)) for i in range(count))
+        zeros = tuple(int(params.ZeroPoint(i)) for i in range(zero_count)) or (0,) * count
+        return Quantization(scales, zeros, int(params.QuantizedDimension()))
 
     def _index_list(self, read_length: object, read: object, what: str, where: Where,
                     num_tensors: int, optional: bool = False) -> list[int]:
@@ -199,6 +214,21 @@ class _Importer:
         return self.names[index]
 
 
+HYBRID_WEIGHTS: dict[int, int] = {**matrix.HYBRID_WEIGHTS}
+"""The builtin operators that take a quantized int8 weight with float activations (LiteRT's
+hybrid kernels), and the position of that weight."""
+
+
+def _form(info: TensorInfo) -> str:
+    """`i8, per-channel (80 scales, dimension 0)` / `i16, per-tensor`."""
+    element = info.type.element_type if isinstance(info.type, TensorType) else info.type
+    q = info.quantization
+    assert q is not None
+    if len(q.scales) == 1:
+        return f"{element}, per-tensor"
+    return f"{element}, per-channel ({len(q.scales)} scales, dimension {q.dimension})"
+
+
 def _name_attrs(names: Sequence[str]) -> ArrayAttr[DictionaryAttr]:
     return ArrayAttr([DictionaryAttr({"tosa_state.name": StringAttr(n)}) for n in names])
 
@@ -217,6 +247,8 @@ class _SubgraphBuilder:
                  values: dict[int, SSAValue], block: Block):
         self.importer, self.where, self.tensors = importer, where, tensors
         self.values, self.block = values, block
+        self.hybrid_weights: set[int] = set()
+        """Constant int8 tensors an operator may take quantized (a hybrid weight)."""
 
     def value(self, index: int, where: Where, what: str) -> SSAValue:
         """The value of tensor `index`: computed before, or a constant from its buffer."""
@@ -235,7 +267,7 @@ class _SubgraphBuilder:
         if not raw or not isinstance(info.type, TensorType):
             raise where.error(f"{what} tensor #{index} ('{info.name}') is used before any "
                               "operator computes it and has no constant data")
-        if info.quantized:
+        if info.quantized and index not in self.hybrid_weights:
             raise where.error(f"{what} tensor #{index} ('{info.name}') is quantized, which "
                               "tosa-state does not support yet")
         array = constant_array(info, raw, where)
@@ -243,6 +275,33 @@ class _SubgraphBuilder:
         self.block.add_op(const)
         self.values[index] = const.output
         return const.output
+
+    def _check_quantized(self, code: int, inputs: Sequence[int], outputs: Sequence[int],
+                         where: Where) -> None:
+        """Quantized tensors are refused, naming the operator, unless they are the int8
+        weights of a hybrid operator (float input and output, zero points 0)."""
+        hybrid = HYBRID_WEIGHTS.get(code)
+        for position, index in enumerate(inputs):
+            info = None if index == -1 else self.tensors[index]
+            if info is None or info.quantization is None:
+                continue
+            what = f"input tensor #{index} ('{info.name}')"
+            floats = [self.tensors[i] for i in (inputs[0], *outputs) if i != -1]
+            if position != hybrid or any(t.quantized for t in floats):
+                raise where.error(f"{what} is quantized ({_form(info)}), which tosa-state does "
+                                  "not support for this operator yet")
+            if not isinstance(info.type, TensorType) or info.type.element_type != i8 or \
+                    any(info.quantization.zero_points) or not self.importer.model.buffer_bytes(
+                        info.buffer, where):
+                raise where.error(f"{what}: a hybrid weight must be a constant int8 tensor "
+                                  f"with zero points 0, got {_form(info)}")
+            self.hybrid_weights.add(index)
+        for index in outputs:
+            if self.tensors[index].quantized:
+                info = self.tensors[index]
+                raise where.error(f"output tensor #{index} ('{info.name}') is quantized "
+                                  f"({_form(info)}), which tosa-state does not support for "
+                                  "this operator yet")
 
     def operator(self, index: int, operator: object) -> None:
         model, tensors = self.importer.model, self.tensors
@@ -270,13 +329,15 @@ class _SubgraphBuilder:
             if out in self.values:
                 raise where.error(f"output tensor #{out} is already computed (each tensor "
                                   "has one producer)")
+        quantization = [None if i == -1 else tensors[i].quantization for i in inputs]
+        self._check_quantized(code, inputs, outputs, where)
         operands = [None if i == -1 else self.value(i, where, "input") for i in inputs]
         result_types: list[Attribute] = [tensors[o].type for o in outputs]
         op_input = OperatorInput(
             operands, result_types,
             guarded(where, "builtin options", operator.BuiltinOptions),  # type: ignore[attr-defined]
             guarded(where, "builtin options type", operator.BuiltinOptionsType),  # type: ignore[attr-defined]
-            where, lambda i, what: self.importer.function_name(i, what, where))
+            where, lambda i, what: self.importer.function_name(i, what, where), quantization)
         op = builder.build(op_input)
         op.attributes[SOURCE_ATTR] = StringAttr(f"{where.operator} in subgraph '{where.subgraph}'")
         if op.name in ("tfl.while", "tfl.call_once"):

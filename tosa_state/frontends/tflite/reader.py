@@ -99,7 +99,22 @@ class TensorInfo:
     """`TensorType` (static shape) or `ResourceType`."""
     buffer: int
     is_variable: bool
-    quantized: bool
+    quantization: Quantization | None = None
+    """Its affine quantization (`real = scale * (q - zero_point)`), when it has one."""
+
+    @property
+    def quantized(self) -> bool:
+        return self.quantization is not None
+
+
+@dataclass(frozen=True)
+class Quantization:
+    """A tensor's scales and zero points: one of each (per tensor) or one per slice along
+    `dimension` (per channel)."""
+
+    scales: tuple[float, ...]
+    zero_points: tuple[int, ...]
+    dimension: int
 
 
 class CheckedModel:
