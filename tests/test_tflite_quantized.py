@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -133,3 +134,59 @@ def test_full_integer_is_refused_naming_the_operator() -> None:
                             text=True, check=False)
     assert result.returncode == 1 and "Traceback" not in result.stderr
     assert "(QUANTIZE)" in result.stderr
+
+
+def _quantize_op(model: object) -> tuple[int, object]:
+    """The first QUANTIZE of the full-integer model's main subgraph: (index, operator)."""
+    main = model.Subgraphs(0)  # type: ignore[attr-defined]
+    for i in range(main.OperatorsLength()):
+        code = model.OperatorCodes(main.Operators(i).OpcodeIndex())  # type: ignore[attr-defined]
+        if code.DeprecatedBuiltinCode() == 114:  # QUANTIZE
+            return i, main.Operators(i)
+    raise AssertionError("no QUANTIZE")
+
+
+@pytest.mark.parametrize(("element", "form"), [(None, "i8, per-tensor"), (7, "i16, per-tensor")])
+def test_quantized_activations_are_refused_naming_the_operator(
+        tmp_path: Path, element: int | None, form: str) -> None:
+    """The QUANTIZE turned into a RESHAPE (supported) of a float tensor into a quantized one
+    (int8, or int16 with the output's type patched): refused, naming the operator."""
+    from test_tflite_errors import _field, _patched
+
+    def opcode(slot: int) -> Callable[[object], int]:
+        return lambda m: _field(m.OperatorCodes(_quantize_op(m)[1].OpcodeIndex()), slot)
+
+    def output_type(m: object) -> int:
+        index, op = _quantize_op(m)
+        return _field(m.Subgraphs(0).Tensors(op.Outputs(0)), 6)  # type: ignore[attr-defined]
+
+    patches: list = [(opcode(10), "<i", 22)]  # builtin_code = RESHAPE
+    if element is not None:
+        patches.append((output_type, "<B", element))
+    path = tmp_path / "patched.tflite"
+    path.write_bytes(_patched("quantized/seed_lstm_full_integer", opcode(4), "<b", 22,
+                              *patches))
+    with pytest.raises(TFLiteError, match=rf"operator #\d+ \(RESHAPE\) in subgraph 'main': "
+                       rf"output tensor #\d+ \('tfl.quantize'\) is quantized \({form}\), which "
+                       r"tosa-state does not support for this operator yet"):
+        import_tflite(path)
+
+
+def test_a_hybrid_weight_with_a_zero_point_is_refused(tmp_path: Path) -> None:
+    """LiteRT's hybrid kernels take symmetric int8 weights: a zero point is refused."""
+    from test_tflite_errors import _patched, _vector_element
+
+    def zero_point(m: object) -> int:
+        body = next(m.Subgraphs(i) for i in range(m.SubgraphsLength())  # type: ignore[attr-defined]
+                    if m.Subgraphs(i).Name().endswith(b"while_body"))  # type: ignore[attr-defined]
+        weight = next(body.Tensors(i) for i in range(body.TensorsLength())
+                      if body.Tensors(i).Name().endswith(b"lstm_cell_1/MatMul_1"))
+        return _vector_element(weight.Quantization(), 10, 0, size=8)
+
+    path = tmp_path / "patched.tflite"
+    path.write_bytes(_patched("quantized/seed_lstm_dynamic_range", zero_point, "<q", 3))
+    with pytest.raises(TFLiteError, match=r"operator #\d+ \(FULLY_CONNECTED\) in subgraph "
+                       r"'functional_1/lstm_1/while_body': input tensor #\d+ \('.*MatMul_1'\): "
+                       r"a hybrid weight must be a constant int8 tensor with zero points 0, "
+                       r"got i8, per-channel \(80 scales, dimension 0\)"):
+        import_tflite(path)

@@ -50,6 +50,22 @@ func.func @fully_connected_bias(%x: tensor<1x4xf32>, %w: tensor<3x4xf32>, %b: te
 
 // -----
 
+func.func @fully_connected_hybrid_scales(%x: tensor<1x4xf32>, %w: tensor<3x4xi8>) -> tensor<1x3xf32> {
+  // expected-error@+1 {{tfl.fully_connected: filter_scale needs 1 or 3 values, got 2}}
+  %0 = tfl.fully_connected %x, %w {filter_scale = array<f32: 0.5, 0.25>} : (tensor<1x4xf32>, tensor<3x4xi8>) -> tensor<1x3xf32>
+  func.return %0 : tensor<1x3xf32>
+}
+
+// -----
+
+func.func @fully_connected_hybrid_types(%x: tensor<1x4xf32>, %w: tensor<3x4xf32>) -> tensor<1x3xf32> {
+  // expected-error@+1 {{tfl.fully_connected: a hybrid fully_connected takes an i8 filter and f32 input}}
+  %0 = tfl.fully_connected %x, %w {filter_scale = array<f32: 0.5>} : (tensor<1x4xf32>, tensor<3x4xf32>) -> tensor<1x3xf32>
+  func.return %0 : tensor<1x3xf32>
+}
+
+// -----
+
 func.func @conv(%x: tensor<1x5x5x3xf32>, %w: tensor<8x3x3x2xf32>) -> tensor<1x5x5x8xf32> {
   // expected-error@+1 {{tfl.conv_2d: input [1,5,5,3] (NHWC) and filter [8,3,3,2] (OHWI) do not match}}
   %0 = tfl.conv_2d %x, %w {padding = "SAME", stride_h = 1 : i32, stride_w = 1 : i32} : (tensor<1x5x5x3xf32>, tensor<8x3x3x2xf32>) -> tensor<1x5x5x8xf32>

@@ -104,3 +104,14 @@ func.func private @body(%i: tensor<i32>, %s: tensor<2xf32>) -> (tensor<i32>, ten
   %k, %t = tfl.while %j, %s {cond = @cond, body = @body} : (tensor<i32>, tensor<2xf32>) -> (tensor<i32>, tensor<2xf32>)
   func.return %k, %t : tensor<i32>, tensor<2xf32>
 }
+
+// -----
+
+// LiteRT's symmetric per-call input quantization (asymmetric_quantize_inputs = false).
+func.func @hybrid_symmetric(%x: tensor<1x3xf32>) -> tensor<1x2xf32> {
+  %w = tfl.pseudo_const {value = dense<[[1, -2, 3], [4, 5, -128]]> : tensor<2x3xi8>} : tensor<2x3xi8>
+  // expected-note@+2 {{in pass 'convert-tflite-to-tosa'}}
+  // expected-error@+1 {{'tfl.fully_connected' op could not be converted to TOSA: a hybrid FULLY_CONNECTED with symmetric input quantization (asymmetric_quantize_inputs = false) is not supported yet}}
+  %y = tfl.fully_connected %x, %w {filter_scale = array<f32: 0.5>} : (tensor<1x3xf32>, tensor<2x3xi8>) -> tensor<1x2xf32>
+  func.return %y : tensor<1x2xf32>
+}
