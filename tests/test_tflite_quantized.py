@@ -136,13 +136,13 @@ def test_full_integer_is_refused_naming_the_operator() -> None:
     assert "(QUANTIZE)" in result.stderr
 
 
-def _quantize_op(model: object) -> tuple[int, object]:
-    """The first QUANTIZE of the full-integer model's main subgraph: (index, operator)."""
+def _quantize_op(model: object) -> object:
+    """The first QUANTIZE of the full-integer model's main subgraph."""
     main = model.Subgraphs(0)  # type: ignore[attr-defined]
     for i in range(main.OperatorsLength()):
         code = model.OperatorCodes(main.Operators(i).OpcodeIndex())  # type: ignore[attr-defined]
         if code.DeprecatedBuiltinCode() == 114:  # QUANTIZE
-            return i, main.Operators(i)
+            return main.Operators(i)
     raise AssertionError("no QUANTIZE")
 
 
@@ -154,10 +154,10 @@ def test_quantized_activations_are_refused_naming_the_operator(
     from test_tflite_errors import _field, _patched
 
     def opcode(slot: int) -> Callable[[object], int]:
-        return lambda m: _field(m.OperatorCodes(_quantize_op(m)[1].OpcodeIndex()), slot)
+        return lambda m: _field(m.OperatorCodes(_quantize_op(m).OpcodeIndex()), slot)
 
     def output_type(m: object) -> int:
-        index, op = _quantize_op(m)
+        op = _quantize_op(m)
         return _field(m.Subgraphs(0).Tensors(op.Outputs(0)), 6)  # type: ignore[attr-defined]
 
     patches: list = [(opcode(10), "<i", 22)]  # builtin_code = RESHAPE
@@ -190,3 +190,15 @@ def test_a_hybrid_weight_with_a_zero_point_is_refused(tmp_path: Path) -> None:
                        r"a hybrid weight must be a constant int8 tensor with zero points 0, "
                        r"got i8, per-channel \(80 scales, dimension 0\)"):
         import_tflite(path)
+
+
+@pytest.mark.peers
+def test_upstream_mlir_parses_the_converted_hybrid_model(upstream_mlir_tools: None) -> None:
+    from peers.upstream_mlir import iree_opt
+
+    module = import_tflite(MODELS / "seed_lstm_dynamic_range.tflite")
+    ConvertTFLiteToTosaPass().apply(ts.make_context(), module)
+    out = iree_opt(print_module(module, spelling="upstream", generic=True),
+                   "--mlir-print-op-generic")
+    assert out.count('"tosa.variable"') == 2 and '"tosa.matmul"' in out
+    assert "tensor<1x64x80xi8>" in out
