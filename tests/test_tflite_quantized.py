@@ -1,7 +1,8 @@
 """Quantized TFLite models (tests/tflite_models/quantized, made by make_tflite_models.py)
-against LiteRT's built-in kernels (not XNNPACK), step by step with a reset in the middle:
-the dynamic-range (int8 weights, float activations) stateful LSTM and GRU, and the refusals
-of what is not supported yet."""
+against LiteRT's built-in kernels (not XNNPACK), step by step with resets: the
+dynamic-range (int8 weights, float activations) stateful LSTM and GRU within 1e-4, the
+full-integer (int8) stateful LSTM and GRU and a model of the other int8 operators
+bit-exactly, and the refusals of what is not supported yet."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from tosa_state.transforms.convert_tflite_to_tosa import ConvertTFLiteToTosaPass
 
 MODELS = Path(__file__).parent / "tflite_models" / "quantized"
 HYBRID = ["gru_dynamic_range", "seed_lstm_dynamic_range"]
+FULL_INTEGER = ["gru_full_integer", "int8_ops_full_integer", "seed_lstm_full_integer"]
 BIN = Path(sys.executable).parent
 TOLERANCE = 1e-4
 
@@ -122,18 +124,84 @@ def test_hybrid_runs_in_tosa_state_run(tmp_path: Path) -> None:
         np.testing.assert_allclose(ours[step], litert.infer(x), rtol=0, atol=TOLERANCE)
 
 
-def test_full_integer_is_refused_naming_the_operator() -> None:
-    """The full-integer LSTM (int8 activations) is not supported yet: the first operator
-    that needs it is named."""
-    path = MODELS / "seed_lstm_full_integer.tflite"
-    with pytest.raises(TFLiteError, match=r"seed_lstm_full_integer\.tflite: error: operator "
-                       r"#\d+ \(QUANTIZE\) in subgraph 'main': the builtin operator QUANTIZE "
-                       r"is not supported"):
-        import_tflite(path)
-    result = subprocess.run([str(BIN / "tosa-state-run"), str(path)], capture_output=True,
-                            text=True, check=False)
-    assert result.returncode == 1 and "Traceback" not in result.stderr
-    assert "(QUANTIZE)" in result.stderr
+def _quantized_inputs(name: str, litert: LiteRT) -> list[np.ndarray]:
+    """The goldens' float inputs quantized with the model's input scale and zero point, then
+    uniform random int8 steps (saturating the arithmetic)."""
+    golden = _golden(name)
+    detail = litert.runner.get_input_details()[litert.input_name]
+    scale, zero = detail["quantization"]
+    steps = [np.clip(np.round(x / scale) + zero, -128, 127).astype(np.int8)
+             for x in golden["inputs"]]
+    rng = np.random.default_rng(18)
+    shape = golden["inputs"].shape[1:]
+    steps += [rng.integers(-128, 128, shape).astype(np.int8) for _ in range(3 * len(steps))]
+    return steps
+
+
+@pytest.mark.parametrize("name", FULL_INTEGER)
+def test_full_integer_matches_litert_bit_exactly(name: str) -> None:
+    """int8 in, int8 out, equal to LiteRT's built-in kernels at every step, with resets; the
+    state (f32 variables between QUANTIZE / DEQUANTIZE) carried across calls."""
+    litert = LiteRT(MODELS / f"{name}.tflite")
+    request = ts.compile_model(MODELS / f"{name}.tflite").create_infer_request()
+    steps = _quantized_inputs(name, litert)
+    resets = {int(_golden(name)["reset_at"][0]), len(steps) // 2}
+    for step, x in enumerate(steps):
+        if step in resets:
+            request.reset_state()
+            litert.reset_state()
+        (ours,) = request.infer([x])
+        assert ours.dtype == np.int8
+        np.testing.assert_array_equal(ours, litert.infer(x), err_msg=f"{name}: step {step}")
+
+
+def test_full_integer_state_is_settable_and_float() -> None:
+    compiled = ts.compile_model(MODELS / "seed_lstm_full_integer.tflite")
+    first, second = compiled.create_infer_request(), compiled.create_infer_request()
+    steps = _quantized_inputs("seed_lstm_full_integer",
+                              LiteRT(MODELS / "seed_lstm_full_integer.tflite"))
+    for x in steps[:4]:
+        first.infer([x])
+    states = {s.name: s.state for s in first.query_state()}
+    assert set(states) == {"lstm/rnn_state", "lstm/rnn_state_1"}
+    assert all(v.dtype == np.float32 and v.any() for v in states.values())
+    for s in second.query_state():
+        s.state = states[s.name]
+    np.testing.assert_array_equal(second.infer([steps[4]])[0], first.infer([steps[4]])[0])
+    first.reset_state()
+    assert all(not s.state.any() for s in first.query_state())
+
+
+def test_full_integer_runs_in_tosa_state_run(tmp_path: Path) -> None:
+    name = "seed_lstm_full_integer"
+    litert = LiteRT(MODELS / f"{name}.tflite")
+    steps = np.stack(_quantized_inputs(name, litert)[:12])
+    np.savez(tmp_path / "in.npz", keras_tensor=steps)
+    result = subprocess.run(
+        [str(BIN / "tosa-state-run"), str(MODELS / f"{name}.tflite"), "--inputs",
+         str(tmp_path / "in.npz"), "--reset-at", "6", "-o", str(tmp_path / "out.npz")],
+        capture_output=True, text=True, check=False)
+    assert result.returncode == 0, result.stderr
+    with np.load(tmp_path / "out.npz") as out:
+        ours = out["result0"]
+    for step, x in enumerate(steps):
+        if step == 6:
+            litert.reset_state()
+        np.testing.assert_array_equal(ours[step], litert.infer(x))
+
+
+def test_full_integer_lowers_to_the_integer_profile() -> None:
+    """int8 FULLY_CONNECTED is an i8 x i8 -> i32 tosa.matmul with the input's zero point and
+    rescales; LOGISTIC a tosa.table; no float op but at QUANTIZE / DEQUANTIZE."""
+    module = import_tflite(MODELS / "seed_lstm_full_integer.tflite")
+    ConvertTFLiteToTosaPass().apply(ts.make_context(), module)
+    text = print_module(module)
+    assert "tfl." not in text.replace("tfl.file", "")
+    assert text.count("tosa.table") == 3 and text.count("tosa.matmul") == 3
+    assert "(tensor<1x1x64xi8>, tensor<1x64x80xi8>, tensor<1xi8>, tensor<1xi8>) -> " \
+           "tensor<1x1x80xi32>" in text
+    assert "rounding_mode = DOUBLE_ROUND" in text and "per_channel = true" in text
+    assert "tosa.sigmoid" not in text and "xf32> -> tensor<1x64x80xf32>" not in text
 
 
 def _quantize_op(model: object) -> object:
@@ -146,11 +214,16 @@ def _quantize_op(model: object) -> object:
     raise AssertionError("no QUANTIZE")
 
 
-@pytest.mark.parametrize(("element", "form"), [(None, "i8, per-tensor"), (7, "i16, per-tensor")])
-def test_quantized_activations_are_refused_naming_the_operator(
-        tmp_path: Path, element: int | None, form: str) -> None:
-    """The QUANTIZE turned into a RESHAPE (supported) of a float tensor into a quantized one
-    (int8, or int16 with the output's type patched): refused, naming the operator."""
+@pytest.mark.parametrize(("element", "message"), [
+    (None, r"tensor #\d+ \('.*'\) is float while others of the operator are quantized, which "
+           r"tosa-state does not support for this operator yet"),
+    (7, r"output tensor #\d+ \('tfl.quantize'\) is quantized \(i16, per-tensor\), which "
+        r"tosa-state does not support for this operator yet")])
+def test_unsupported_quantized_forms_are_refused_naming_the_operator(
+        tmp_path: Path, element: int | None, message: str) -> None:
+    """The QUANTIZE turned into a RESHAPE of a float tensor into a quantized one (int8: a
+    float and a quantized tensor mixed; int16 with the output's type patched: int16
+    activations): refused, naming the operator."""
     from test_tflite_errors import _field, _patched
 
     def opcode(slot: int) -> Callable[[object], int]:
@@ -166,9 +239,8 @@ def test_quantized_activations_are_refused_naming_the_operator(
     path = tmp_path / "patched.tflite"
     path.write_bytes(_patched("quantized/seed_lstm_full_integer", opcode(4), "<b", 22,
                               *patches))
-    with pytest.raises(TFLiteError, match=rf"operator #\d+ \(RESHAPE\) in subgraph 'main': "
-                       rf"output tensor #\d+ \('tfl.quantize'\) is quantized \({form}\), which "
-                       r"tosa-state does not support for this operator yet"):
+    with pytest.raises(TFLiteError, match=r"operator #\d+ \(RESHAPE\) in subgraph 'main': "
+                       + message):
         import_tflite(path)
 
 

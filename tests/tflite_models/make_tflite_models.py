@@ -208,6 +208,27 @@ def seed_lstm_unrolled() -> keras.Model:
     return keras.Model([inputs], [keras.layers.Dense(5)(lstm)])
 
 
+def gru_unrolled() -> keras.Model:
+    """A stateful GRU with `unroll=True` (full-integer conversion needs the unrolled form)."""
+    inputs = keras.layers.Input(shape=(2, 8), batch_size=1)
+    gru = keras.layers.GRU(12, stateful=True, unroll=True)(inputs)
+    return keras.Model([inputs], [keras.layers.Dense(3)(gru)])
+
+
+def int8_ops() -> keras.Model:
+    """The other int8 operators: SUB, TANH, CONCATENATION, STRIDED_SLICE, a Dense with bias
+    and fused RELU, MUL, ADD."""
+    inputs = keras.layers.Input(shape=(6,), batch_size=2)
+    a = keras.layers.Dense(8, activation="relu")(inputs)
+    b = keras.layers.Dense(8, activation="tanh")(inputs)
+    c = keras.layers.Subtract()([a, b])
+    d = keras.layers.Multiply()([c, b])
+    e = keras.layers.Concatenate()([d, a])
+    f = keras.layers.Lambda(lambda t: t[:, 1:12:2])(e)
+    g = keras.layers.Add()([f, keras.layers.Lambda(lambda t: t[:, :6])(inputs)])
+    return keras.Model([inputs], [keras.layers.Activation("sigmoid")(g)])
+
+
 # quantized/NAME.tflite: (model, form); "dynamic_range": int8 weights, float activations
 # (`optimizations=[Optimize.DEFAULT]`, no dataset); "full_integer": a representative dataset,
 # TFLITE_BUILTINS_INT8, int8 input and output. Their goldens are LiteRT's (run live by the
@@ -216,6 +237,8 @@ QUANTIZED: dict[str, tuple[Callable[[], keras.Model], str]] = {
     "seed_lstm_dynamic_range": (seed_lstm, "dynamic_range"),
     "gru_dynamic_range": (hybrid_gru, "dynamic_range"),
     "seed_lstm_full_integer": (seed_lstm_unrolled, "full_integer"),
+    "gru_full_integer": (gru_unrolled, "full_integer"),
+    "int8_ops_full_integer": (int8_ops, "full_integer"),
 }
 
 

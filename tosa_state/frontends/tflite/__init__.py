@@ -14,8 +14,10 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
+from tflite.BuiltinOperator import BuiltinOperator
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
+    AnyFloat,
     ArrayAttr,
     DictionaryAttr,
     FunctionType,
@@ -23,6 +25,7 @@ from xdsl.dialects.builtin import (
     StringAttr,
     TensorType,
     i8,
+    i32,
 )
 from xdsl.dialects.func import FuncOp, ReturnOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
@@ -30,6 +33,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from tosa_state.dialects.tfl.common import ResourceType
 from tosa_state.dialects.tfl.data_movement import PseudoConstOp
+from tosa_state.dialects.tfl.quantized import Quantization, set_quantization
 from tosa_state.dialects.tfl.state import VariableTensorOp
 from tosa_state.dtypes import numpy_to_dense
 from tosa_state.frontends.tflite import (
@@ -38,6 +42,7 @@ from tosa_state.frontends.tflite import (
     data_movement,
     elementwise,
     matrix,
+    quantized,
     rnn,
     state,
 )
@@ -45,7 +50,6 @@ from tosa_state.frontends.tflite.common import Builder, OperatorInput
 from tosa_state.frontends.tflite.reader import (
     OPERATOR_NAMES,
     CheckedModel,
-    Quantization,
     TensorInfo,
     TFLiteError,
     Where,
@@ -62,6 +66,7 @@ BUILDERS: dict[int, Builder] = {
     **rnn.BUILDERS,
     **control_flow.BUILDERS,
     **state.BUILDERS,
+    **quantized.BUILDERS,
 }
 SOURCE_ATTR = "tfl.operator"
 """Discardable attribute on each imported op: `operator #12 (FULLY_CONNECTED) in subgraph
@@ -214,6 +219,7 @@ class _Importer:
         return self.names[index]
 
 
+FULLY_CONNECTED_CODE = BuiltinOperator.FULLY_CONNECTED
 HYBRID_WEIGHTS: dict[int, int] = {**matrix.HYBRID_WEIGHTS}
 """The builtin operators that take a quantized int8 weight with float activations (LiteRT's
 hybrid kernels), and the position of that weight."""
@@ -247,8 +253,8 @@ class _SubgraphBuilder:
                  values: dict[int, SSAValue], block: Block):
         self.importer, self.where, self.tensors = importer, where, tensors
         self.values, self.block = values, block
-        self.hybrid_weights: set[int] = set()
-        """Constant int8 tensors an operator may take quantized (a hybrid weight)."""
+        self.quantized_constants: set[int] = set()
+        """Quantized constant tensors an operator takes (its int8 / i32 values imported)."""
 
     def value(self, index: int, where: Where, what: str) -> SSAValue:
         """The value of tensor `index`: computed before, or a constant from its buffer."""
@@ -267,7 +273,7 @@ class _SubgraphBuilder:
         if not raw or not isinstance(info.type, TensorType):
             raise where.error(f"{what} tensor #{index} ('{info.name}') is used before any "
                               "operator computes it and has no constant data")
-        if info.quantized and index not in self.hybrid_weights:
+        if info.quantized and index not in self.quantized_constants:
             raise where.error(f"{what} tensor #{index} ('{info.name}') is quantized, which "
                               "tosa-state does not support yet")
         array = constant_array(info, raw, where)
@@ -277,31 +283,50 @@ class _SubgraphBuilder:
         return const.output
 
     def _check_quantized(self, code: int, inputs: Sequence[int], outputs: Sequence[int],
-                         where: Where) -> None:
-        """Quantized tensors are refused, naming the operator, unless they are the int8
-        weights of a hybrid operator (float input and output, zero points 0)."""
+                         where: Where) -> bool:
+        """Whether the operator runs on quantized tensors (full-integer); refused, naming the
+        operator, unless they are int8 (an i32 bias) of an operator with an integer lowering,
+        or the int8 weight of a hybrid operator (float input and output, zero points 0)."""
+        used = [(p, i) for p, i in enumerate(inputs) if i != -1]
+        marked = [(p, i) for p, i in used if self.tensors[i].quantized]
+        marked_out = [i for i in outputs if self.tensors[i].quantized]
+        if not marked and not marked_out:
+            return False
         hybrid = HYBRID_WEIGHTS.get(code)
-        for position, index in enumerate(inputs):
-            info = None if index == -1 else self.tensors[index]
-            if info is None or info.quantization is None:
-                continue
-            what = f"input tensor #{index} ('{info.name}')"
-            floats = [self.tensors[i] for i in (inputs[0], *outputs) if i != -1]
-            if position != hybrid or any(t.quantized for t in floats):
-                raise where.error(f"{what} is quantized ({_form(info)}), which tosa-state does "
-                                  "not support for this operator yet")
+        if not marked_out and [p for p, _ in marked] == [hybrid] and \
+                not self.tensors[inputs[0]].quantized:
+            index = inputs[hybrid]
+            info = self.tensors[index]
+            assert info.quantization is not None
             if not isinstance(info.type, TensorType) or info.type.element_type != i8 or \
                     any(info.quantization.zero_points) or not self.importer.model.buffer_bytes(
                         info.buffer, where):
-                raise where.error(f"{what}: a hybrid weight must be a constant int8 tensor "
-                                  f"with zero points 0, got {_form(info)}")
-            self.hybrid_weights.add(index)
-        for index in outputs:
-            if self.tensors[index].quantized:
+                raise where.error(f"input tensor #{index} ('{info.name}'): a hybrid weight "
+                                  "must be a constant int8 tensor with zero points 0, got "
+                                  f"{_form(info)}")
+            self.quantized_constants.add(index)
+            return False
+        for position, index in [*marked, *[(-1, o) for o in marked_out]]:
+            info = self.tensors[index]
+            what = f"{'output' if position < 0 else 'input'} tensor #{index} ('{info.name}')"
+            element = info.type.element_type if isinstance(info.type, TensorType) else None
+            allowed = element == i8 or (element == i32 and code == FULLY_CONNECTED_CODE
+                                        and position == 2)
+            if code not in quantized.INTEGER_OPERATORS or not allowed:
+                raise where.error(f"{what} is quantized ({_form(info)}), which tosa-state does "
+                                  "not support for this operator yet")
+            if position >= 0:
+                self.quantized_constants.add(index)
+        if code not in (BuiltinOperator.QUANTIZE, BuiltinOperator.DEQUANTIZE):
+            for index in [i for _, i in used if not self.tensors[i].quantized] + \
+                    [o for o in outputs if not self.tensors[o].quantized]:
                 info = self.tensors[index]
-                raise where.error(f"output tensor #{index} ('{info.name}') is quantized "
-                                  f"({_form(info)}), which tosa-state does not support for "
-                                  "this operator yet")
+                if isinstance(info.type, TensorType) and isinstance(
+                        info.type.element_type, AnyFloat):
+                    raise where.error(f"tensor #{index} ('{info.name}') is float while others of "
+                                      "the operator are quantized, which tosa-state does not "
+                                      "support for this operator yet")
+        return True
 
     def operator(self, index: int, operator: object) -> None:
         model, tensors = self.importer.model, self.tensors
@@ -330,15 +355,18 @@ class _SubgraphBuilder:
                 raise where.error(f"output tensor #{out} is already computed (each tensor "
                                   "has one producer)")
         quantization = [None if i == -1 else tensors[i].quantization for i in inputs]
-        self._check_quantized(code, inputs, outputs, where)
+        integer = self._check_quantized(code, inputs, outputs, where)
         operands = [None if i == -1 else self.value(i, where, "input") for i in inputs]
         result_types: list[Attribute] = [tensors[o].type for o in outputs]
         op_input = OperatorInput(
             operands, result_types,
             guarded(where, "builtin options", operator.BuiltinOptions),  # type: ignore[attr-defined]
             guarded(where, "builtin options type", operator.BuiltinOptionsType),  # type: ignore[attr-defined]
-            where, lambda i, what: self.importer.function_name(i, what, where), quantization)
+            where, lambda i, what: self.importer.function_name(i, what, where), quantization,
+            [tensors[o].quantization for o in outputs])
         op = builder.build(op_input)
+        if integer and code not in (BuiltinOperator.QUANTIZE, BuiltinOperator.DEQUANTIZE):
+            set_quantization(op, quantization, op_input.result_quantization)
         op.attributes[SOURCE_ATTR] = StringAttr(f"{where.operator} in subgraph '{where.subgraph}'")
         if op.name in ("tfl.while", "tfl.call_once"):
             self.importer.deferred.append((op, where))

@@ -11,7 +11,8 @@ from tflite.ActivationFunctionType import ActivationFunctionType
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from tosa_state.dialects.tfl.common import ACTIVATIONS
-from tosa_state.frontends.tflite.reader import Quantization, Where, guarded
+from tosa_state.dialects.tfl.quantized import Quantization
+from tosa_state.frontends.tflite.reader import Where, guarded
 
 _ACTIVATION_NAMES = {
     v: k for k, v in vars(ActivationFunctionType).items() if not k.startswith("_")
@@ -33,6 +34,7 @@ class OperatorInput:
     """The function of subgraph `index` (checked), for control-flow operators."""
     quantization: Sequence[Quantization | None] = ()
     """By input position: the input's quantization (a hybrid weight's scales)."""
+    result_quantization: Sequence[Quantization | None] = ()
 
     def operand(self, index: int, what: str) -> SSAValue:
         value = self.operands[index] if index < len(self.operands) else None

@@ -23,7 +23,7 @@ def _fully_connected(op: OperatorInput) -> Operation:
         keep = bool(op.read("keep_num_dims", options.KeepNumDims))
     weight = op.quantization[1] if len(op.quantization) > 1 else None
     hybrid = None
-    if weight is not None:  # int8 weight, float activations: LiteRT's hybrid kernel
+    if weight is not None and op.quantization[0] is None:  # LiteRT's hybrid kernel
         asymmetric = options is not None and bool(
             op.read("asymmetric_quantize_inputs", options.AsymmetricQuantizeInputs))
         if weight.dimension != 0 and len(weight.scales) > 1:

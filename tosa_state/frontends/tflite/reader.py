@@ -35,6 +35,7 @@ from xdsl.ir import Attribute
 
 from tosa_state.diagnostics import ModelImportError
 from tosa_state.dialects.tfl.common import ResourceType
+from tosa_state.dialects.tfl.quantized import Quantization
 
 OPERATOR_NAMES = {
     v: k for k, v in vars(BuiltinOperator).items() if not k.startswith("_")
@@ -105,16 +106,6 @@ class TensorInfo:
     @property
     def quantized(self) -> bool:
         return self.quantization is not None
-
-
-@dataclass(frozen=True)
-class Quantization:
-    """A tensor's scales and zero points: one of each (per tensor) or one per slice along
-    `dimension` (per channel)."""
-
-    scales: tuple[float, ...]
-    zero_points: tuple[int, ...]
-    dimension: int
 
 
 class CheckedModel:

@@ -1,6 +1,7 @@
 """FULLY_CONNECTED: rows of the input times the transposed filter (`tosa.matmul`), plus bias,
 then the fused activation. The hybrid form (int8 filter, float activations) quantizes each
-input row per call as LiteRT does and multiplies in int8 with an i32 accumulator."""
+input row per call as LiteRT does and multiplies in int8 with an i32 accumulator; the
+full-integer form (int8 input, filter and output) accumulates in i32 and rescales."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from xdsl.dialects.builtin import TensorType, f32, i1, i8, i32
 from xdsl.ir import SSAValue
 
 from tosa_state.dialects.tfl.matrix import FullyConnectedOp
+from tosa_state.dialects.tfl.quantized import Quantization, quantization
 from tosa_state.dialects.tosa import elementwise as tew
 from tosa_state.dialects.tosa import tensor as tt
 from tosa_state.transforms.openvino_to_tosa.common import (
@@ -22,6 +24,13 @@ from tosa_state.transforms.openvino_to_tosa.common import (
 )
 from tosa_state.transforms.openvino_to_tosa.matrix import matmul
 from tosa_state.transforms.tflite_to_tosa.common import TflPattern, activate
+from tosa_state.transforms.tflite_to_tosa.quantized import (
+    clamp_int8,
+    emit_round_half_away,
+    multiplier_shift,
+    per_tensor,
+    rescale,
+)
 
 
 class FullyConnected(TflPattern):
@@ -37,7 +46,12 @@ class FullyConnected(TflPattern):
         if math.prod(dims) % depth:
             raise Unsupported(f"input {list(dims)} is not made of rows of {depth}")
         rows = e.reshape(x, (math.prod(dims) // depth, depth))
-        if op.filter_scale is not None:
+        found = quantization(op)
+        if found is not None:
+            product = integer_matmul(e, rows, require_constant(w, "the int8 filter"),
+                                     operands[2] if len(operands) > 2 else None, found)
+            product = clamp_int8(e, product, op.fused_activation_function.data, found[1][0])
+        elif op.filter_scale is not None:
             if not op.asymmetric_quantize_inputs.value.data:
                 raise Unsupported("a hybrid FULLY_CONNECTED with symmetric input quantization "
                                   "(asymmetric_quantize_inputs = false) is not supported yet")
@@ -45,9 +59,10 @@ class FullyConnected(TflPattern):
             product = hybrid_matmul(e, rows, require_constant(w, "the int8 filter"), scales)
         else:
             product = matmul(e, rows, w, transpose_b=True)
-        if len(operands) > 2:
+        if len(operands) > 2 and found is None:
             product = e.add(product, operands[2])
-        product = activate(e, product, op.fused_activation_function)
+        if found is None:
+            product = activate(e, product, op.fused_activation_function)
         if op.keep_num_dims.value.data:
             product = e.reshape(product, (*dims[:-1], units))
         return [product]
@@ -56,14 +71,6 @@ class FullyConnected(TflPattern):
 def _reduce(e: Emitter, cls: type[tt.ReduceMinOp | tt.ReduceMaxOp], value: SSAValue) -> SSAValue:
     rows = shape(value)[0]
     return e.value(cls(value, 1, TensorType(f32, [rows, 1])))
-
-
-def _round_half_away(e: Emitter, value: SSAValue) -> SSAValue:
-    """`std::round`: floor(v + 0.5) for v >= 0, ceil(v - 0.5) below."""
-    half = e.const(np.full((1, 1), 0.5, np.float32))
-    negative = e.greater(e.const(np.zeros((1, 1), np.float32)), value)
-    return e.select(negative, e.unary(tew.CeilOp, e.sub(value, half)),
-                    e.unary(tew.FloorOp, e.add(value, half)))
 
 
 def hybrid_matmul(e: Emitter, rows: SSAValue, weight: np.ndarray,
@@ -84,8 +91,8 @@ def hybrid_matmul(e: Emitter, rows: SSAValue, weight: np.ndarray,
     inverse = e.unary(tew.ReciprocalOp, scale)
     point = e.clamp(e.sub(e.const(np.full((1, 1), -128.0, np.float32)), e.mul(low, inverse)),
                     -128.0, 127.0)
-    point = e.select(flat, zero, _round_half_away(e, point))
-    quantized = e.clamp(_round_half_away(e, e.add(point, e.mul(rows, inverse))), -128.0, 127.0)
+    point = e.select(flat, zero, emit_round_half_away(e, point))
+    quantized = e.clamp(emit_round_half_away(e, e.add(point, e.mul(rows, inverse))), -128.0, 127.0)
     q8 = e.reshape(e.cast(quantized, i8), (1, batch, weight.shape[1]))
     w8 = e.const(np.ascontiguousarray(weight.T.reshape(1, *weight.T.shape)), i8)
     zp = e.const(np.zeros(1, np.int8), i8)
@@ -95,6 +102,52 @@ def hybrid_matmul(e: Emitter, rows: SSAValue, weight: np.ndarray,
     dot = e.sub(e.reshape(dot, (batch, units)), e.mul(e.cast(point, i32), row_sums))
     channel = e.const(np.broadcast_to(scales, (units,)).reshape(1, units).copy())
     return e.mul(e.cast(dot, f32), e.mul(scale, channel))
+
+
+def integer_matmul(e: Emitter, rows: SSAValue, weight: np.ndarray, bias: SSAValue | None,
+                   found: tuple[list[Quantization | None], list[Quantization | None]],
+                   ) -> SSAValue:
+    """int8 `rows [B, K]` times the int8 `weight [N, K]` transposed (`tosa.matmul` with the
+    input's zero point, into i32), plus the i32 bias, rescaled to the output per channel by
+    `s_in * s_w[n] / s_out` (LiteRT: in doubles per channel, the f32 product per tensor),
+    rounding once (SINGLE_ROUND) as LiteRT's GEMM does."""
+    q_in = per_tensor(found[0][0], "the input")
+    q_w, q_out = found[0][1], per_tensor(found[1][0], "the result")
+    if q_w is None or any(q_w.zero_points):
+        raise Unsupported("the int8 filter needs symmetric quantization (zero points 0)")
+    batch, depth = shape(rows)
+    units = weight.shape[0]
+    a = e.reshape(rows, (1, batch, depth))
+    w8 = e.const(np.ascontiguousarray(weight.T.reshape(1, depth, units)), i8)
+    a_zp = e.const(np.array([q_in.zero_points[0]], np.int8), i8)
+    b_zp = e.const(np.zeros(1, np.int8), i8)
+    acc = e.reshape(e.value(tt.MatMulOp(a, w8, a_zp, b_zp, TensorType(i32, [1, batch, units]))),
+                    (batch, units))
+    if bias is not None:
+        acc = e.add(acc, bias)
+    s_in, s_out = np.float32(q_in.scales[0]), float(np.float32(q_out.scales[0]))
+    if q_w.per_channel:
+        scales = [float(s_in) * float(np.float32(s)) / s_out for s in q_w.scales]
+    else:
+        scales = [float(s_in * np.float32(q_w.scales[0])) / s_out]
+    return gemm_rescale(e, acc, scales, q_out.zero_points[0])
+
+
+def gemm_rescale(e: Emitter, acc: SSAValue, scales: Sequence[float], output_zp: int
+                 ) -> SSAValue:
+    """The i32 accumulators to int8 as LiteRT's GEMM (ruy's x86 kernels) does: the
+    rounding doubling high multiply by the 31-bit multiplier (one `tosa.rescale` with shift
+    31, rounding half up where ruy rounds half away: they differ only when the product is
+    exactly a negative half), then the right shift by the exponent rounding half up (a
+    second one, by 2**-exponent). TOSA's DOUBLE_ROUND rounds that second step half away
+    from zero, as gemmlowp does: one int8 unit away on such ties."""
+    pairs = [multiplier_shift(s) for s in scales]
+    if any(shift <= 31 for _, shift in pairs):  # scales >= 0.5: one rounding
+        return rescale(e, acc, scales, i8, output_zp=output_zp, double_round=False)
+    mantissas = [m / float(1 << 31) for m, _ in pairs]  # exactly the 31-bit multipliers
+    high = rescale(e, acc, mantissas, i32, double_round=False)
+    return rescale(e, high, [2.0 ** (31 - shift) for _, shift in pairs], i8,
+                   output_zp=output_zp, double_round=False)
 
 
 MATRIX_PATTERNS = (FullyConnected,)
