@@ -180,3 +180,35 @@ func.func @variable_tensor() -> tensor<2xf32> {
   %v = tfl.variable_tensor {tensor_name = ""} : tensor<2xf32>
   func.return %v : tensor<2xf32>
 }
+
+// -----
+
+func.func @quantize_types(%x: tensor<2xf32>) -> tensor<2xi16> {
+  // expected-error@+1 {{tfl.quantize: converts between f32 and i8, got f32 -> i16}}
+  %0 = tfl.quantize %x {scale = array<f32: 0.5>, zero_point = array<i64: 0>} : (tensor<2xf32>) -> tensor<2xi16>
+  func.return %0 : tensor<2xi16>
+}
+
+// -----
+
+func.func @dequantize_channels(%x: tensor<2x3xi8>) -> tensor<2x3xf32> {
+  // expected-error@+1 {{tfl.dequantize: 2 scales do not match dimension 1 of [2, 3]}}
+  %0 = tfl.dequantize %x {quantized_dimension = 1 : i64, scale = array<f32: 0.5, 0.25>, zero_point = array<i64: 0, 0>} : (tensor<2x3xi8>) -> tensor<2x3xf32>
+  func.return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+func.func @dequantize_zero_points(%x: tensor<2xi8>) -> tensor<2xf32> {
+  // expected-error@+1 {{tfl.dequantize: needs as many zero points as scales}}
+  %0 = tfl.dequantize %x {scale = array<f32: 0.5>, zero_point = array<i64: 0, 1>} : (tensor<2xi8>) -> tensor<2xf32>
+  func.return %0 : tensor<2xf32>
+}
+
+// -----
+
+func.func @unpack_count(%x: tensor<3x4xf32>) -> tensor<4xf32> {
+  // expected-error@+1 {{tfl.unpack: num is 2, there are 2 results and dim 0 of [3,4] to unpack}}
+  %a, %b = tfl.unpack %x {num = 2 : i32, axis = 0 : i32} : (tensor<3x4xf32>) -> (tensor<4xf32>, tensor<4xf32>)
+  func.return %a : tensor<4xf32>
+}
