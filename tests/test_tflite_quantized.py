@@ -274,3 +274,24 @@ def test_upstream_mlir_parses_the_converted_hybrid_model(upstream_mlir_tools: No
                    "--mlir-print-op-generic")
     assert out.count('"tosa.variable"') == 2 and '"tosa.matmul"' in out
     assert "tensor<1x64x80xi8>" in out
+
+
+@pytest.mark.peers
+def test_the_tosa_reference_model_runs_the_full_integer_lstm(tosa_reference_tools: None) -> None:
+    """The lowered full-integer LSTM parses in upstream MLIR and runs in the TOSA reference
+    model with the interpreter's outputs and states, bit for bit, over steps with a reset."""
+    from peers.tosa_reference import run_reference
+
+    name = "seed_lstm_full_integer"
+    module = import_tflite(MODELS / f"{name}.tflite")
+    ConvertTFLiteToTosaPass().apply(ts.make_context(), module)
+    steps = [[x] for x in _quantized_inputs(name, LiteRT(MODELS / f"{name}.tflite"))[:8]]
+    reference = run_reference(print_module(module, spelling="upstream"), steps, {5})
+    request = ts.compile_model(module).create_infer_request()
+    for k, (x,) in enumerate(steps):
+        if k == 5:
+            request.reset_state()
+        (ours,) = request.infer([x])
+        np.testing.assert_array_equal(ours, reference.outputs[k][0], err_msg=f"step {k}")
+        for state in request.query_state():
+            np.testing.assert_array_equal(state.state, reference.state[k][state.name])
