@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from ai_edge_litert.interpreter import Interpreter, OpResolverType
+import test_tflite
 
 import tosa_state as ts
 from tosa_state.frontends.tflite import TFLiteError, import_tflite
@@ -32,24 +32,9 @@ def _golden(name: str) -> dict[str, np.ndarray]:
         return {k: data[k] for k in data.files}
 
 
-class LiteRT:
+def builtin_litert(path: Path) -> test_tflite.LiteRT:
     """LiteRT with its built-in kernels; a reset recreates the interpreter."""
-
-    def __init__(self, path: Path):
-        self.path = path
-        self.reset_state()
-
-    def reset_state(self) -> None:
-        interpreter = Interpreter(
-            model_path=str(self.path),
-            experimental_op_resolver_type=OpResolverType.BUILTIN_WITHOUT_DEFAULT_DELEGATES)
-        interpreter.allocate_tensors()
-        self.runner = interpreter.get_signature_runner()
-        (self.input_name,) = self.runner.get_input_details()
-
-    def infer(self, x: np.ndarray) -> np.ndarray:
-        (out,) = self.runner(**{self.input_name: x}).values()
-        return out
+    return test_tflite.LiteRT(path, builtin_kernels=True)
 
 
 @pytest.mark.parametrize("name", HYBRID)
@@ -58,7 +43,7 @@ def test_hybrid_matches_litert(name: str) -> None:
     model is further away (the int8 weights and the per-call input quantization)."""
     golden = _golden(name)
     request = ts.compile_model(MODELS / f"{name}.tflite").create_infer_request()
-    litert = LiteRT(MODELS / f"{name}.tflite")
+    litert = builtin_litert(MODELS / f"{name}.tflite")
     resets = set(golden["reset_at"].tolist())
     float_gap = 0.0
     for step, x in enumerate(golden["inputs"]):
@@ -117,14 +102,14 @@ def test_hybrid_runs_in_tosa_state_run(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     with np.load(tmp_path / "out.npz") as out:
         ours = out["result0"]
-    litert = LiteRT(MODELS / f"{name}.tflite")
+    litert = builtin_litert(MODELS / f"{name}.tflite")
     for step, x in enumerate(golden["inputs"]):
         if step == reset:
             litert.reset_state()
         np.testing.assert_allclose(ours[step], litert.infer(x), rtol=0, atol=TOLERANCE)
 
 
-def _quantized_inputs(name: str, litert: LiteRT) -> list[np.ndarray]:
+def _quantized_inputs(name: str, litert: test_tflite.LiteRT) -> list[np.ndarray]:
     """The goldens' float inputs quantized with the model's input scale and zero point, then
     uniform random int8 steps (saturating the arithmetic)."""
     golden = _golden(name)
@@ -142,7 +127,7 @@ def _quantized_inputs(name: str, litert: LiteRT) -> list[np.ndarray]:
 def test_full_integer_matches_litert_bit_exactly(name: str) -> None:
     """int8 in, int8 out, equal to LiteRT's built-in kernels at every step, with resets; the
     state (f32 variables between QUANTIZE / DEQUANTIZE) carried across calls."""
-    litert = LiteRT(MODELS / f"{name}.tflite")
+    litert = builtin_litert(MODELS / f"{name}.tflite")
     request = ts.compile_model(MODELS / f"{name}.tflite").create_infer_request()
     steps = _quantized_inputs(name, litert)
     resets = {int(_golden(name)["reset_at"][0]), len(steps) // 2}
@@ -159,7 +144,7 @@ def test_full_integer_state_is_settable_and_float() -> None:
     compiled = ts.compile_model(MODELS / "seed_lstm_full_integer.tflite")
     first, second = compiled.create_infer_request(), compiled.create_infer_request()
     steps = _quantized_inputs("seed_lstm_full_integer",
-                              LiteRT(MODELS / "seed_lstm_full_integer.tflite"))
+                              builtin_litert(MODELS / "seed_lstm_full_integer.tflite"))
     for x in steps[:4]:
         first.infer([x])
     states = {s.name: s.state for s in first.query_state()}
@@ -174,7 +159,7 @@ def test_full_integer_state_is_settable_and_float() -> None:
 
 def test_full_integer_runs_in_tosa_state_run(tmp_path: Path) -> None:
     name = "seed_lstm_full_integer"
-    litert = LiteRT(MODELS / f"{name}.tflite")
+    litert = builtin_litert(MODELS / f"{name}.tflite")
     steps = np.stack(_quantized_inputs(name, litert)[:12])
     np.savez(tmp_path / "in.npz", keras_tensor=steps)
     result = subprocess.run(
@@ -285,7 +270,7 @@ def test_the_tosa_reference_model_runs_the_full_integer_lstm(tosa_reference_tool
     name = "seed_lstm_full_integer"
     module = import_tflite(MODELS / f"{name}.tflite")
     ConvertTFLiteToTosaPass().apply(ts.make_context(), module)
-    steps = [[x] for x in _quantized_inputs(name, LiteRT(MODELS / f"{name}.tflite"))[:8]]
+    steps = [[x] for x in _quantized_inputs(name, builtin_litert(MODELS / f"{name}.tflite"))[:8]]
     reference = run_reference(print_module(module, spelling="upstream"), steps, {5})
     request = ts.compile_model(module).create_infer_request()
     for k, (x,) in enumerate(steps):

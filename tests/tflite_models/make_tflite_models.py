@@ -142,6 +142,17 @@ def _state_variables(model: keras.Model) -> list[keras.Variable]:
     return found
 
 
+def _keras_steps(model: keras.Model, inputs: np.ndarray) -> np.ndarray:
+    """Keras's output at each step, its state reset first and before the steps of RESET_AT."""
+    _reset(model)
+    outputs = []
+    for step in range(STEPS):
+        if step in RESET_AT:
+            _reset(model)
+        outputs.append(np.asarray(model([inputs[step]])))
+    return np.stack(outputs)
+
+
 def export(name: str, build: Callable[[], keras.Model], outdir: Path) -> None:
     keras.backend.clear_session()  # layer names (and so variable names) start afresh
     keras.utils.set_random_seed(sum(map(ord, name)))
@@ -151,14 +162,9 @@ def export(name: str, build: Callable[[], keras.Model], outdir: Path) -> None:
     rng = np.random.default_rng(len(name))
     in_shape = tuple(model.inputs[0].shape)
     inputs = rng.standard_normal((STEPS, *in_shape)).astype(np.float32)
-    _reset(model)
-    outputs = []
-    for step in range(STEPS):
-        if step in RESET_AT:
-            _reset(model)
-        outputs.append(np.asarray(model([inputs[step]])))
+    outputs = _keras_steps(model, inputs)
     states = {f"state/{v.path}#{i}": np.asarray(v) for i, v in enumerate(_state_variables(model))}
-    np.savez(outdir / f"{name}_keras.npz", inputs=inputs, outputs=np.stack(outputs),
+    np.savez(outdir / f"{name}_keras.npz", inputs=inputs, outputs=outputs,
              reset_at=np.asarray(RESET_AT), **states)
 
 
@@ -263,13 +269,8 @@ def export_quantized(name: str, build: Callable[[], keras.Model], form: str,
         converter.inference_output_type = tf.int8
     (outdir / f"{name}.tflite").write_bytes(converter.convert())
     inputs = rng.standard_normal((STEPS, *in_shape)).astype(np.float32)
-    _reset(model)
-    outputs = []
-    for step in range(STEPS):
-        if step in RESET_AT:
-            _reset(model)
-        outputs.append(np.asarray(model([inputs[step]])))
-    np.savez(outdir / f"{name}_keras.npz", inputs=inputs, outputs=np.stack(outputs),
+    outputs = _keras_steps(model, inputs)
+    np.savez(outdir / f"{name}_keras.npz", inputs=inputs, outputs=outputs,
              reset_at=np.asarray(RESET_AT))
 
 
