@@ -21,7 +21,7 @@ from tosa_state.printing import print_module
 from tosa_state.transforms.convert_tflite_to_tosa import ConvertTFLiteToTosaPass
 
 MODELS = Path(__file__).parent / "tflite_models" / "quantized"
-HYBRID = ["gru_dynamic_range", "seed_lstm_dynamic_range"]
+HYBRID = ["conv1d_streaming_dynamic_range", "gru_dynamic_range", "seed_lstm_dynamic_range"]
 FULL_INTEGER = ["gru_full_integer", "int8_ops_full_integer", "seed_lstm_full_integer"]
 BIN = Path(sys.executable).parent
 TOLERANCE = 1e-4
@@ -78,7 +78,8 @@ def test_hybrid_state_is_settable() -> None:
 
 
 def test_hybrid_weights_stay_int8() -> None:
-    """The converted module holds the int8 weights (transposed) and no f32 copy of them."""
+    """The converted modules hold the int8 weights (FULLY_CONNECTED's transposed) and no f32
+    copy of them; the hybrid CONV_2D is an i8 tosa.conv2d into i32."""
     module = import_tflite(MODELS / "seed_lstm_dynamic_range.tflite")
     ConvertTFLiteToTosaPass().apply(ts.make_context(), module)
     text = print_module(module)
@@ -87,6 +88,11 @@ def test_hybrid_weights_stay_int8() -> None:
                      "tensor<20x80xf32>", "tensor<80x20xf32>"):
         assert f32_copy not in text
     assert "tosa.matmul" in text and "xi8>) -> tensor<1x1x80xi32>" in text
+    module = import_tflite(MODELS / "conv1d_streaming_dynamic_range.tflite")
+    ConvertTFLiteToTosaPass().apply(ts.make_context(), module)
+    text = print_module(module)
+    assert "-> tensor<32x1x3x16xi8>" in text and "xf32>) -> tensor<32x1x3x16xf32>" not in text
+    assert "{acc_type = i32," in text
 
 
 def test_hybrid_runs_in_tosa_state_run(tmp_path: Path) -> None:

@@ -135,3 +135,14 @@ func.func @per_channel_activation(%x: tensor<1x2xi8>) -> tensor<1x2xi8> {
   %y = tfl.relu %x {tfl.quantization = {inputs = [{scale = array<f32: 0.5, 0.25>, zero_point = array<i64: 0, 0>, dimension = 1 : i64}], outputs = [{scale = array<f32: 0.25>, zero_point = array<i64: 0>, dimension = 0 : i64}]}} : (tensor<1x2xi8>) -> tensor<1x2xi8>
   func.return %y : tensor<1x2xi8>
 }
+
+// -----
+
+// A hybrid CONV_2D with SAME padding: LiteRT pads with each batch's zero point.
+func.func @hybrid_conv_same(%x: tensor<1x2x2x3xf32>) -> tensor<1x2x2x2xf32> {
+  %w = tfl.pseudo_const {value = dense<1> : tensor<2x1x2x3xi8>} : tensor<2x1x2x3xi8>
+  // expected-note@+2 {{in pass 'convert-tflite-to-tosa'}}
+  // expected-error@+1 {{'tfl.conv_2d' op could not be converted to TOSA: a hybrid CONV_2D with padding (LiteRT pads with each batch's zero point) is not supported yet}}
+  %y = tfl.conv_2d %x, %w {filter_scale = array<f32: 0.5>, padding = "SAME", stride_h = 1 : i32, stride_w = 1 : i32} : (tensor<1x2x2x3xf32>, tensor<2x1x2x3xi8>) -> tensor<1x2x2x2xf32>
+  func.return %y : tensor<1x2x2x2xf32>
+}

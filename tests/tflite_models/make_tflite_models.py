@@ -235,6 +235,14 @@ def int8_ops() -> keras.Model:
     return keras.Model([inputs], [keras.layers.Activation("sigmoid")(g)])
 
 
+def conv1d_streaming_wide() -> keras.Model:
+    """The streaming Conv1D with enough weights (3 x 16 x 32) to be quantized."""
+    inputs = keras.layers.Input(shape=(1, 16), batch_size=1)
+    window = StreamingBuffer(3)(inputs)
+    x = keras.layers.Conv1D(32, 3, activation="relu")(window)
+    return keras.Model([inputs], [keras.layers.Dense(4)(x)])
+
+
 # quantized/NAME.tflite: (model, form); "dynamic_range": int8 weights, float activations
 # (`optimizations=[Optimize.DEFAULT]`, no dataset); "full_integer": a representative dataset,
 # TFLITE_BUILTINS_INT8, int8 input and output. Their goldens are LiteRT's (run live by the
@@ -242,6 +250,7 @@ def int8_ops() -> keras.Model:
 QUANTIZED: dict[str, tuple[Callable[[], keras.Model], str]] = {
     "seed_lstm_dynamic_range": (seed_lstm, "dynamic_range"),
     "gru_dynamic_range": (hybrid_gru, "dynamic_range"),
+    "conv1d_streaming_dynamic_range": (conv1d_streaming_wide, "dynamic_range"),
     "seed_lstm_full_integer": (seed_lstm_unrolled, "full_integer"),
     "gru_full_integer": (gru_unrolled, "full_integer"),
     "int8_ops_full_integer": (int8_ops, "full_integer"),

@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from xdsl.dialects.builtin import BoolAttr, DenseArrayBase, StringAttr, f32, i8
+from xdsl.dialects.builtin import BoolAttr, DenseArrayBase, StringAttr, f32
 from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
@@ -29,10 +29,10 @@ from tosa_state.dialects.tfl.common import (
     OPERANDS_FORMAT,
     Tensor,
     check_activation,
+    check_hybrid,
     check_result_shape,
     check_same_element,
     dims,
-    element,
     fmt,
     static,
 )
@@ -79,16 +79,7 @@ class FullyConnectedOp(IRDLOperation):
             check_same_element(self, [self.input, self.filter, self.output],
                                "input, filter and result")
         else:
-            check_same_element(self, [self.input, self.output], "input and result")
-            if element(self.filter) != i8 or element(self.input) != f32:
-                raise VerifyException(f"{self.name}: a hybrid fully_connected takes an i8 "
-                                      "filter and f32 input")
-        filter_dims = dims(self.filter)
-        scales = len(self.filter_scale.get_values()) if self.filter_scale is not None else 1
-        if self.filter_scale is not None and (
-                not filter_dims or scales not in (1, filter_dims[0])):
-            raise VerifyException(f"{self.name}: filter_scale needs 1 or "
-                                  f"{filter_dims[0] if filter_dims else '?'} values, got {scales}")
+            check_hybrid(self, self.input, self.filter, self.output, self.filter_scale)
         if self.weights_format.data != "DEFAULT":
             raise VerifyException(
                 f"{self.name}: weights_format '{self.weights_format.data}' (only DEFAULT)"

@@ -220,7 +220,7 @@ class _Importer:
 
 
 FULLY_CONNECTED_CODE = BuiltinOperator.FULLY_CONNECTED
-HYBRID_WEIGHTS: dict[int, int] = {**matrix.HYBRID_WEIGHTS}
+HYBRID_WEIGHTS: dict[int, int] = {**matrix.HYBRID_WEIGHTS, **convolution.HYBRID_WEIGHTS}
 """The builtin operators that take a quantized int8 weight with float activations (LiteRT's
 hybrid kernels), and the position of that weight."""
 

@@ -73,14 +73,12 @@ def _reduce(e: Emitter, cls: type[tt.ReduceMinOp | tt.ReduceMaxOp], value: SSAVa
     return e.value(cls(value, 1, TensorType(f32, [rows, 1])))
 
 
-def hybrid_matmul(e: Emitter, rows: SSAValue, weight: np.ndarray,
-                  scales: np.ndarray) -> SSAValue:
-    """`rows [B, K]` (f32) times the int8 `weight [N, K]` transposed, as LiteRT's hybrid
-    kernel (`AsymmetricQuantizeFloats`, `MatrixBatchVectorMultiplyAccumulate`): each row is
-    quantized to int8 with its own scale `s = (max(x, 0) - min(x, 0)) / 255` and zero point
-    `z = round(-128 - min(x, 0) / s)`; `tosa.matmul` i8 x i8 -> i32; minus `z * rowsum(w)`;
-    times `s * scale[n]` in f32."""
-    batch = shape(rows)[0]
+def quantize_rows(e: Emitter, rows: SSAValue) -> tuple[SSAValue, SSAValue, SSAValue]:
+    """Each row of `rows [B, K]` (f32) quantized to int8 as LiteRT's
+    `AsymmetricQuantizeFloats`: scale `s = (max(x, 0) - min(x, 0)) / 255` (1 for a row of
+    zeros), zero point `z = round(-128 - min(x, 0) / s)` and values `round(z + x / s)`,
+    rounded half away from zero and clamped to int8. Returns the i8 rows, `s` and `z`
+    ([B, 1], f32)."""
     zero = e.const(np.zeros((1, 1), np.float32))
     low = e.elementwise(tew.MinimumOp, _reduce(e, tt.ReduceMinOp, rows), zero)
     high = e.elementwise(tew.MaximumOp, _reduce(e, tt.ReduceMaxOp, rows), zero)
@@ -92,16 +90,39 @@ def hybrid_matmul(e: Emitter, rows: SSAValue, weight: np.ndarray,
     point = e.clamp(e.sub(e.const(np.full((1, 1), -128.0, np.float32)), e.mul(low, inverse)),
                     -128.0, 127.0)
     point = e.select(flat, zero, emit_round_half_away(e, point))
-    quantized = e.clamp(emit_round_half_away(e, e.add(point, e.mul(rows, inverse))), -128.0, 127.0)
-    q8 = e.reshape(e.cast(quantized, i8), (1, batch, weight.shape[1]))
+    quantized = e.clamp(emit_round_half_away(e, e.add(point, e.mul(rows, inverse))),
+                        -128.0, 127.0)
+    return e.cast(quantized, i8), scale, point
+
+
+def dequantize_products(e: Emitter, acc: SSAValue, point: SSAValue, row_sums: np.ndarray,
+                        scale: SSAValue, channel_scales: np.ndarray) -> SSAValue:
+    """LiteRT's hybrid accumulation: `(acc - z * rowsum(w)) * (s * scale[n])` in f32, `acc`
+    [..., N] i32 and `z`, `s` broadcast against it."""
+    units = row_sums.shape[-1]
+    rank = len(shape(acc))
+    sums = e.const(row_sums.astype(np.int32).reshape((1,) * (rank - 1) + (units,)), i32)
+    centred = e.sub(acc, e.mul(e.cast(point, i32), sums))
+    channel = e.const(np.broadcast_to(channel_scales, (units,)).astype(np.float32)
+                      .reshape((1,) * (rank - 1) + (units,)))
+    return e.mul(e.cast(centred, f32), e.mul(scale, channel))
+
+
+def hybrid_matmul(e: Emitter, rows: SSAValue, weight: np.ndarray,
+                  scales: np.ndarray) -> SSAValue:
+    """`rows [B, K]` (f32) times the int8 `weight [N, K]` transposed, as LiteRT's hybrid
+    kernel (`MatrixBatchVectorMultiplyAccumulate`): the rows quantized (`quantize_rows`),
+    `tosa.matmul` i8 x i8 -> i32, minus zero point x the weight's row sums, times row scale
+    x channel scale in f32."""
+    batch = shape(rows)[0]
+    q8, scale, point = quantize_rows(e, rows)
+    q8 = e.reshape(q8, (1, batch, weight.shape[1]))
     w8 = e.const(np.ascontiguousarray(weight.T.reshape(1, *weight.T.shape)), i8)
     zp = e.const(np.zeros(1, np.int8), i8)
     units = weight.shape[0]
     dot = e.value(tt.MatMulOp(q8, w8, zp, zp, TensorType(i32, [1, batch, units])))
-    row_sums = e.const(weight.astype(np.int32).sum(axis=1).reshape(1, units), i32)
-    dot = e.sub(e.reshape(dot, (batch, units)), e.mul(e.cast(point, i32), row_sums))
-    channel = e.const(np.broadcast_to(scales, (units,)).reshape(1, units).copy())
-    return e.mul(e.cast(dot, f32), e.mul(scale, channel))
+    return dequantize_products(e, e.reshape(dot, (batch, units)), point,
+                               weight.astype(np.int32).sum(axis=1), scale, scales)
 
 
 def integer_matmul(e: Emitter, rows: SSAValue, weight: np.ndarray, bias: SSAValue | None,
