@@ -212,3 +212,11 @@ func.func @unpack_count(%x: tensor<3x4xf32>) -> tensor<4xf32> {
   %a, %b = tfl.unpack %x {num = 2 : i32, axis = 0 : i32} : (tensor<3x4xf32>) -> (tensor<4xf32>, tensor<4xf32>)
   func.return %a : tensor<4xf32>
 }
+
+// -----
+
+func.func @lstm_hybrid_scale(%x: tensor<1x1x2xf32>, %w: tensor<3x2xf32>, %r: tensor<3x3xf32>, %b: tensor<3xf32>, %h: tensor<1x3xf32>) -> tensor<1x1x3xf32> {
+  // expected-error@+1 {{tfl.unidirectional_sequence_lstm: weight_scales names input_to_forget_weights, which is not an i8 weight of the op}}
+  %0 = "tfl.unidirectional_sequence_lstm"(%x, %w, %w, %w, %r, %r, %r, %b, %b, %b, %h, %h) <{operandSegmentSizes = array<i32: 1, 0, 1, 1, 1, 0, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, 0, 0, 1, 1, 0, 0, 0, 0>, weight_scales = {input_to_forget_weights = 0.5 : f32}}> : (tensor<1x1x2xf32>, tensor<3x2xf32>, tensor<3x2xf32>, tensor<3x2xf32>, tensor<3x3xf32>, tensor<3x3xf32>, tensor<3x3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<1x3xf32>, tensor<1x3xf32>) -> tensor<1x1x3xf32>
+  func.return %0 : tensor<1x1x3xf32>
+}

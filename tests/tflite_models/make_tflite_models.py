@@ -283,6 +283,25 @@ def export_quantized(name: str, build: Callable[[], keras.Model], form: str,
              reset_at=np.asarray(RESET_AT))
 
 
+def tf_keras_lstm_dynamic_range(outdir: Path) -> None:
+    """A tf_keras LSTM(64) on 32 features (fused to UNIDIRECTIONAL_SEQUENCE_LSTM, each gate's
+    weights large enough to be quantized) in dynamic-range form."""
+    import tf_keras
+
+    name = "tf_keras_lstm_dynamic_range"
+    tf_keras.utils.set_random_seed(7)
+    inputs = tf_keras.layers.Input(shape=(3, 32), batch_size=1)
+    model = tf_keras.Model(inputs, tf_keras.layers.LSTM(64, return_sequences=True)(inputs))
+    converter = tf.lite.TFLiteConverter.from_keras_model(model)
+    converter.optimizations = [tf.lite.Optimize.DEFAULT]
+    (outdir / f"{name}.tflite").write_bytes(converter.convert())
+    inputs_np = np.random.default_rng(len(name)).standard_normal((STEPS, 1, 3, 32))
+    np.savez(outdir / f"{name}_keras.npz", inputs=inputs_np.astype(np.float32),
+             outputs=np.stack([np.asarray(model(x[None].astype(np.float32)[0]))
+                               for x in inputs_np]),
+             reset_at=np.asarray(RESET_AT))
+
+
 def main() -> None:
     outdir = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).parent
     outdir.mkdir(parents=True, exist_ok=True)
@@ -294,6 +313,7 @@ def main() -> None:
     for name, (build, form) in QUANTIZED.items():
         export_quantized(name, build, form, outdir / "quantized")
         print(f"quantized/{name}: {(outdir / 'quantized' / (name + '.tflite')).stat().st_size} bytes")
+    tf_keras_lstm_dynamic_range(outdir / "quantized")
 
 
 if __name__ == "__main__":

@@ -220,9 +220,10 @@ class _Importer:
 
 
 FULLY_CONNECTED_CODE = BuiltinOperator.FULLY_CONNECTED
-HYBRID_WEIGHTS: dict[int, int] = {**matrix.HYBRID_WEIGHTS, **convolution.HYBRID_WEIGHTS}
-"""The builtin operators that take a quantized int8 weight with float activations (LiteRT's
-hybrid kernels), and the position of that weight."""
+HYBRID_WEIGHTS: dict[int, tuple[int, ...]] = {
+    **matrix.HYBRID_WEIGHTS, **convolution.HYBRID_WEIGHTS, **rnn.HYBRID_WEIGHTS}
+"""The builtin operators that take quantized int8 weights with float activations (LiteRT's
+hybrid kernels), and the positions of those weights."""
 
 
 def _form(info: TensorInfo) -> str:
@@ -292,19 +293,19 @@ class _SubgraphBuilder:
         marked_out = [i for i in outputs if self.tensors[i].quantized]
         if not marked and not marked_out:
             return False
-        hybrid = HYBRID_WEIGHTS.get(code)
-        if not marked_out and [p for p, _ in marked] == [hybrid] and \
+        hybrid = HYBRID_WEIGHTS.get(code, ())
+        if not marked_out and {p for p, _ in marked} <= set(hybrid) and \
                 not self.tensors[inputs[0]].quantized:
-            index = inputs[hybrid]
-            info = self.tensors[index]
-            assert info.quantization is not None
-            if not isinstance(info.type, TensorType) or info.type.element_type != i8 or \
-                    any(info.quantization.zero_points) or not self.importer.model.buffer_bytes(
-                        info.buffer, where):
-                raise where.error(f"input tensor #{index} ('{info.name}'): a hybrid weight "
-                                  "must be a constant int8 tensor with zero points 0, got "
-                                  f"{_form(info)}")
-            self.quantized_constants.add(index)
+            for _, index in marked:
+                info = self.tensors[index]
+                assert info.quantization is not None
+                if not isinstance(info.type, TensorType) or info.type.element_type != i8 or \
+                        any(info.quantization.zero_points) or \
+                        not self.importer.model.buffer_bytes(info.buffer, where):
+                    raise where.error(f"input tensor #{index} ('{info.name}'): a hybrid weight "
+                                      "must be a constant int8 tensor with zero points 0, got "
+                                      f"{_form(info)}")
+                self.quantized_constants.add(index)
             return False
         for position, index in [*marked, *[(-1, o) for o in marked_out]]:
             info = self.tensors[index]

@@ -37,5 +37,5 @@ def _conv_2d(op: OperatorInput) -> Operation:
 
 
 BUILDERS: dict[int, Builder] = {B.CONV_2D: Builder(_conv_2d, (2, 3))}
-HYBRID_WEIGHTS: dict[int, int] = {B.CONV_2D: 1}
+HYBRID_WEIGHTS: dict[int, tuple[int, ...]] = {B.CONV_2D: (1,)}
 """CONV_2D takes an int8 filter with float input and output (hybrid)."""

@@ -35,5 +35,5 @@ def _fully_connected(op: OperatorInput) -> Operation:
 
 
 BUILDERS: dict[int, Builder] = {B.FULLY_CONNECTED: Builder(_fully_connected, (2, 3))}
-HYBRID_WEIGHTS: dict[int, int] = {B.FULLY_CONNECTED: 1}
+HYBRID_WEIGHTS: dict[int, tuple[int, ...]] = {B.FULLY_CONNECTED: (1,)}
 """FULLY_CONNECTED takes an int8 filter with float input and output (hybrid)."""

