@@ -3,7 +3,10 @@
 Subgraph 0 becomes the public entry function (named as the subgraph, `main` for TensorFlow's
 exports), the others private functions that WHILE / CALL_ONCE name. Inputs and outputs are
 named after the model's signature (`serving_default`) when it has one, else after their
-tensors. Constant tensors become `tfl.pseudo_const` ops. Every index, offset and shape read
+tensors. Constant tensors become `tfl.pseudo_const` ops. Quantized tensors: the int8 weights
+of hybrid operators (their scales on the op), and the int8 tensors of operators with an
+integer lowering (their scales and zero points in `tfl.quantization`); any other is refused,
+naming the operator. Every index, offset and shape read
 from the file is checked (see `reader`); errors name the operator:
 `model.tflite: error: operator #12 (FULLY_CONNECTED) in subgraph 'while_body': ...`.
 """
