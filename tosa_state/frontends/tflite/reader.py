@@ -35,6 +35,7 @@ from xdsl.ir import Attribute
 
 from tosa_state.diagnostics import ModelImportError, brief
 from tosa_state.dialects.tfl.common import ResourceType
+from tosa_state.dialects.tfl.quantized import Quantization
 
 OPERATOR_NAMES = {
     v: k for k, v in vars(BuiltinOperator).items() if not k.startswith("_")
@@ -99,7 +100,12 @@ class TensorInfo:
     """`TensorType` (static shape) or `ResourceType`."""
     buffer: int
     is_variable: bool
-    quantized: bool
+    quantization: Quantization | None = None
+    """Its affine quantization (`real = scale * (q - zero_point)`), when it has one."""
+
+    @property
+    def quantized(self) -> bool:
+        return self.quantization is not None
 
 
 class CheckedModel:
