@@ -19,12 +19,16 @@ The ops are grouped by OpenVINO op family, in modules named like those of
 - `tensor_iterator`: TensorIterator and its body terminator
 - `attention`: ScaledDotProductAttention
 - `state`: ReadValue, Assign
+- `activation`: SoftPlus (later activations; the older ones are in `elementwise`)
+- `cumulative`: CumSum
+- `indexing`: Roll
 
 `common` holds what they share. Each module ends with its op list; `OpenVINO` is the dialect.
 """
 
 from xdsl.ir import Dialect
 
+from tosa_state.dialects.openvino.activation import ACTIVATION_OPS, SoftPlusOp
 from tosa_state.dialects.openvino.attention import ATTENTION_OPS, ScaledDotProductAttentionOp
 from tosa_state.dialects.openvino.common import (
     COMMON_ATTRIBUTES,
@@ -52,6 +56,7 @@ from tosa_state.dialects.openvino.convolution import (
     MaxPoolOp,
     PoolBase,
 )
+from tosa_state.dialects.openvino.cumulative import CUMULATIVE_OPS, CumSumOp
 from tosa_state.dialects.openvino.data_movement import (
     BROADCAST_MODES,
     DATA_MOVEMENT_OPS,
@@ -128,6 +133,7 @@ from tosa_state.dialects.openvino.elementwise import (
     SwishOp,
     TanhOp,
 )
+from tosa_state.dialects.openvino.indexing import INDEXING_OPS, RollOp
 from tosa_state.dialects.openvino.matrix import (
     MATRIX_OPS,
     LogSoftmaxOp,
@@ -172,16 +178,22 @@ OpenVINO = Dialect(
         *TENSOR_ITERATOR_OPS,
         *ATTENTION_OPS,
         *STATE_OPS,
+        *ACTIVATION_OPS,
+        *CUMULATIVE_OPS,
+        *INDEXING_OPS,
     ],
     [*COMMON_ATTRIBUTES, *TENSOR_ITERATOR_ATTRIBUTES],
 )
 
 __all__ = [
+    "ACTIVATION_OPS",
     "ATTENTION_OPS",
     "AUTO_BROADCAST_VALUES",
     "AUTO_PADS",
     "BROADCAST_MODES",
+    "CUMULATIVE_OPS",
     "DIRECTIONS",
+    "INDEXING_OPS",
     "MASK_NAMES",
     "OPERANDS_FORMAT",
     "PAD_MODES",
@@ -207,6 +219,7 @@ __all__ = [
     "ConvolutionBase",
     "ConvolutionOp",
     "CosOp",
+    "CumSumOp",
     "DivideOp",
     "ElementwiseBinaryOp",
     "ElementwiseUnaryOp",
@@ -264,12 +277,14 @@ __all__ = [
     "ReduceSumOp",
     "ReluOp",
     "ReshapeOp",
+    "RollOp",
     "ScaledDotProductAttentionOp",
     "SelectOp",
     "ShapeOfOp",
     "SigmoidOp",
     "SinOp",
     "SliceOp",
+    "SoftPlusOp",
     "SoftmaxOp",
     "SplitOp",
     "SqrtOp",

@@ -1,0 +1,185 @@
+"""The ops of the optimum-intel architectures against OpenVINO's CPU plugin: Mod-1 / FloorMod-1
+(float and integer), Erf-1, Gelu-2 / Gelu-7 (both modes), SoftPlus-4, CumSum-3, Roll-7 — each
+in a model built with the opset API at test time, and together in a stateful Mamba-like
+recurrence (ReadValue / Assign over steps with a reset). Importer errors name the layer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+ov = pytest.importorskip("openvino", reason="OpenVINO is the oracle of these tests")
+ops = pytest.importorskip("openvino.opset13")
+opset2 = pytest.importorskip("openvino.opset2")
+
+from test_error_paths import _edit, opt_xml_fails  # noqa: E402
+from test_openvino_differential import Scenario, _save, run_differential  # noqa: E402
+
+pytestmark = pytest.mark.peers
+
+Inputs = Callable[[np.random.Generator, int], list[np.ndarray]]
+
+
+def _stateless(xml: Path, inputs: Inputs, key: str, steps: int = 2) -> None:
+    scenario = Scenario(steps=steps, reset_all=frozenset(), reset_one=frozenset(),
+                        set_all=frozenset(), inputs=inputs)
+    run_differential(xml, scenario, key)
+
+
+# ---------------------------------------------------------------------------------------------
+# Element-wise: Mod, FloorMod, Erf, Gelu, SoftPlus
+# ---------------------------------------------------------------------------------------------
+
+
+def test_remainders_and_activations(openvino_runtime: None, tmp_path: Path) -> None:
+    a = ops.parameter([4, 64], np.float32, name="a")
+    b = ops.parameter([4, 64], np.float32, name="b")
+    i = ops.parameter([4, 64], np.int32, name="i")
+    j = ops.parameter([4, 64], np.int32, name="j")
+    k = ops.parameter([64], np.int64, name="k")
+    outputs = [
+        ops.mod(a, b), ops.floor_mod(a, b), ops.mod(i, j), ops.floor_mod(i, j),
+        ops.floor_mod(k, ops.constant(np.int64(-7))), ops.mod(k, ops.constant(np.int64(5))),
+        ops.erf(a), opset2.gelu(a), ops.gelu(a, "erf"), ops.gelu(a, "tanh"),
+        ops.softplus(a), ops.softplus(ops.multiply(a, ops.constant(np.float32(20.0)))),
+    ]
+    results = [ops.result(o, name=f"out{n}") for n, o in enumerate(outputs)]
+    xml = _save(ov.Model(results, [a, b, i, j, k], "elementwise"), tmp_path)
+
+    def inputs(rng: np.random.Generator, step: int) -> list[np.ndarray]:
+        divisor = (rng.standard_normal((4, 64)) * 2).astype(np.float32)
+        divisor[divisor == 0] = 1
+        dividend = (rng.standard_normal((4, 64)) * 30).astype(np.float32)
+        # whole quotients: where a reciprocal product rounds across an integer
+        dividend[:2] = (rng.integers(-30, 30, (2, 64)) * divisor[:2]).astype(np.float32)
+        ints = rng.integers(-50, 50, (4, 64)).astype(np.int32)
+        nonzero = rng.integers(1, 9, (4, 64)) * rng.choice([-1, 1], (4, 64))
+        longs = rng.integers(-1000, 1000, 64).astype(np.int64)
+        return [dividend, divisor, ints, nonzero.astype(np.int32), longs]
+
+    _stateless(xml, inputs, "elementwise ops of the exports", steps=3)
+
+
+# ---------------------------------------------------------------------------------------------
+# CumSum-3
+# ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.int32, np.int64])
+@pytest.mark.parametrize("exclusive, reverse", [(False, False), (True, False), (False, True),
+                                                (True, True)])
+def test_cumsum(openvino_runtime: None, tmp_path: Path, dtype: type, exclusive: bool,
+                reverse: bool) -> None:
+    x = ops.parameter([3, 11, 2], dtype, name="x")
+    outputs = [ops.cumsum(x, ops.constant(np.int64(axis)), exclusive, reverse)
+               for axis in (1, -1, 0)]
+    outputs.append(ops.cumsum(x, ops.constant(np.int32(-2)), exclusive, reverse))
+    results = [ops.result(o, name=f"out{n}") for n, o in enumerate(outputs)]
+    xml = _save(ov.Model(results, [x], "cumsum"), tmp_path)
+
+    def inputs(rng: np.random.Generator, step: int) -> list[np.ndarray]:
+        if dtype is np.float32:
+            return [rng.standard_normal((3, 11, 2)).astype(dtype)]
+        return [rng.integers(-100, 100, (3, 11, 2)).astype(dtype)]
+
+    _stateless(xml, inputs, "cumsum")
+
+
+# ---------------------------------------------------------------------------------------------
+# Roll-7
+# ---------------------------------------------------------------------------------------------
+
+ROLLS = [
+    (2, [1]),
+    (-1, [2]),
+    (13, [1]),  # more than the size
+    ([1, -2], [0, -1]),
+    (3, 1),  # scalars (the CPU plugin refuses one shift for several axes)
+    ([1, 2, -1], [2, 0, 2]),  # a repeated axis: the shifts add up
+    ([4], [1]),  # a whole turn
+]
+
+
+@pytest.mark.parametrize("shift, axes", ROLLS)
+def test_roll(openvino_runtime: None, tmp_path: Path, shift: object, axes: object) -> None:
+    x = ops.parameter([3, 4, 5], np.float32, name="x")
+    rolled = ops.roll(x, ops.constant(np.array(shift, np.int64)),
+                      ops.constant(np.array(axes, np.int32)))
+    xml = _save(ov.Model([ops.result(rolled, name="y")], [x], "roll"), tmp_path)
+    _stateless(xml, lambda rng, step: [rng.standard_normal((3, 4, 5)).astype(np.float32)],
+               "roll")
+
+
+# ---------------------------------------------------------------------------------------------
+# A stateful recurrence of the Mamba kind: a rolled conv state, SoftPlus, CumSum
+# ---------------------------------------------------------------------------------------------
+
+
+def test_mamba_like_state(openvino_runtime: None, tmp_path: Path) -> None:
+    """conv <- roll(conv, -1 along time) with the newest column replaced by x; the output is
+    softplus of a cumulative sum over the window plus the floor-mod of a step counter."""
+    x = ops.parameter([1, 4, 1], np.float32, name="x")
+    conv = ops.read_value(ops.constant(np.zeros((1, 4, 3), np.float32)), "conv", np.float32,
+                          [1, 4, 3])
+    count = ops.read_value(ops.constant(np.zeros([1], np.int32)), "count", np.int32, [1])
+    rolled = ops.roll(conv, ops.constant(np.int64(-1)), ops.constant(np.int64(2)))
+    older = ops.slice(rolled, np.array([0]), np.array([2]), np.array([1]), np.array([2]))
+    new_conv = ops.concat([older, x], 2)
+    new_count = ops.add(count, ops.constant(np.ones([1], np.int32)))
+    window = ops.cumsum(new_conv, ops.constant(np.int64(2)), False, True)
+    phase = ops.convert(ops.floor_mod(new_count, ops.constant(np.int32(2))), np.float32)
+    y = ops.add(ops.softplus(window), phase)
+    writes = [ops.assign(new_conv, "conv"), ops.assign(new_count, "count")]
+    model = ov.Model([ops.result(y, name="y")], writes, [x], "mamba_like")
+    xml = _save(model, tmp_path)
+    scenario = Scenario(steps=7, reset_all=frozenset({4}), reset_one=frozenset({6}),
+                        reset_name="conv", set_all=frozenset())
+    run_differential(xml, scenario, "mamba-like state")
+
+
+# ---------------------------------------------------------------------------------------------
+# Importer errors name the layer
+# ---------------------------------------------------------------------------------------------
+
+
+def _model(tmp_path: Path, node: Callable[[object], object]) -> Path:
+    x = ops.parameter([2, 3], np.float32, name="x")
+    return _save(ov.Model([ops.result(node(x))], [x], "m"), tmp_path)
+
+
+@pytest.mark.parametrize(
+    ("build", "old", "new", "message"),
+    [
+        (lambda x: ops.cumsum(x, ops.constant(np.int64(1)), name="layer"),
+         'exclusive="false"', 'exclusive="maybe"',
+         "name='layer' type='CumSum' (opset3): attribute exclusive='maybe' is not a boolean"),
+        (lambda x: ops.cumsum(x, ops.constant(np.int64(1)), name="layer"),
+         'version="opset3"', 'version="opset1"',
+         "name='layer' type='CumSum' (opset1): version opset1 of CumSum is not supported "
+         "(supported: opset3)"),
+        (lambda x: ops.roll(x, ops.constant(np.int64(1)), ops.constant(np.int64(0)),
+                            name="layer"),
+         'version="opset7"', 'version="opset3"',
+         "name='layer' type='Roll' (opset3): version opset3 of Roll is not supported "
+         "(supported: opset7)"),
+        (lambda x: ops.roll(x, ops.constant(np.int64(1)), ops.constant(np.int64(0)),
+                            name="layer"),
+         '<port id="3" precision="FP32"', '<port id="3" precision="FP16"',
+         "name='layer' type='Roll' (opset7): input and result must have one element type, "
+         "got f16, f32"),
+        (lambda x: ops.softplus(x, name="layer"), 'element_type="f32"', 'element_type="i32"',
+         "name='layer' type='SoftPlus' (opset4): input must be a floating-point tensor, got "
+         "tensor<2x3xi32>"),
+    ],
+)
+def test_bad_layers_name_the_layer(tmp_path: Path, build: Callable[[object], object],
+                                   old: str, new: str, message: str) -> None:
+    xml = _model(tmp_path, build)
+    _edit(xml, old, new)
+    if old == 'element_type="f32"':  # every port of the model becomes i32
+        xml.write_text(xml.read_text().replace('precision="FP32"', 'precision="I32"'))
+    opt_xml_fails(xml, message)
