@@ -1,0 +1,31 @@
+// RUN: tosa-state-opt %s --split-input-file --verify-diagnostics -p convert-openvino-to-tosa
+
+// What the conversions of CumSum and Roll refuse (the importer names the layer as well).
+
+func.func @cumsum_dynamic(%x: tensor<2x?xf32>) -> tensor<2x?xf32> {
+  %axis = openvino.constant dense<1> : tensor<i64>
+  // expected-note@+2 {{in pass 'convert-openvino-to-tosa'}}
+  // expected-error@+1 {{'openvino.cumsum' op could not be converted to TOSA: operand of type tensor<2x?xf32> has a dynamic shape (this op needs static shapes)}}
+  %0 = openvino.cumsum %x, %axis : (tensor<2x?xf32>, tensor<i64>) -> tensor<2x?xf32>
+  func.return %0 : tensor<2x?xf32>
+}
+
+// -----
+
+func.func @cumsum_computed_axis(%x: tensor<2x3xf32>, %axis: tensor<i64>) -> tensor<2x3xf32> {
+  // expected-note@+2 {{in pass 'convert-openvino-to-tosa'}}
+  // expected-error@+1 {{'openvino.cumsum' op could not be converted to TOSA: the axis must be a constant (or computed from static shapes only)}}
+  %0 = openvino.cumsum %x, %axis : (tensor<2x3xf32>, tensor<i64>) -> tensor<2x3xf32>
+  func.return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+func.func @roll_dynamic_axis(%x: tensor<?x4xf32>) -> tensor<?x4xf32> {
+  %shift = openvino.constant dense<1> : tensor<i64>
+  %axis = openvino.constant dense<0> : tensor<i64>
+  // expected-note@+2 {{in pass 'convert-openvino-to-tosa'}}
+  // expected-error@+1 {{'openvino.roll' op could not be converted to TOSA: rolling along the dynamic axis 0}}
+  %0 = openvino.roll %x, %shift, %axis : (tensor<?x4xf32>, tensor<i64>, tensor<i64>) -> tensor<?x4xf32>
+  func.return %0 : tensor<?x4xf32>
+}
