@@ -15,6 +15,10 @@ import pytest
 ov = pytest.importorskip("openvino", reason="OpenVINO is the oracle of these tests")
 ops = pytest.importorskip("openvino.opset13")
 opset2 = pytest.importorskip("openvino.opset2")
+opset3 = pytest.importorskip("openvino.opset3")
+opset4 = pytest.importorskip("openvino.opset4")
+opset12 = pytest.importorskip("openvino.opset12")
+opset15 = pytest.importorskip("openvino.opset15")
 
 from test_error_paths import _edit, opt_xml_fails  # noqa: E402
 from test_openvino_differential import Scenario, _save, run_differential  # noqa: E402
@@ -183,3 +187,131 @@ def test_bad_layers_name_the_layer(tmp_path: Path, build: Callable[[object], obj
     if old == 'element_type="f32"':  # every port of the model becomes i32
         xml.write_text(xml.read_text().replace('precision="FP32"', 'precision="I32"'))
     opt_xml_fails(xml, message)
+
+
+# ---------------------------------------------------------------------------------------------
+# ScatterUpdate-3, ScatterNDUpdate-3 / -15, ScatterElementsUpdate-3 / -12
+# ---------------------------------------------------------------------------------------------
+
+
+def _distinct(rng: np.random.Generator, size: int, count: int, shape: tuple[int, ...],
+              dtype: type, negative: bool = True) -> np.ndarray:
+    """`count` distinct indices into a dim of `size`, half of them negative if `negative`
+    (the CPU plugin refuses negative indices but in ScatterElementsUpdate)."""
+    chosen = rng.permutation(size)[:count]
+    if negative:
+        chosen = np.where(rng.random(count) < 0.5, chosen - size, chosen)
+    return chosen.reshape(shape).astype(dtype)
+
+
+def test_scatter_update(openvino_runtime: None, tmp_path: Path) -> None:
+    data = ops.parameter([4, 5, 3], np.float32, name="data")
+    rows = ops.parameter([2, 2], np.int32, name="rows")
+    updates = ops.parameter([4, 2, 2, 3], np.float32, name="updates")
+    fixed = ops.constant(np.array([0, 2], np.int64))
+    outputs = [
+        opset3.scatter_update(data, rows, updates, ops.constant(np.int64(1))),
+        opset3.scatter_update(data, fixed, ops.constant(np.ones((2, 5, 3), np.float32)),
+                              ops.constant(np.int32(-3))),
+    ]
+    results = [ops.result(o, name=f"out{n}") for n, o in enumerate(outputs)]
+    xml = _save(ov.Model(results, [data, rows, updates], "scatter_update"), tmp_path)
+
+    def inputs(rng: np.random.Generator, step: int) -> list[np.ndarray]:
+        return [rng.standard_normal((4, 5, 3)).astype(np.float32),
+                _distinct(rng, 5, 4, (2, 2), np.int32, negative=False),
+                rng.standard_normal((4, 2, 2, 3)).astype(np.float32)]
+
+    _stateless(xml, inputs, "scatter")
+
+
+ND_CASES = [
+    ("none", (6, 4), (3, 1)),  # rows
+    ("none", (3, 4, 2), (2, 2, 2)),  # slices addressed by pairs
+    ("sum", (6, 4), (5, 1)),  # repeated rows add up
+    ("sub", (3, 4), (2, 3, 2)),
+    ("prod", (6, 4), (5, 1)),
+    ("min", (3, 4, 2), (4, 3)),
+    ("max", (3, 4, 2), (4, 3)),
+]
+
+
+@pytest.mark.parametrize("reduction, data_shape, index_shape", ND_CASES)
+@pytest.mark.parametrize("dtype", [np.float32, np.int32])
+def test_scatter_nd_update(openvino_runtime: None, tmp_path: Path, reduction: str,
+                           data_shape: tuple[int, ...], index_shape: tuple[int, ...],
+                           dtype: type) -> None:
+    depth = index_shape[-1]
+    update_shape = (*index_shape[:-1], *data_shape[depth:])
+    data = ops.parameter(list(data_shape), dtype, name="data")
+    indices = ops.parameter(list(index_shape), np.int64, name="indices")
+    updates = ops.parameter(list(update_shape), dtype, name="updates")
+    if reduction == "none":
+        node = opset4.scatter_nd_update(data, indices, updates)
+    else:
+        node = opset15.scatter_nd_update(data, indices, updates, reduction)
+    xml = _save(ov.Model([ops.result(node, name="y")], [data, indices, updates], "nd"),
+                tmp_path)
+    count = int(np.prod(index_shape[:-1]))
+
+    def inputs(rng: np.random.Generator, step: int) -> list[np.ndarray]:
+        dims = np.array(data_shape[:depth])
+        if reduction == "none":  # distinct tuples
+            flat = rng.permutation(int(np.prod(dims)))[:count]
+            tuples = np.stack(np.unravel_index(flat, dims), -1)
+        else:
+            tuples = rng.integers(0, dims, (count, depth))
+        values = [rng.integers(-4, 5, shape) if dtype is np.int32 else rng.standard_normal(shape)
+                  for shape in (data_shape, update_shape)]
+        return [values[0].astype(dtype), tuples.reshape(index_shape).astype(np.int64),
+                values[1].astype(dtype)]
+
+    _stateless(xml, inputs, "scatter")
+
+
+@pytest.mark.parametrize("reduction", ["none", "sum", "prod", "min", "max", "mean"])
+@pytest.mark.parametrize("use_init_val", [True, False])
+@pytest.mark.parametrize("dtype", [np.float32, np.int32])
+def test_scatter_elements_update(openvino_runtime: None, tmp_path: Path, reduction: str,
+                                 use_init_val: bool, dtype: type) -> None:
+    data = ops.parameter([3, 5], dtype, name="data")
+    indices = ops.parameter([3, 4], np.int32, name="indices")
+    updates = ops.parameter([3, 4], dtype, name="updates")
+    axis = ops.constant(np.int64(-1))
+    outputs = [opset12.scatter_elements_update(data, indices, updates, axis, reduction,
+                                               use_init_val)]
+    if reduction == "none":  # ScatterElementsUpdate-3 along axis 0 too
+        outputs.append(opset3.scatter_elements_update(
+            data, ops.constant(np.array([[2, -3, 1, 0, 1]], np.int64)),
+            ops.constant(np.arange(5).reshape(1, 5).astype(dtype)), ops.constant(np.int32(0))))
+    results = [ops.result(o, name=f"out{n}") for n, o in enumerate(outputs)]
+    xml = _save(ov.Model(results, [data, indices, updates], "elements"), tmp_path)
+
+    def inputs(rng: np.random.Generator, step: int) -> list[np.ndarray]:
+        if reduction == "none":
+            index = np.stack([_distinct(rng, 5, 4, (4,), np.int32) for _ in range(3)])
+        else:
+            index = rng.integers(-5, 5, (3, 4)).astype(np.int32)
+        values = [rng.integers(-4, 5, shape) if dtype is np.int32 else rng.standard_normal(shape)
+                  for shape in ((3, 5), (3, 4))]
+        return [values[0].astype(dtype), index, values[1].astype(dtype)]
+
+    _stateless(xml, inputs, "scatter")
+
+
+def test_kv_cache_slot_writes(openvino_runtime: None, tmp_path: Path) -> None:
+    """A ring buffer: cache[:, count mod 6] <- x (ScatterUpdate with a computed index), the
+    counter and the cache as states; the output is the cache summed over slots."""
+    x = ops.parameter([1, 1, 4], np.float32, name="x")
+    cache = ops.read_value(ops.constant(np.zeros((1, 6, 4), np.float32)), "cache", np.float32,
+                           [1, 6, 4])
+    count = ops.read_value(ops.constant(np.zeros([1], np.int32)), "count", np.int32, [1])
+    slot = ops.floor_mod(count, ops.constant(np.int32(6)))
+    new_cache = opset3.scatter_update(cache, slot, x, ops.constant(np.int64(1)))
+    new_count = ops.add(count, ops.constant(np.ones([1], np.int32)))
+    total = ops.reduce_sum(new_cache, ops.constant(np.array([1], np.int64)), False)
+    writes = [ops.assign(new_cache, "cache"), ops.assign(new_count, "count")]
+    xml = _save(ov.Model([ops.result(total, name="y")], writes, [x], "ring"), tmp_path)
+    scenario = Scenario(steps=9, reset_all=frozenset({7}), reset_one=frozenset({5}),
+                        reset_name="cache", set_all=frozenset())
+    run_differential(xml, scenario, "scatter ring buffer")

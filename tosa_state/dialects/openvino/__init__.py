@@ -22,6 +22,7 @@ The ops are grouped by OpenVINO op family, in modules named like those of
 - `activation`: SoftPlus (later activations; the older ones are in `elementwise`)
 - `cumulative`: CumSum
 - `indexing`: Roll
+- `scatter`: ScatterUpdate, ScatterNDUpdate, ScatterElementsUpdate
 
 `common` holds what they share. Each module ends with its op list; `OpenVINO` is the dialect.
 """
@@ -157,6 +158,14 @@ from tosa_state.dialects.openvino.rnn_cells import (
     RNNCellOp,
     RNNSequenceOp,
 )
+from tosa_state.dialects.openvino.scatter import (
+    ELEMENTS_REDUCTIONS,
+    ND_REDUCTIONS,
+    SCATTER_OPS,
+    ScatterElementsUpdateOp,
+    ScatterNDUpdateOp,
+    ScatterUpdateOp,
+)
 from tosa_state.dialects.openvino.state import STATE_OPS, AssignOp, ReadValueOp
 from tosa_state.dialects.openvino.tensor_iterator import (
     TENSOR_ITERATOR_ATTRIBUTES,
@@ -181,6 +190,7 @@ OpenVINO = Dialect(
         *ACTIVATION_OPS,
         *CUMULATIVE_OPS,
         *INDEXING_OPS,
+        *SCATTER_OPS,
     ],
     [*COMMON_ATTRIBUTES, *TENSOR_ITERATOR_ATTRIBUTES],
 )
@@ -193,11 +203,14 @@ __all__ = [
     "BROADCAST_MODES",
     "CUMULATIVE_OPS",
     "DIRECTIONS",
+    "ELEMENTS_REDUCTIONS",
     "INDEXING_OPS",
     "MASK_NAMES",
+    "ND_REDUCTIONS",
     "OPERANDS_FORMAT",
     "PAD_MODES",
     "ROUNDING_TYPES",
+    "SCATTER_OPS",
     "SPEC_ROOT",
     "UNBOUNDED",
     "AbsOp",
@@ -279,6 +292,9 @@ __all__ = [
     "ReshapeOp",
     "RollOp",
     "ScaledDotProductAttentionOp",
+    "ScatterElementsUpdateOp",
+    "ScatterNDUpdateOp",
+    "ScatterUpdateOp",
     "SelectOp",
     "ShapeOfOp",
     "SigmoidOp",

@@ -13,6 +13,8 @@
 - `activation`: SoftPlus-4
 - `cumulative`: CumSum-3 as a scan of shifted sums
 - `indexing`: Roll-7 as slices and concatenations
+- `scatter`: ScatterUpdate, ScatterNDUpdate, ScatterElementsUpdate with `tosa.scatter`
+  (reductions through a one-hot table)
 
 `common` holds what they share: the pattern base class, the emitter and its helpers.
 """
@@ -29,6 +31,7 @@ from tosa_state.transforms.openvino_to_tosa.elementwise import ELEMENTWISE_PATTE
 from tosa_state.transforms.openvino_to_tosa.indexing import INDEXING_PATTERNS
 from tosa_state.transforms.openvino_to_tosa.matrix import MATRIX_PATTERNS
 from tosa_state.transforms.openvino_to_tosa.rnn_cells import RNN_CELL_PATTERNS
+from tosa_state.transforms.openvino_to_tosa.scatter import SCATTER_PATTERNS
 from tosa_state.transforms.openvino_to_tosa.state import STATE_PATTERNS
 from tosa_state.transforms.openvino_to_tosa.tensor_iterator import TENSOR_ITERATOR_PATTERNS
 
@@ -44,6 +47,7 @@ ALL_PATTERNS: tuple[type[OpenVINOPattern], ...] = (
     *ACTIVATION_PATTERNS,
     *CUMULATIVE_PATTERNS,
     *INDEXING_PATTERNS,
+    *SCATTER_PATTERNS,
 )
 
 

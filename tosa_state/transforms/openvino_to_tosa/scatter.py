@@ -1,0 +1,204 @@
+"""ScatterUpdate-3, ScatterNDUpdate-3 / -15 and ScatterElementsUpdate-3 / -12.
+
+Each op computes, for every update row, the flat row of `data` it lands on (negative indices
+wrapped by the size of their dim, as OpenVINO does), then:
+
+- `reduction = none`: one `tosa.scatter` of the update rows into `data` viewed as [N, K, C]
+  (a repeated index keeps the last update, as OpenVINO's reference; TOSA leaves that
+  implementation-defined, our interpreter writes in order);
+- the reductions: a one-hot table `hits[w, k] = (row[w] == k)` over the W updates and K rows,
+  the updates selected into it (the reduction's identity elsewhere) and reduced over `w` with
+  `tosa.reduce_sum / _product / _min / _max`, then combined with `data` (`use_init_val` false:
+  the rows hit take the reduced value alone; `mean` divides by the hit count, integers rounding
+  toward zero). That is W * K * C elements: refused above `ONE_HOT_LIMIT`.
+Static shapes only (a dynamic one is refused naming the layer).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+from xdsl.dialects.builtin import i1, i32
+from xdsl.ir import Attribute, SSAValue
+
+from tosa_state.dialects import openvino as ov
+from tosa_state.dialects.tosa import elementwise as tew
+from tosa_state.dialects.tosa import tensor as tt
+from tosa_state.transforms.openvino_to_tosa.common import (
+    Emitter,
+    OpenVINOPattern,
+    Unsupported,
+    constant_ints,
+    dtype_of,
+    element,
+    is_float,
+    is_unsigned,
+    normalize_axis,
+    shape,
+)
+
+ONE_HOT_LIMIT = 1 << 22
+"""The most elements (updates x rows x row length) a scatter reduction's one-hot table has."""
+
+
+def wrapped(e: Emitter, indices: SSAValue, sizes: np.ndarray) -> SSAValue:
+    """`indices` as i32, negative ones plus the size of their dim (`sizes` broadcasts)."""
+    index = e.cast(indices, i32)
+    rank = len(shape(index))
+    size = e.const(np.asarray(sizes).reshape((1,) * (rank - np.ndim(sizes)) + np.shape(sizes)),
+                   i32)
+    negative = e.greater(e.scalar(0, i32, rank), index)
+    return e.select(negative, e.add(index, size), index)
+
+
+def _reduce(e: Emitter, cls: type[tt.ReductionOperation], value: SSAValue,
+            axis: int) -> SSAValue:
+    return e.value(cls(value, axis))
+
+
+def _identity(reduction: str, element_type: Attribute) -> float | int:
+    if reduction in ("sum", "sub", "mean"):
+        return 0
+    if reduction == "prod":
+        return 1
+    if is_float(element_type):
+        return math.inf if reduction == "min" else -math.inf
+    info = np.iinfo(dtype_of(element_type))
+    return int(info.max if reduction == "min" else info.min)
+
+
+REDUCE: dict[str, type[tt.ReductionOperation]] = {
+    "sum": tt.ReduceSumOp,
+    "sub": tt.ReduceSumOp,
+    "mean": tt.ReduceSumOp,
+    "prod": tt.ReduceProductOp,
+    "min": tt.ReduceMinOp,
+    "max": tt.ReduceMaxOp,
+}
+
+
+def scatter_rows(e: Emitter, data: SSAValue, rows: SSAValue, updates: SSAValue, reduction: str,
+                 use_init_val: bool = True) -> SSAValue:
+    """`data` [N, K, C] with the update rows `updates` [N, W, C] written to (or reduced into)
+    the rows `rows` [N, W] (i32, in range)."""
+    n, k, c = shape(data)
+    w = shape(rows)[1]
+    element_type = element(data)
+    if reduction == "none":
+        if w > k:
+            raise Unsupported(f"{w} updates of {k} rows: some must repeat (tosa.scatter "
+                              "writes each row at most once)")
+        return e.value(tt.ScatterOp(data, rows, updates))
+    if n != 1:
+        raise Unsupported("a reduction over several batches")
+    if is_unsigned(element_type) or element_type == i1:
+        raise Unsupported(f"scatter reductions of {element_type} values")
+    if w * k * c > ONE_HOT_LIMIT:
+        raise Unsupported(f"the one-hot table of a scatter reduction would have {w * k * c} "
+                          f"elements (limit {ONE_HOT_LIMIT})")
+    hits = e.elementwise(tew.EqualOp, e.reshape(rows, [w, 1, 1]),
+                         e.const(np.arange(k).reshape(1, k, 1), i32), result_element=i1)
+    fill = e.scalar(_identity(reduction, element_type), element_type, 3)
+    chosen = e.select(hits, e.reshape(updates, [w, 1, c]), fill)
+    total = _reduce(e, REDUCE[reduction], chosen, 0)  # [1, K, C]
+    touched = _reduce(e, tt.ReduceAnyOp, hits, 0)  # [1, K, 1]
+    if reduction == "sub":
+        return e.sub(data, total)
+    if reduction == "mean":
+        count = _reduce(e, tt.ReduceSumOp, e.cast(hits, element_type), 0)
+        if use_init_val:
+            total = e.add(total, data)
+            count = e.add(count, e.scalar(1, element_type, 3))
+        else:
+            count = e.elementwise(tew.MaximumOp, count, e.scalar(1, element_type, 3))
+        if is_float(element_type):
+            mean = e.mul(total, e.unary(tew.ReciprocalOp, count))
+        else:
+            mean = e.elementwise(tew.IntDivOp, total, count)
+        return e.select(touched, mean, data)
+    if not use_init_val:
+        return e.select(touched, total, data)
+    if reduction == "sum":
+        return e.add(data, total)
+    if reduction == "prod":
+        return e.mul(data, total)
+    cls = tew.MinimumOp if reduction == "min" else tew.MaximumOp
+    return e.elementwise(cls, data, total)
+
+
+def _axis(op: ov.ScatterUpdateOp | ov.ScatterElementsUpdateOp, rank: int) -> int:
+    values = constant_ints(op.axis, "the axis")
+    if len(values) != 1:
+        raise Unsupported(f"the axis must hold one value, got {len(values)}")
+    return normalize_axis(values[0], rank)
+
+
+class ScatterUpdate(OpenVINOPattern):
+    """ScatterUpdate-3: `data` as [outer, size along axis, inner], one `tosa.scatter` with
+    the (wrapped) indices repeated for every outer index."""
+
+    OPS = (ov.ScatterUpdateOp,)
+
+    def convert(self, op: ov.ScatterUpdateOp, e: Emitter) -> Sequence[SSAValue]:
+        dims = shape(op.data)
+        axis = _axis(op, len(dims))
+        outer, inner, size = math.prod(dims[:axis]), math.prod(dims[axis + 1:]), dims[axis]
+        count = math.prod(shape(op.indices))
+        rows = wrapped(e, e.reshape(op.indices, [1, count]), np.array(size))
+        rows = e.tile(rows, [outer, 1])
+        data = e.reshape(op.data, [outer, size, inner])
+        updates = e.reshape(op.updates, [outer, count, inner])
+        return [e.reshape(scatter_rows(e, data, rows, updates, "none"), dims)]
+
+
+class ScatterNDUpdate(OpenVINOPattern):
+    """ScatterNDUpdate-3 / -15: index tuples of k elements address rows of `data` viewed
+    as [prod(dims[:k]), prod(dims[k:])]; the row is the dot product of the wrapped tuple with
+    the row strides."""
+
+    OPS = (ov.ScatterNDUpdateOp,)
+
+    def convert(self, op: ov.ScatterNDUpdateOp, e: Emitter) -> Sequence[SSAValue]:
+        dims, index_dims = shape(op.data), shape(op.indices)
+        depth = index_dims[-1]
+        if depth == 0:
+            raise Unsupported("index tuples of no elements")
+        count = math.prod(index_dims[:-1])
+        rows_k, row_c = math.prod(dims[:depth]), math.prod(dims[depth:])
+        strides = np.array([math.prod(dims[d + 1:depth]) for d in range(depth)])
+        tuples = wrapped(e, e.reshape(op.indices, [count, depth]), np.array(dims[:depth]))
+        flat = _reduce(e, tt.ReduceSumOp, e.mul(tuples, e.const(strides.reshape(1, depth), i32)),
+                       1)
+        data = e.reshape(op.data, [1, rows_k, row_c])
+        updates = e.reshape(op.updates, [1, count, row_c])
+        result = scatter_rows(e, data, e.reshape(flat, [1, count]), updates, op.reduction.data)
+        return [e.reshape(result, dims)]
+
+
+class ScatterElementsUpdate(OpenVINOPattern):
+    """ScatterElementsUpdate-3 / -12: every element of `updates` addresses one element of
+    `data` (its own position, the axis coordinate from `indices`): the flat position is a
+    constant base plus the wrapped index times the axis stride."""
+
+    OPS = (ov.ScatterElementsUpdateOp,)
+
+    def convert(self, op: ov.ScatterElementsUpdateOp, e: Emitter) -> Sequence[SSAValue]:
+        dims, index_dims = shape(op.data), shape(op.indices)
+        axis = _axis(op, len(dims))
+        count, total = math.prod(index_dims), math.prod(dims)
+        strides = [math.prod(dims[d + 1:]) for d in range(len(dims))]
+        positions = np.indices(index_dims).reshape(len(dims), -1)
+        base = sum(positions[d] * strides[d] for d in range(len(dims)) if d != axis)
+        index = wrapped(e, e.reshape(op.indices, [1, count]), np.array(dims[axis]))
+        flat = e.add(e.mul(index, e.scalar(strides[axis], i32, 2)),
+                     e.const(np.asarray(base).reshape(1, count), i32))
+        data = e.reshape(op.data, [1, total, 1])
+        updates = e.reshape(op.updates, [1, count, 1])
+        result = scatter_rows(e, data, flat, updates, op.reduction.data,
+                              bool(op.use_init_val.value.data))
+        return [e.reshape(result, dims)]
+
+
+SCATTER_PATTERNS = (ScatterUpdate, ScatterNDUpdate, ScatterElementsUpdate)
