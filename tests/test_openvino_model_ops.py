@@ -20,8 +20,11 @@ opset4 = pytest.importorskip("openvino.opset4")
 opset12 = pytest.importorskip("openvino.opset12")
 opset15 = pytest.importorskip("openvino.opset15")
 
-from test_error_paths import _edit, opt_xml_fails  # noqa: E402
+from peers.upstream_mlir import iree_opt  # noqa: E402
+from test_error_paths import _edit, cli, opt_xml_fails  # noqa: E402
 from test_openvino_differential import Scenario, _save, run_differential  # noqa: E402
+
+from tosa_state.tools import opt  # noqa: E402
 
 pytestmark = pytest.mark.peers
 
@@ -315,3 +318,40 @@ def test_kv_cache_slot_writes(openvino_runtime: None, tmp_path: Path) -> None:
     scenario = Scenario(steps=9, reset_all=frozenset({7}), reset_one=frozenset({5}),
                         reset_name="cache", set_all=frozenset())
     run_differential(xml, scenario, "scatter ring buffer")
+
+
+# ---------------------------------------------------------------------------------------------
+# Upstream MLIR reads the TOSA form
+# ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.usefixtures("upstream_mlir_tools")
+def test_lowered_ops_parse_in_iree_opt(tmp_path: Path) -> None:
+    """Every op of this file, converted and lowered with `tosa-to-mlprogram` (with a state),
+    parses and verifies in iree-opt: no extension op is needed."""
+    x = ops.parameter([3, 5], np.float32, name="x")
+    i = ops.parameter([3, 4], np.int32, name="i")
+    ones = ops.constant(np.ones((3, 4), np.float32))
+    state = ops.read_value(ops.constant(np.zeros((3, 5), np.float32)), "s", np.float32, [3, 5])
+    nodes = [
+        ops.softplus(state), ops.cumsum(x, ops.constant(np.int64(1)), True, True),
+        ops.roll(x, ops.constant(np.int64(2)), ops.constant(np.int64(1))),
+        opset12.scatter_elements_update(x, i, ones, ops.constant(np.int64(1)), "mean", False),
+        opset12.scatter_elements_update(x, i, ones, ops.constant(np.int64(1))),
+        opset15.scatter_nd_update(x, ops.constant(np.array([[1], [0]], np.int64)),
+                                  ops.constant(np.ones((2, 5), np.float32)), "max"),
+        opset3.scatter_update(x, ops.constant(np.array([1], np.int64)),
+                              ops.constant(np.ones((3, 1), np.float32)),
+                              ops.constant(np.int64(1))),
+        ops.mod(x, x), ops.floor_mod(i, i),
+    ]
+    results = [ops.result(n, name=f"out{k}") for k, n in enumerate(nodes)]
+    xml = _save(ov.Model(results, [ops.assign(nodes[1], "s")], [x, i], "all"), tmp_path)
+    out = tmp_path / "lowered.mlir"
+    code, _, err = cli(opt.main, str(xml), "-p", "convert-openvino-to-tosa,tosa-to-mlprogram",
+                       "--tosa-spelling", "upstream", "-o", str(out))
+    assert code == 0, err
+    text = iree_opt(out.read_text())
+    for name in ("tosa.scatter", "tosa.reduce_sum", "tosa.concat", "tosa.pad", "tosa.log",
+                 "ml_program.global"):
+        assert name in text, name
