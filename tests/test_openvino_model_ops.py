@@ -178,15 +178,37 @@ def _model(tmp_path: Path, node: Callable[[object], object]) -> Path:
          '<port id="3" precision="FP32"', '<port id="3" precision="FP16"',
          "name='layer' type='Roll' (opset7): input and result must have one element type, "
          "got f16, f32"),
+        (lambda x: opset15.scatter_nd_update(x, ops.constant(np.array([[1]], np.int64)),
+                                             ops.constant(np.ones((1, 3), np.float32)), "sum",
+                                             name="layer"),
+         'reduction="sum"', 'reduction="mean"',
+         "name='layer' type='ScatterNDUpdate' (opset15): reduction 'mean' is not one of none, "
+         "sum, sub, prod, min, max"),
+        (lambda x: opset12.scatter_elements_update(
+            x, ops.constant(np.zeros((1, 3), np.int64)), ops.constant(np.ones((1, 3), np.float32)),
+            ops.constant(np.int64(0)), "max", False, name="layer"),
+         'use_init_val="false"', 'use_init_val="no"',
+         "name='layer' type='ScatterElementsUpdate' (opset12): attribute use_init_val='no' is "
+         "not a boolean"),
+        (lambda x: opset3.scatter_update(x, ops.constant(np.array([1], np.int64)),
+                                         ops.constant(np.ones((1, 3), np.float32)),
+                                         ops.constant(np.int64(0)), name="layer"),
+         ('shape="1, 3"', '<dim>1</dim>\n\t\t\t\t\t<dim>3</dim>'),  # the updates Const
+         ('shape="3"', '<dim>3</dim>'),
+         "name='layer' type='ScatterUpdate' (opset3): updates must have rank 2 (data rank - 1 + "
+         "indices rank), got 1"),
         (lambda x: ops.softplus(x, name="layer"), 'element_type="f32"', 'element_type="i32"',
          "name='layer' type='SoftPlus' (opset4): input must be a floating-point tensor, got "
          "tensor<2x3xi32>"),
     ],
 )
 def test_bad_layers_name_the_layer(tmp_path: Path, build: Callable[[object], object],
-                                   old: str, new: str, message: str) -> None:
+                                   old: str | tuple[str, ...], new: str | tuple[str, ...],
+                                   message: str) -> None:
     xml = _model(tmp_path, build)
-    _edit(xml, old, new)
+    for before, after in zip(*((old, new) if isinstance(old, tuple) else ((old,), (new,))),
+                             strict=True):
+        _edit(xml, before, after)
     if old == 'element_type="f32"':  # every port of the model becomes i32
         xml.write_text(xml.read_text().replace('precision="FP32"', 'precision="I32"'))
     opt_xml_fails(xml, message)

@@ -29,3 +29,30 @@ func.func @roll_dynamic_axis(%x: tensor<?x4xf32>) -> tensor<?x4xf32> {
   %0 = openvino.roll %x, %shift, %axis : (tensor<?x4xf32>, tensor<i64>, tensor<i64>) -> tensor<?x4xf32>
   func.return %0 : tensor<?x4xf32>
 }
+
+// -----
+
+func.func @scatter_repeats_rows(%data: tensor<2x3xf32>, %idx: tensor<3x1xi32>, %upd: tensor<3x3xf32>) -> tensor<2x3xf32> {
+  // expected-note@+2 {{in pass 'convert-openvino-to-tosa'}}
+  // expected-error@+1 {{'openvino.scatter_nd_update' op could not be converted to TOSA: 3 updates of 2 rows: some must repeat (tosa.scatter writes each row at most once)}}
+  %0 = openvino.scatter_nd_update %data, %idx, %upd : (tensor<2x3xf32>, tensor<3x1xi32>, tensor<3x3xf32>) -> tensor<2x3xf32>
+  func.return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+func.func @scatter_dynamic(%data: tensor<?x3xf32>, %idx: tensor<1x1xi32>, %upd: tensor<1x3xf32>) -> tensor<?x3xf32> {
+  // expected-note@+2 {{in pass 'convert-openvino-to-tosa'}}
+  // expected-error@+1 {{'openvino.scatter_nd_update' op could not be converted to TOSA: operand of type tensor<?x3xf32> has a dynamic shape (this op needs static shapes)}}
+  %0 = openvino.scatter_nd_update %data, %idx, %upd : (tensor<?x3xf32>, tensor<1x1xi32>, tensor<1x3xf32>) -> tensor<?x3xf32>
+  func.return %0 : tensor<?x3xf32>
+}
+
+// -----
+
+func.func @scatter_reduction_too_large(%data: tensor<4096x1024xf32>, %idx: tensor<8x1xi32>, %upd: tensor<8x1024xf32>) -> tensor<4096x1024xf32> {
+  // expected-note@+2 {{in pass 'convert-openvino-to-tosa'}}
+  // expected-error@+1 {{'openvino.scatter_nd_update' op could not be converted to TOSA: the one-hot table of a scatter reduction would have 33554432 elements (limit 4194304)}}
+  %0 = openvino.scatter_nd_update %data, %idx, %upd {reduction = "sum"} : (tensor<4096x1024xf32>, tensor<8x1xi32>, tensor<8x1024xf32>) -> tensor<4096x1024xf32>
+  func.return %0 : tensor<4096x1024xf32>
+}

@@ -169,8 +169,10 @@ class ScatterNDUpdate(OpenVINOPattern):
         rows_k, row_c = math.prod(dims[:depth]), math.prod(dims[depth:])
         strides = np.array([math.prod(dims[d + 1:depth]) for d in range(depth)])
         tuples = wrapped(e, e.reshape(op.indices, [count, depth]), np.array(dims[:depth]))
-        flat = _reduce(e, tt.ReduceSumOp, e.mul(tuples, e.const(strides.reshape(1, depth), i32)),
-                       1)
+        flat = tuples
+        if depth > 1:
+            scaled = e.mul(tuples, e.const(strides.reshape(1, depth), i32))
+            flat = _reduce(e, tt.ReduceSumOp, scaled, 1)
         data = e.reshape(op.data, [1, rows_k, row_c])
         updates = e.reshape(op.updates, [1, count, row_c])
         result = scatter_rows(e, data, e.reshape(flat, [1, count]), updates, op.reduction.data)
@@ -190,10 +192,14 @@ class ScatterElementsUpdate(OpenVINOPattern):
         count, total = math.prod(index_dims), math.prod(dims)
         strides = [math.prod(dims[d + 1:]) for d in range(len(dims))]
         positions = np.indices(index_dims).reshape(len(dims), -1)
-        base = sum(positions[d] * strides[d] for d in range(len(dims)) if d != axis)
+        base = np.zeros(count, np.int64)
+        for d in range(len(dims)):
+            if d != axis:
+                base += positions[d] * strides[d]
         index = wrapped(e, e.reshape(op.indices, [1, count]), np.array(dims[axis]))
-        flat = e.add(e.mul(index, e.scalar(strides[axis], i32, 2)),
-                     e.const(np.asarray(base).reshape(1, count), i32))
+        if strides[axis] != 1:
+            index = e.mul(index, e.scalar(strides[axis], i32, 2))
+        flat = e.add(index, e.const(base.reshape(1, count), i32)) if base.any() else index
         data = e.reshape(op.data, [1, total, 1])
         updates = e.reshape(op.updates, [1, count, 1])
         result = scatter_rows(e, data, flat, updates, op.reduction.data,
