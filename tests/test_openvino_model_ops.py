@@ -14,9 +14,11 @@ import pytest
 
 ov = pytest.importorskip("openvino", reason="OpenVINO is the oracle of these tests")
 ops = pytest.importorskip("openvino.opset13")
+opset1 = pytest.importorskip("openvino.opset1")
 opset2 = pytest.importorskip("openvino.opset2")
 opset3 = pytest.importorskip("openvino.opset3")
 opset4 = pytest.importorskip("openvino.opset4")
+opset11 = pytest.importorskip("openvino.opset11")
 opset12 = pytest.importorskip("openvino.opset12")
 opset15 = pytest.importorskip("openvino.opset15")
 
@@ -24,6 +26,7 @@ from peers.upstream_mlir import iree_opt  # noqa: E402
 from test_error_paths import _edit, cli, opt_xml_fails  # noqa: E402
 from test_openvino_differential import Scenario, _save, run_differential  # noqa: E402
 
+import tosa_state  # noqa: E402
 from tosa_state.tools import opt  # noqa: E402
 
 pytestmark = pytest.mark.peers
@@ -377,3 +380,81 @@ def test_lowered_ops_parse_in_iree_opt(tmp_path: Path) -> None:
     for name in ("tosa.scatter", "tosa.reduce_sum", "tosa.concat", "tosa.pad", "tosa.log",
                  "ml_program.global"):
         assert name in text, name
+
+
+# ---------------------------------------------------------------------------------------------
+# TopK-1 / -3 / -11
+# ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("mode", ["max", "min"])
+@pytest.mark.parametrize("sort", ["value", "index", "none"])
+@pytest.mark.parametrize("dtype", [np.float32, np.int32])
+def test_topk(openvino_runtime: None, tmp_path: Path, mode: str, sort: str,
+              dtype: type) -> None:
+    """Ties only where the order is defined (TopK-11 `stable`)."""
+    x = ops.parameter([3, 7, 2], dtype, name="x")
+    k = ops.constant(np.int64(3))
+    nodes = [
+        opset1.topk(x, k, 1, mode, sort),
+        opset3.topk(x, ops.constant(np.int32(2)), -1, mode, sort, "i32"),
+        opset11.topk(x, k, 0, mode, sort, "i64", False),
+        opset11.topk(x, ops.constant(np.int64(7)), 1, mode, sort, "i32", sort != "none"),
+    ]
+    if sort != "none" and dtype is np.float32:  # ties, in index order (`stable`)
+        ties = ops.floor(ops.divide(x, ops.constant(np.array(4, dtype))))
+        nodes.append(opset11.topk(ties, k, 1, mode, sort, "i32", True))
+    results = [ops.result(port, name=f"out{n}_{p}") for n, node in enumerate(nodes)
+               for p, port in enumerate(node.outputs())]
+    xml = _save(ov.Model(results, [x], "topk"), tmp_path)
+
+    def inputs(rng: np.random.Generator, step: int) -> list[np.ndarray]:
+        distinct = rng.permutation(42).reshape(3, 7, 2) - 20
+        if dtype is np.float32:
+            return [(distinct + rng.random((3, 7, 2)) * 0.5).astype(dtype)]
+        return [distinct.astype(dtype)]
+
+    _stateless(xml, inputs, "topk")
+
+
+def test_topk_integer_ties_in_index_order(tmp_path: Path) -> None:
+    """Stable TopK-11 of integers with many ties: numpy's stable sort is OpenVINO's reference
+    order (the CPU plugin returns a wrong index for some i32 columns of such inputs)."""
+    x = ops.parameter([3, 7, 2], np.int32, name="x")
+    top = opset11.topk(x, ops.constant(np.int64(4)), 1, "min", "value", "i64", True)
+    results = [ops.result(top.output(0), name="v"), ops.result(top.output(1), name="i")]
+    xml = _save(ov.Model(results, [x], "ties"), tmp_path)
+    request = tosa_state.compile_model(xml).create_infer_request()
+    rng = np.random.default_rng(1)
+    for _ in range(3):
+        data = rng.integers(-2, 3, (3, 7, 2)).astype(np.int32)
+        values, indices = request.infer([data])
+        want = np.argsort(data, axis=1, kind="stable")[:, :4]
+        np.testing.assert_array_equal(indices, want)
+        np.testing.assert_array_equal(values, np.take_along_axis(data, want, 1))
+
+
+def test_mixture_of_experts_router_state(openvino_runtime: None, tmp_path: Path) -> None:
+    """A router as optimum-intel's MoE exports have it: TopK (k = 2) of the expert logits,
+    softmax of the chosen ones scattered into a dense [tokens, experts] routing table
+    (ScatterElementsUpdate); a state counts each expert's picks (ScatterElementsUpdate `sum`
+    of ones) across steps."""
+    rng = np.random.default_rng(3)
+    x = ops.parameter([4, 8], np.float32, name="x")
+    logits = ops.matmul(x, ops.constant(rng.standard_normal((8, 6)).astype(np.float32)),
+                        False, False)
+    top = opset11.topk(logits, ops.constant(np.int64(2)), 1, "max", "value", "i64", True)
+    weights = ops.softmax(top.output(0), 1)
+    zeros = ops.constant(np.zeros((4, 6), np.float32))
+    axis = ops.constant(np.int64(1))
+    routing = opset12.scatter_elements_update(zeros, top.output(1), weights, axis)
+    picks = opset12.scatter_elements_update(zeros, top.output(1),
+                                            ops.constant(np.ones((4, 2), np.float32)), axis,
+                                            "sum")
+    usage = ops.read_value(ops.constant(np.zeros([6], np.float32)), "usage", np.float32, [6])
+    new_usage = ops.add(usage, ops.reduce_sum(picks, ops.constant(np.array([0])), False))
+    results = [ops.result(routing, name="routing"), ops.result(new_usage, name="usage_out")]
+    xml = _save(ov.Model(results, [ops.assign(new_usage, "usage")], [x], "router"), tmp_path)
+    scenario = Scenario(steps=6, reset_all=frozenset({4}), reset_one=frozenset(),
+                        set_all=frozenset({2}))
+    run_differential(xml, scenario, "moe router")

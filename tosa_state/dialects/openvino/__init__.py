@@ -23,6 +23,7 @@ The ops are grouped by OpenVINO op family, in modules named like those of
 - `cumulative`: CumSum
 - `indexing`: Roll
 - `scatter`: ScatterUpdate, ScatterNDUpdate, ScatterElementsUpdate
+- `sorting`: TopK
 
 `common` holds what they share. Each module ends with its op list; `OpenVINO` is the dialect.
 """
@@ -166,6 +167,7 @@ from tosa_state.dialects.openvino.scatter import (
     ScatterNDUpdateOp,
     ScatterUpdateOp,
 )
+from tosa_state.dialects.openvino.sorting import SORTING_OPS, TOPK_MODES, TOPK_SORTS, TopKOp
 from tosa_state.dialects.openvino.state import STATE_OPS, AssignOp, ReadValueOp
 from tosa_state.dialects.openvino.tensor_iterator import (
     TENSOR_ITERATOR_ATTRIBUTES,
@@ -191,6 +193,7 @@ OpenVINO = Dialect(
         *CUMULATIVE_OPS,
         *INDEXING_OPS,
         *SCATTER_OPS,
+        *SORTING_OPS,
     ],
     [*COMMON_ATTRIBUTES, *TENSOR_ITERATOR_ATTRIBUTES],
 )
@@ -211,7 +214,10 @@ __all__ = [
     "PAD_MODES",
     "ROUNDING_TYPES",
     "SCATTER_OPS",
+    "SORTING_OPS",
     "SPEC_ROOT",
+    "TOPK_MODES",
+    "TOPK_SORTS",
     "UNBOUNDED",
     "AbsOp",
     "AddOp",
@@ -313,6 +319,7 @@ __all__ = [
     "TensorIteratorOp",
     "TensorLike",
     "TileOp",
+    "TopKOp",
     "TransposeOp",
     "UnsqueezeOp",
     "VariadicSplitOp",

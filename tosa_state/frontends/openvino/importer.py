@@ -65,6 +65,7 @@ from tosa_state.frontends.openvino.indexing import INDEXING_LAYERS
 from tosa_state.frontends.openvino.matrix import MATRIX_LAYERS
 from tosa_state.frontends.openvino.rnn_cells import RNN_CELL_LAYERS
 from tosa_state.frontends.openvino.scatter import SCATTER_LAYERS
+from tosa_state.frontends.openvino.sorting import SORTING_LAYERS
 from tosa_state.frontends.openvino.state import STATE_LAYERS, depends_on, variable_declaration
 from tosa_state.frontends.openvino.tensor_iterator import TENSOR_ITERATOR_LAYERS
 from tosa_state.frontends.openvino.weights import Weights
@@ -83,6 +84,7 @@ SUPPORTED_OPS: dict[str, OpSpec] = {
     **CUMULATIVE_LAYERS,
     **INDEXING_LAYERS,
     **SCATTER_LAYERS,
+    **SORTING_LAYERS,
 }
 """Layer types the importer understands (besides Parameter, Result and Const)."""
 

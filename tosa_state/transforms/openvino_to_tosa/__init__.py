@@ -15,6 +15,7 @@
 - `indexing`: Roll-7 as slices and concatenations
 - `scatter`: ScatterUpdate, ScatterNDUpdate, ScatterElementsUpdate with `tosa.scatter`
   (reductions through a one-hot table)
+- `sorting`: TopK by ranks from a comparison table
 
 `common` holds what they share: the pattern base class, the emitter and its helpers.
 """
@@ -32,6 +33,7 @@ from tosa_state.transforms.openvino_to_tosa.indexing import INDEXING_PATTERNS
 from tosa_state.transforms.openvino_to_tosa.matrix import MATRIX_PATTERNS
 from tosa_state.transforms.openvino_to_tosa.rnn_cells import RNN_CELL_PATTERNS
 from tosa_state.transforms.openvino_to_tosa.scatter import SCATTER_PATTERNS
+from tosa_state.transforms.openvino_to_tosa.sorting import SORTING_PATTERNS
 from tosa_state.transforms.openvino_to_tosa.state import STATE_PATTERNS
 from tosa_state.transforms.openvino_to_tosa.tensor_iterator import TENSOR_ITERATOR_PATTERNS
 
@@ -48,6 +50,7 @@ ALL_PATTERNS: tuple[type[OpenVINOPattern], ...] = (
     *CUMULATIVE_PATTERNS,
     *INDEXING_PATTERNS,
     *SCATTER_PATTERNS,
+    *SORTING_PATTERNS,
 )
 
 
