@@ -200,6 +200,20 @@ def _model(tmp_path: Path, node: Callable[[object], object]) -> Path:
          ('shape="3"', '<dim>3</dim>'),
          "name='layer' type='ScatterUpdate' (opset3): updates must have rank 2 (data rank - 1 + "
          "indices rank), got 1"),
+        (lambda x: opset11.topk(x, ops.constant(np.int64(2)), 1, "max", "value", "i32",
+                                name="layer").output(0),
+         'mode="max"', 'mode="largest"',
+         "name='layer' type='TopK' (opset11): mode 'largest' is not one of max, min"),
+        (lambda x: opset3.topk(x, ops.constant(np.int64(2)), 1, "max", "index", "i64",
+                               name="layer").output(0),
+         'index_element_type="i64"', 'index_element_type="i32"',
+         "name='layer' type='TopK' (opset3): index_element_type 'i32' differs from the indices "
+         "port's type"),
+        (lambda x: opset11.topk(x, ops.constant(np.int64(2)), 1, "max", "value", "i32",
+                                name="layer").output(0),
+         'version="opset11"', 'version="opset7"',
+         "name='layer' type='TopK' (opset7): version opset7 of TopK is not supported "
+         "(supported: opset1, opset3, opset11)"),
         (lambda x: ops.softplus(x, name="layer"), 'element_type="f32"', 'element_type="i32"',
          "name='layer' type='SoftPlus' (opset4): input must be a floating-point tensor, got "
          "tensor<2x3xi32>"),
@@ -369,6 +383,7 @@ def test_lowered_ops_parse_in_iree_opt(tmp_path: Path) -> None:
                               ops.constant(np.ones((3, 1), np.float32)),
                               ops.constant(np.int64(1))),
         ops.mod(x, x), ops.floor_mod(i, i),
+        *opset11.topk(x, ops.constant(np.int64(2)), 1, "min", "index", "i32", True).outputs(),
     ]
     results = [ops.result(n, name=f"out{k}") for k, n in enumerate(nodes)]
     xml = _save(ov.Model(results, [ops.assign(nodes[1], "s")], [x, i], "all"), tmp_path)
@@ -377,8 +392,8 @@ def test_lowered_ops_parse_in_iree_opt(tmp_path: Path) -> None:
                        "--tosa-spelling", "upstream", "-o", str(out))
     assert code == 0, err
     text = iree_opt(out.read_text())
-    for name in ("tosa.scatter", "tosa.reduce_sum", "tosa.concat", "tosa.pad", "tosa.log",
-                 "ml_program.global"):
+    for name in ("tosa.scatter", "tosa.reduce_sum", "tosa.reduce_max", "tosa.concat", "tosa.pad",
+                 "tosa.log", "ml_program.global"):
         assert name in text, name
 
 

@@ -56,3 +56,22 @@ func.func @scatter_reduction_too_large(%data: tensor<4096x1024xf32>, %idx: tenso
   %0 = openvino.scatter_nd_update %data, %idx, %upd {reduction = "sum"} : (tensor<4096x1024xf32>, tensor<8x1xi32>, tensor<8x1024xf32>) -> tensor<4096x1024xf32>
   func.return %0 : tensor<4096x1024xf32>
 }
+
+// -----
+
+func.func @topk_computed_k(%x: tensor<2x4xf32>, %k: tensor<i64>) -> (tensor<2x?xf32>, tensor<2x?xi32>) {
+  // expected-note@+2 {{in pass 'convert-openvino-to-tosa'}}
+  // expected-error@+1 {{'openvino.topk' op could not be converted to TOSA: k must be a constant (or computed from static shapes only)}}
+  %0, %1 = openvino.topk %x, %k {axis = 1 : i64, mode = "max", sort = "value"} : (tensor<2x4xf32>, tensor<i64>) -> (tensor<2x?xf32>, tensor<2x?xi32>)
+  func.return %0, %1 : tensor<2x?xf32>, tensor<2x?xi32>
+}
+
+// -----
+
+func.func @topk_k_beyond_the_axis(%x: tensor<2x4xf32>) -> (tensor<2x5xf32>, tensor<2x5xi32>) {
+  %k = openvino.constant dense<5> : tensor<i64>
+  // expected-note@+2 {{in pass 'convert-openvino-to-tosa'}}
+  // expected-error@+1 {{'openvino.topk' op could not be converted to TOSA: k = [5] does not give 5 elements along an axis of 4}}
+  %0, %1 = openvino.topk %x, %k {axis = 1 : i64, mode = "max", sort = "value"} : (tensor<2x4xf32>, tensor<i64>) -> (tensor<2x5xf32>, tensor<2x5xi32>)
+  func.return %0, %1 : tensor<2x5xf32>, tensor<2x5xi32>
+}
