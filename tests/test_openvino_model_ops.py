@@ -18,6 +18,10 @@ opset1 = pytest.importorskip("openvino.opset1")
 opset2 = pytest.importorskip("openvino.opset2")
 opset3 = pytest.importorskip("openvino.opset3")
 opset4 = pytest.importorskip("openvino.opset4")
+opset5 = pytest.importorskip("openvino.opset5")
+opset6 = pytest.importorskip("openvino.opset6")
+opset7 = pytest.importorskip("openvino.opset7")
+opset8 = pytest.importorskip("openvino.opset8")
 opset11 = pytest.importorskip("openvino.opset11")
 opset12 = pytest.importorskip("openvino.opset12")
 opset15 = pytest.importorskip("openvino.opset15")
@@ -473,3 +477,83 @@ def test_mixture_of_experts_router_state(openvino_runtime: None, tmp_path: Path)
     scenario = Scenario(steps=6, reset_all=frozenset({4}), reset_one=frozenset(),
                         set_all=frozenset({2}))
     run_differential(xml, scenario, "moe router")
+
+
+# ---------------------------------------------------------------------------------------------
+# GatherND-5 / -8, GatherElements-6, Einsum-7, NonZero-3
+# ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("version", [5, 8])
+@pytest.mark.parametrize("batch_dims, index_shape", [(0, (2, 3, 2)), (0, (4, 1)), (1, (2, 3, 1)),
+                                                     (1, (2, 2)), (2, (2, 4, 2, 1))])
+def test_gather_nd(openvino_runtime: None, tmp_path: Path, version: int, batch_dims: int,
+                   index_shape: tuple[int, ...]) -> None:
+    data_shape = (2, 4, 3, 2)
+    data = ops.parameter(list(data_shape), np.float32, name="data")
+    indices = ops.parameter(list(index_shape), np.int32, name="indices")
+    gather = (opset5 if version == 5 else opset8).gather_nd(data, indices, batch_dims)
+    xml = _save(ov.Model([ops.result(gather, name="y")], [data, indices], "gather_nd"), tmp_path)
+    bounds = data_shape[batch_dims:batch_dims + index_shape[-1]]
+
+    def inputs(rng: np.random.Generator, step: int) -> list[np.ndarray]:
+        return [rng.standard_normal(data_shape).astype(np.float32),
+                rng.integers(0, bounds, index_shape).astype(np.int32)]
+
+    _stateless(xml, inputs, "gather")
+
+
+@pytest.mark.parametrize("axis", [0, 1, -1])
+def test_gather_elements(openvino_runtime: None, tmp_path: Path, axis: int) -> None:
+    data = ops.parameter([3, 4, 2], np.int32, name="data")
+    index_shape = {0: (5, 4, 2), 1: (3, 2, 2), -1: (3, 4, 3)}[axis]
+    indices = ops.parameter(list(index_shape), np.int64, name="indices")
+    gather = opset6.gather_elements(data, indices, axis)
+    xml = _save(ov.Model([ops.result(gather, name="y")], [data, indices], "elements"), tmp_path)
+    size = (3, 4, 2)[axis]
+
+    def inputs(rng: np.random.Generator, step: int) -> list[np.ndarray]:
+        return [rng.integers(-100, 100, (3, 4, 2)).astype(np.int32),
+                rng.integers(-size, size, index_shape).astype(np.int64)]
+
+    _stateless(xml, inputs, "gather")
+
+
+EQUATIONS = [
+    ("bij,bjk->bik", [(2, 3, 4), (2, 4, 5)]),
+    ("bhqd,bhkd->bhqk", [(1, 2, 3, 4), (1, 2, 5, 4)]),  # attention scores
+    ("i,j->ij", [(4,), (3,)]),  # rotary frequencies
+    ("ij->ji", [(3, 4)]),
+    ("ijk->k", [(2, 3, 4)]),
+    ("ij,ij->i", [(3, 4), (3, 4)]),
+    ("...ij,...jk->...ik", [(2, 2, 3, 4), (2, 2, 4, 2)]),
+    ("ij,jk,kl->il", [(2, 3), (3, 4), (4, 2)]),
+    ("bi,bj", [(2, 3), (2, 4)]),  # implicit output: ij (b summed)
+]
+
+
+@pytest.mark.parametrize("equation, shapes", EQUATIONS)
+def test_einsum(openvino_runtime: None, tmp_path: Path, equation: str,
+                shapes: list[tuple[int, ...]]) -> None:
+    inputs_ = [ops.parameter(list(s), np.float32, name=f"x{n}") for n, s in enumerate(shapes)]
+    node = opset7.einsum(inputs_, equation)
+    xml = _save(ov.Model([ops.result(node, name="y")], inputs_, "einsum"), tmp_path)
+    _stateless(xml, lambda rng, step: [rng.standard_normal(s).astype(np.float32)
+                                       for s in shapes], "einsum")
+
+
+def test_non_zero_of_a_constant(openvino_runtime: None, tmp_path: Path) -> None:
+    """NonZero of a constant folds (as OpenVINO's constant folding does); of an input it is
+    refused naming the layer."""
+    x = ops.parameter([2, 3], np.float32, name="x")
+    table = ops.constant(np.array([[0, 1.5, 0], [2, 0, -1]], np.float32))
+    coordinates = ops.convert(opset3.non_zero(table, "i64"), np.float32)
+    y = ops.add(x, ops.reduce_sum(coordinates, ops.constant(np.array([0, 1])), False))
+    xml = _save(ov.Model([ops.result(y, name="y")], [x], "non_zero"), tmp_path)
+    _stateless(xml, lambda rng, step: [rng.standard_normal((2, 3)).astype(np.float32)],
+               "non_zero")
+    dynamic = _model(tmp_path, lambda x: opset3.non_zero(x, "i32", name="layer"))
+    code, _, err = cli(opt.main, str(dynamic), "-p", "convert-openvino-to-tosa")
+    assert code == 1
+    assert ("name='layer' type='NonZero' (opset3)" in err and "NonZero of values known only at "
+            "run time (its output length depends on them; only a constant input folds)" in err)

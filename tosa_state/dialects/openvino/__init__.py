@@ -21,9 +21,10 @@ The ops are grouped by OpenVINO op family, in modules named like those of
 - `state`: ReadValue, Assign
 - `activation`: SoftPlus (later activations; the older ones are in `elementwise`)
 - `cumulative`: CumSum
-- `indexing`: Roll
+- `indexing`: Roll, GatherND, GatherElements, NonZero
 - `scatter`: ScatterUpdate, ScatterNDUpdate, ScatterElementsUpdate
 - `sorting`: TopK
+- `einsum`: Einsum
 
 `common` holds what they share. Each module ends with its op list; `OpenVINO` is the dialect.
 """
@@ -81,6 +82,7 @@ from tosa_state.dialects.openvino.data_movement import (
     UnsqueezeOp,
     VariadicSplitOp,
 )
+from tosa_state.dialects.openvino.einsum import EINSUM_OPS, EinsumOp, parse_equation, term_labels
 from tosa_state.dialects.openvino.elementwise import (
     AUTO_BROADCAST_VALUES,
     ELEMENTWISE_OPS,
@@ -135,7 +137,13 @@ from tosa_state.dialects.openvino.elementwise import (
     SwishOp,
     TanhOp,
 )
-from tosa_state.dialects.openvino.indexing import INDEXING_OPS, RollOp
+from tosa_state.dialects.openvino.indexing import (
+    INDEXING_OPS,
+    GatherElementsOp,
+    GatherNDOp,
+    NonZeroOp,
+    RollOp,
+)
 from tosa_state.dialects.openvino.matrix import (
     MATRIX_OPS,
     LogSoftmaxOp,
@@ -194,6 +202,7 @@ OpenVINO = Dialect(
         *INDEXING_OPS,
         *SCATTER_OPS,
         *SORTING_OPS,
+        *EINSUM_OPS,
     ],
     [*COMMON_ATTRIBUTES, *TENSOR_ITERATOR_ATTRIBUTES],
 )
@@ -206,6 +215,7 @@ __all__ = [
     "BROADCAST_MODES",
     "CUMULATIVE_OPS",
     "DIRECTIONS",
+    "EINSUM_OPS",
     "ELEMENTS_REDUCTIONS",
     "INDEXING_OPS",
     "MASK_NAMES",
@@ -240,6 +250,7 @@ __all__ = [
     "CosOp",
     "CumSumOp",
     "DivideOp",
+    "EinsumOp",
     "ElementwiseBinaryOp",
     "ElementwiseUnaryOp",
     "EluOp",
@@ -250,6 +261,8 @@ __all__ = [
     "FloorOp",
     "GRUCellOp",
     "GRUSequenceOp",
+    "GatherElementsOp",
+    "GatherNDOp",
     "GatherOp",
     "GeluOp",
     "GreaterEqualOp",
@@ -276,6 +289,7 @@ __all__ = [
     "ModOp",
     "MultiplyOp",
     "NegativeOp",
+    "NonZeroOp",
     "NotEqualOp",
     "OpenVINO",
     "PReluOp",
@@ -328,7 +342,9 @@ __all__ = [
     "dims_compatible",
     "element_type",
     "format_shape",
+    "parse_equation",
     "parse_openvino_dim",
     "shapes_compatible",
     "tensor_shape",
+    "term_labels",
 ]

@@ -43,6 +43,7 @@ from tosa_state.frontends.openvino.common import OpBuilder, OpSpec
 from tosa_state.frontends.openvino.convolution import CONVOLUTION_LAYERS
 from tosa_state.frontends.openvino.cumulative import CUMULATIVE_LAYERS
 from tosa_state.frontends.openvino.data_movement import DATA_MOVEMENT_LAYERS
+from tosa_state.frontends.openvino.einsum import EINSUM_LAYERS
 from tosa_state.frontends.openvino.element_types import (
     DYNAMIC_ELEMENT_TYPES,
     ELEMENT_TYPES,
@@ -85,6 +86,7 @@ SUPPORTED_OPS: dict[str, OpSpec] = {
     **INDEXING_LAYERS,
     **SCATTER_LAYERS,
     **SORTING_LAYERS,
+    **EINSUM_LAYERS,
 }
 """Layer types the importer understands (besides Parameter, Result and Const)."""
 

@@ -12,7 +12,9 @@
 - `state`: ReadValue / Assign to TOSA variables
 - `activation`: SoftPlus-4
 - `cumulative`: CumSum-3 as a scan of shifted sums
-- `indexing`: Roll-7 as slices and concatenations
+- `indexing`: Roll-7 as slices and concatenations; GatherND, GatherElements as `tosa.gather`;
+  NonZero of a constant
+- `einsum`: Einsum-7 as transposes, sums and batched matmuls
 - `scatter`: ScatterUpdate, ScatterNDUpdate, ScatterElementsUpdate with `tosa.scatter`
   (reductions through a one-hot table)
 - `sorting`: TopK by ranks from a comparison table
@@ -28,6 +30,7 @@ from tosa_state.transforms.openvino_to_tosa.common import Lowering, OpenVINOPatt
 from tosa_state.transforms.openvino_to_tosa.convolution import CONVOLUTION_PATTERNS
 from tosa_state.transforms.openvino_to_tosa.cumulative import CUMULATIVE_PATTERNS
 from tosa_state.transforms.openvino_to_tosa.data_movement import DATA_MOVEMENT_PATTERNS
+from tosa_state.transforms.openvino_to_tosa.einsum import EINSUM_PATTERNS
 from tosa_state.transforms.openvino_to_tosa.elementwise import ELEMENTWISE_PATTERNS
 from tosa_state.transforms.openvino_to_tosa.indexing import INDEXING_PATTERNS
 from tosa_state.transforms.openvino_to_tosa.matrix import MATRIX_PATTERNS
@@ -51,6 +54,7 @@ ALL_PATTERNS: tuple[type[OpenVINOPattern], ...] = (
     *INDEXING_PATTERNS,
     *SCATTER_PATTERNS,
     *SORTING_PATTERNS,
+    *EINSUM_PATTERNS,
 )
 
 

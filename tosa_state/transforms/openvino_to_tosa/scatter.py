@@ -53,6 +53,25 @@ def wrapped(e: Emitter, indices: SSAValue, sizes: np.ndarray) -> SSAValue:
     return e.select(negative, e.add(index, size), index)
 
 
+def element_rows(e: Emitter, indices: SSAValue, data_dims: Sequence[int],
+                 axis: int) -> SSAValue:
+    """The flat positions [1, W] in `data_dims` of the elements `indices` addresses along
+    `axis` (GatherElements / ScatterElementsUpdate): each index's own position, its `axis`
+    coordinate replaced by the (wrapped) index."""
+    index_dims = shape(indices)
+    count = math.prod(index_dims)
+    strides = [math.prod(data_dims[d + 1:]) for d in range(len(data_dims))]
+    positions = np.indices(index_dims).reshape(len(index_dims), -1)
+    base = np.zeros(count, np.int64)
+    for d in range(len(data_dims)):
+        if d != axis:
+            base += positions[d] * strides[d]
+    index = wrapped(e, e.reshape(indices, [1, count]), np.array(data_dims[axis]))
+    if strides[axis] != 1:
+        index = e.mul(index, e.scalar(strides[axis], i32, 2))
+    return e.add(index, e.const(base.reshape(1, count), i32)) if base.any() else index
+
+
 def _reduce(e: Emitter, cls: type[tt.ReductionOperation], value: SSAValue,
             axis: int) -> SSAValue:
     return e.value(cls(value, axis))
@@ -187,19 +206,10 @@ class ScatterElementsUpdate(OpenVINOPattern):
     OPS = (ov.ScatterElementsUpdateOp,)
 
     def convert(self, op: ov.ScatterElementsUpdateOp, e: Emitter) -> Sequence[SSAValue]:
-        dims, index_dims = shape(op.data), shape(op.indices)
+        dims = shape(op.data)
         axis = _axis(op, len(dims))
-        count, total = math.prod(index_dims), math.prod(dims)
-        strides = [math.prod(dims[d + 1:]) for d in range(len(dims))]
-        positions = np.indices(index_dims).reshape(len(dims), -1)
-        base = np.zeros(count, np.int64)
-        for d in range(len(dims)):
-            if d != axis:
-                base += positions[d] * strides[d]
-        index = wrapped(e, e.reshape(op.indices, [1, count]), np.array(dims[axis]))
-        if strides[axis] != 1:
-            index = e.mul(index, e.scalar(strides[axis], i32, 2))
-        flat = e.add(index, e.const(base.reshape(1, count), i32)) if base.any() else index
+        count, total = math.prod(shape(op.indices)), math.prod(dims)
+        flat = element_rows(e, op.indices, dims, axis)
         data = e.reshape(op.data, [1, total, 1])
         updates = e.reshape(op.updates, [1, count, 1])
         result = scatter_rows(e, data, flat, updates, op.reduction.data,
