@@ -218,6 +218,22 @@ def _model(tmp_path: Path, node: Callable[[object], object]) -> Path:
          'version="opset11"', 'version="opset7"',
          "name='layer' type='TopK' (opset7): version opset7 of TopK is not supported "
          "(supported: opset1, opset3, opset11)"),
+        (lambda x: opset8.gather_nd(x, ops.constant(np.array([[1]], np.int64)), 0,
+                                    name="layer"),
+         'batch_dims="0"', 'batch_dims="zero"',
+         "name='layer' type='GatherND' (opset8): attribute batch_dims='zero' is not an integer"),
+        (lambda x: opset6.gather_elements(x, ops.constant(np.zeros((2, 1), np.int64)), 1,
+                                          name="layer"),
+         'axis="1"', 'axis="5"',
+         "name='layer' type='GatherElements' (opset6): axis 5 is out of range for rank 2"),
+        (lambda x: opset3.non_zero(x, "i64", name="layer"),
+         'output_type="i64"', 'output_type="i32"',
+         "name='layer' type='NonZero' (opset3): output_type 'i32' differs from the output "
+         "port's type"),
+        (lambda x: opset7.einsum([x, x], "ij,ij->i", name="layer"),
+         'equation="ij,ij->i"', 'equation="ij,ij->i2"',
+         "name='layer' type='Einsum' (opset7): 'ij,ij->i2' is not an Einsum equation "
+         "(term 'i2')"),
         (lambda x: ops.softplus(x, name="layer"), 'element_type="f32"', 'element_type="i32"',
          "name='layer' type='SoftPlus' (opset4): input must be a floating-point tensor, got "
          "tensor<2x3xi32>"),

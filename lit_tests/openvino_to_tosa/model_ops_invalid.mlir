@@ -75,3 +75,30 @@ func.func @topk_k_beyond_the_axis(%x: tensor<2x4xf32>) -> (tensor<2x5xf32>, tens
   %0, %1 = openvino.topk %x, %k {axis = 1 : i64, mode = "max", sort = "value"} : (tensor<2x4xf32>, tensor<i64>) -> (tensor<2x5xf32>, tensor<2x5xi32>)
   func.return %0, %1 : tensor<2x5xf32>, tensor<2x5xi32>
 }
+
+// -----
+
+func.func @non_zero_of_an_input(%x: tensor<2x2xi32>) -> tensor<2x?xi64> {
+  // expected-note@+2 {{in pass 'convert-openvino-to-tosa'}}
+  // expected-error@+1 {{'openvino.non_zero' op could not be converted to TOSA: NonZero of values known only at run time (its output length depends on them; only a constant input folds)}}
+  %0 = openvino.non_zero %x : (tensor<2x2xi32>) -> tensor<2x?xi64>
+  func.return %0 : tensor<2x?xi64>
+}
+
+// -----
+
+func.func @einsum_diagonal(%x: tensor<3x3xf32>) -> tensor<3xf32> {
+  // expected-note@+2 {{in pass 'convert-openvino-to-tosa'}}
+  // expected-error@+1 {{'openvino.einsum' op could not be converted to TOSA: the term 'ii' repeats a label (a diagonal)}}
+  %0 = openvino.einsum %x {equation = "ii->i"} : (tensor<3x3xf32>) -> tensor<3xf32>
+  func.return %0 : tensor<3xf32>
+}
+
+// -----
+
+func.func @einsum_broadcast(%a: tensor<2x3xf32>, %b: tensor<1x3xf32>) -> tensor<2xf32> {
+  // expected-note@+2 {{in pass 'convert-openvino-to-tosa'}}
+  // expected-error@+1 {{'openvino.einsum' op could not be converted to TOSA: label 'i' has sizes 2 and 1 (broadcasting is not supported)}}
+  %0 = openvino.einsum %a, %b {equation = "ij,ij->i"} : (tensor<2x3xf32>, tensor<1x3xf32>) -> tensor<2xf32>
+  func.return %0 : tensor<2xf32>
+}
