@@ -404,6 +404,9 @@ def test_lowered_ops_parse_in_iree_opt(tmp_path: Path) -> None:
                               ops.constant(np.int64(1))),
         ops.mod(x, x), ops.floor_mod(i, i),
         *opset11.topk(x, ops.constant(np.int64(2)), 1, "min", "index", "i32", True).outputs(),
+        opset8.gather_nd(x, ops.constant(np.array([[1, 2]], np.int64))),
+        opset6.gather_elements(x, i, 1),
+        opset7.einsum([x, x], "ij,kj->ik"),
     ]
     results = [ops.result(n, name=f"out{k}") for k, n in enumerate(nodes)]
     xml = _save(ov.Model(results, [ops.assign(nodes[1], "s")], [x, i], "all"), tmp_path)
@@ -412,8 +415,8 @@ def test_lowered_ops_parse_in_iree_opt(tmp_path: Path) -> None:
                        "--tosa-spelling", "upstream", "-o", str(out))
     assert code == 0, err
     text = iree_opt(out.read_text())
-    for name in ("tosa.scatter", "tosa.reduce_sum", "tosa.reduce_max", "tosa.concat", "tosa.pad",
-                 "tosa.log", "ml_program.global"):
+    for name in ("tosa.scatter", "tosa.gather", "tosa.matmul", "tosa.reduce_sum",
+                 "tosa.reduce_max", "tosa.concat", "tosa.pad", "tosa.log", "ml_program.global"):
         assert name in text, name
 
 
