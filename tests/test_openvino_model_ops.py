@@ -290,6 +290,7 @@ def test_scatter_update(openvino_runtime: None, tmp_path: Path) -> None:
 ND_CASES = [
     ("none", (6, 4), (3, 1)),  # rows
     ("none", (3, 4, 2), (2, 2, 2)),  # slices addressed by pairs
+    ("none", (3, 4), (5, 1)),  # more updates than rows: the last one of a row wins
     ("sum", (6, 4), (5, 1)),  # repeated rows add up
     ("sub", (3, 4), (2, 3, 2)),
     ("prod", (6, 4), (5, 1)),
@@ -318,7 +319,7 @@ def test_scatter_nd_update(openvino_runtime: None, tmp_path: Path, reduction: st
 
     def inputs(rng: np.random.Generator, step: int) -> list[np.ndarray]:
         dims = np.array(data_shape[:depth])
-        if reduction == "none":  # distinct tuples
+        if reduction == "none" and count <= np.prod(dims):  # distinct tuples
             flat = rng.permutation(int(np.prod(dims)))[:count]
             tuples = np.stack(np.unravel_index(flat, dims), -1)
         else:

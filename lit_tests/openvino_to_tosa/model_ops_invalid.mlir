@@ -32,11 +32,12 @@ func.func @roll_dynamic_axis(%x: tensor<?x4xf32>) -> tensor<?x4xf32> {
 
 // -----
 
-func.func @scatter_repeats_rows(%data: tensor<2x3xf32>, %idx: tensor<3x1xi32>, %upd: tensor<3x3xf32>) -> tensor<2x3xf32> {
+func.func @scatter_repeats_rows_in_batches(%data: tensor<2x2x3xf32>, %idx: tensor<3xi32>, %upd: tensor<2x3x3xf32>) -> tensor<2x2x3xf32> {
+  %axis = openvino.constant dense<1> : tensor<i64>
   // expected-note@+2 {{in pass 'convert-openvino-to-tosa'}}
-  // expected-error@+1 {{'openvino.scatter_nd_update' op could not be converted to TOSA: 3 updates of 2 rows: some must repeat (tosa.scatter writes each row at most once)}}
-  %0 = openvino.scatter_nd_update %data, %idx, %upd : (tensor<2x3xf32>, tensor<3x1xi32>, tensor<3x3xf32>) -> tensor<2x3xf32>
-  func.return %0 : tensor<2x3xf32>
+  // expected-error@+1 {{'openvino.scatter_update' op could not be converted to TOSA: 3 updates of 2 rows in several batches}}
+  %0 = openvino.scatter_update %data, %idx, %upd, %axis : (tensor<2x2x3xf32>, tensor<3xi32>, tensor<2x3x3xf32>, tensor<i64>) -> tensor<2x2x3xf32>
+  func.return %0 : tensor<2x2x3xf32>
 }
 
 // -----
@@ -71,7 +72,7 @@ func.func @topk_computed_k(%x: tensor<2x4xf32>, %k: tensor<i64>) -> (tensor<2x?x
 func.func @topk_k_beyond_the_axis(%x: tensor<2x4xf32>) -> (tensor<2x5xf32>, tensor<2x5xi32>) {
   %k = openvino.constant dense<5> : tensor<i64>
   // expected-note@+2 {{in pass 'convert-openvino-to-tosa'}}
-  // expected-error@+1 {{'openvino.topk' op could not be converted to TOSA: k = [5] does not give 5 elements along an axis of 4}}
+  // expected-error@+1 {{'openvino.topk' op could not be converted to TOSA: k = [5] is not one count in [1, 4] (the axis size)}}
   %0, %1 = openvino.topk %x, %k {axis = 1 : i64, mode = "max", sort = "value"} : (tensor<2x4xf32>, tensor<i64>) -> (tensor<2x5xf32>, tensor<2x5xi32>)
   func.return %0, %1 : tensor<2x5xf32>, tensor<2x5xi32>
 }

@@ -84,3 +84,23 @@ func.func @scatter_elements_mean(%data: tensor<3xi32>, %idx: tensor<2xi32>, %upd
   %0 = openvino.scatter_elements_update %data, %idx, %upd, %axis {reduction = "mean"} : (tensor<3xi32>, tensor<2xi32>, tensor<2xi32>, tensor<i64>) -> tensor<3xi32>
   func.return %0 : tensor<3xi32>
 }
+
+// -----
+
+// More updates than rows (`none`): for each row, the update of the largest w hitting it.
+// CHECK-LABEL: func.func @scatter_nd_repeated_rows(
+// CHECK:         %[[HITS:.*]] = tosa.equal %{{.*}}, %{{.*}} : (tensor<3x1x1xi32>, tensor<1x2x1xi32>) -> tensor<3x2x1xi1>
+// CHECK-NEXT:    %[[ORDER:.*]] = "tosa.const"() <{values = dense<{{\[\[\[}}0]], {{\[\[}}1]], {{\[\[}}2]]]> : tensor<3x1x1xi32>}>
+// CHECK-NEXT:    %[[NONE:.*]] = "tosa.const"() <{values = dense<-1> : tensor<1x1x1xi32>}>
+// CHECK-NEXT:    %[[W:.*]] = tosa.select %[[HITS]], %[[ORDER]], %[[NONE]]
+// CHECK-NEXT:    %[[LAST:.*]] = tosa.reduce_max %[[W]] {axis = 0 : i32} : (tensor<3x2x1xi32>) -> tensor<1x2x1xi32>
+// CHECK-NEXT:    %[[IS_LAST:.*]] = tosa.equal %[[ORDER]], %[[LAST]]
+// CHECK-NEXT:    %[[KEEP:.*]] = tosa.logical_and %[[HITS]], %[[IS_LAST]]
+// CHECK:         %[[SEL:.*]] = tosa.select %[[KEEP]], %{{.*}}, %{{.*}} : (tensor<3x2x1xi1>, tensor<3x1x3xf32>, tensor<1x1x1xf32>) -> tensor<3x2x3xf32>
+// CHECK-NEXT:    %[[VALUE:.*]] = tosa.reduce_max %[[SEL]] {axis = 0 : i32}
+// CHECK-NEXT:    %[[ANY:.*]] = tosa.reduce_any %[[KEEP]] {axis = 0 : i32}
+// CHECK-NEXT:    tosa.select %[[ANY]], %[[VALUE]], %{{.*}}
+func.func @scatter_nd_repeated_rows(%data: tensor<2x3xf32>, %idx: tensor<3x1xi32>, %upd: tensor<3x3xf32>) -> tensor<2x3xf32> {
+  %0 = openvino.scatter_nd_update %data, %idx, %upd : (tensor<2x3xf32>, tensor<3x1xi32>, tensor<3x3xf32>) -> tensor<2x3xf32>
+  func.return %0 : tensor<2x3xf32>
+}

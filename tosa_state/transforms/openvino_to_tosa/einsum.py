@@ -22,6 +22,7 @@ from tosa_state.transforms.openvino_to_tosa.common import (
     Emitter,
     OpenVINOPattern,
     Unsupported,
+    dims,
     shape,
 )
 from tosa_state.transforms.openvino_to_tosa.matrix import matmul
@@ -75,16 +76,16 @@ class Einsum(OpenVINOPattern):
         operands: list[Labelled] = []
         sizes: dict[str, int] = {}
         for term, value in zip(terms, op.inputs, strict=True):
-            dims = shape(value)
-            labels = ov.term_labels(term, len(dims))
+            value_dims = shape(value)
+            labels = ov.term_labels(term, len(value_dims))
             if len(set(labels)) != len(labels):
                 raise Unsupported(f"the term '{term}' repeats a label (a diagonal)")
-            for label, dim in zip(labels, dims, strict=True):
+            for label, dim in zip(labels, value_dims, strict=True):
                 if sizes.setdefault(label, dim) != dim:
                     raise Unsupported(f"label '{label}' has sizes {sizes[label]} and {dim} "
                                       "(broadcasting is not supported)")
             operands.append((value, labels))
-        output = ov.term_labels(output_term, len(shape(op.result)))
+        output = ov.term_labels(output_term, len(dims(op.result)))
 
         def needed(after: int) -> set[str]:
             later = [lab for _, labels in operands[after:] for lab in labels]

@@ -104,7 +104,12 @@ class GatherND(OpenVINOPattern):
                 tuples = e.value(tt.ReduceSumOp(scaled, 1))
             rows = e.reshape(tuples, [batches, width])
         values = e.reshape(op.input, [batches, math.prod(tuple_dims), row])
-        return [e.reshape(gather_rows(e, values, rows), shape(op.result))]
+        gathered = gather_rows(e, values, rows)  # [batches, width, row]
+        if len(dims(op.result)) == len(index_dims) - 1 + len(data_dims) - batch - depth:  # v8
+            out = [*index_dims[:-1], *data_dims[batch + depth:]]
+        else:  # GatherND-5: the batch dims folded into one
+            out = [batches, *index_dims[batch:-1], *data_dims[batch + depth:]]
+        return [e.reshape(gathered, out)]
 
 
 class GatherElements(OpenVINOPattern):

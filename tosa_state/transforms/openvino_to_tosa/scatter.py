@@ -5,7 +5,9 @@ wrapped by the size of their dim, as OpenVINO does), then:
 
 - `reduction = none`: one `tosa.scatter` of the update rows into `data` viewed as [N, K, C]
   (a repeated index keeps the last update, as OpenVINO's reference; TOSA leaves that
-  implementation-defined, our interpreter writes in order);
+  implementation-defined, our interpreter writes in order); with more updates than rows (so
+  some must repeat, and `tosa.scatter` requires W <= K) the one-hot form below, keeping for
+  each row the update of the largest `w` that hits it;
 - the reductions: a one-hot table `hits[w, k] = (row[w] == k)` over the W updates and K rows,
   the updates selected into it (the reduction's identity elsewhere) and reduced over `w` with
   `tosa.reduce_sum / _product / _min / _max`, then combined with `data` (`use_init_val` false:
@@ -105,13 +107,11 @@ def scatter_rows(e: Emitter, data: SSAValue, rows: SSAValue, updates: SSAValue, 
     n, k, c = shape(data)
     w = shape(rows)[1]
     element_type = element(data)
-    if reduction == "none":
-        if w > k:
-            raise Unsupported(f"{w} updates of {k} rows: some must repeat (tosa.scatter "
-                              "writes each row at most once)")
+    if reduction == "none" and w <= k:
         return e.value(tt.ScatterOp(data, rows, updates))
     if n != 1:
-        raise Unsupported("a reduction over several batches")
+        raise Unsupported(f"{w} updates of {k} rows in several batches" if reduction == "none"
+                          else "a reduction over several batches")
     if is_unsigned(element_type) or element_type == i1:
         raise Unsupported(f"scatter reductions of {element_type} values")
     if w * k * c > ONE_HOT_LIMIT:
@@ -119,6 +119,12 @@ def scatter_rows(e: Emitter, data: SSAValue, rows: SSAValue, updates: SSAValue, 
                           f"elements (limit {ONE_HOT_LIMIT})")
     hits = e.elementwise(tew.EqualOp, e.reshape(rows, [w, 1, 1]),
                          e.const(np.arange(k).reshape(1, k, 1), i32), result_element=i1)
+    if reduction == "none":  # more updates than rows: the last update of a row wins
+        order = e.const(np.arange(w).reshape(w, 1, 1), i32)
+        last = _reduce(e, tt.ReduceMaxOp, e.select(hits, order, e.scalar(-1, i32, 3)), 0)
+        hits = e.elementwise(tew.LogicalAndOp, hits,
+                             e.elementwise(tew.EqualOp, order, last, result_element=i1))
+        reduction, use_init_val = "max", False  # of the one update left per row, alone
     fill = e.scalar(_identity(reduction, element_type), element_type, 3)
     chosen = e.select(hits, e.reshape(updates, [w, 1, c]), fill)
     total = _reduce(e, REDUCE[reduction], chosen, 0)  # [1, K, C]
