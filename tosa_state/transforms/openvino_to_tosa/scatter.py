@@ -29,10 +29,12 @@ from tosa_state.dialects import openvino as ov
 from tosa_state.dialects.tosa import elementwise as tew
 from tosa_state.dialects.tosa import tensor as tt
 from tosa_state.transforms.openvino_to_tosa.common import (
+    DYN,
     Emitter,
     OpenVINOPattern,
     Unsupported,
     constant_ints,
+    dims,
     dtype_of,
     element,
     is_float,
@@ -45,12 +47,18 @@ ONE_HOT_LIMIT = 1 << 22
 """The most elements (updates x rows x row length) a scatter reduction's one-hot table has."""
 
 
-def wrapped(e: Emitter, indices: SSAValue, sizes: np.ndarray) -> SSAValue:
-    """`indices` as i32, negative ones plus the size of their dim (`sizes` broadcasts)."""
+def wrapped(e: Emitter, indices: SSAValue, sizes: np.ndarray | Sequence[int | SSAValue]
+            ) -> SSAValue:
+    """`indices` as i32, negative ones plus the size of their dim (`sizes`, a 0-D array or
+    one size per index of the last dim; sizes known at run time are shape values)."""
     index = e.cast(indices, i32)
-    rank = len(shape(index))
-    size = e.const(np.asarray(sizes).reshape((1,) * (rank - np.ndim(sizes)) + np.shape(sizes)),
-                   i32)
+    rank = len(dims(index))
+    if isinstance(sizes, np.ndarray) or all(isinstance(s, int) for s in sizes):
+        sizes = np.asarray(sizes)
+        size = e.const(sizes.reshape((1,) * (rank - sizes.ndim) + sizes.shape), i32)
+    else:
+        pieces = [e.size_tensor(s, i32) for s in sizes]
+        size = e.reshape(e.concat(pieces, 0), (1,) * (rank - 1) + (len(pieces),))
     negative = e.greater(e.scalar(0, i32, rank), index)
     return e.select(negative, e.add(index, size), index)
 
@@ -104,11 +112,12 @@ def scatter_rows(e: Emitter, data: SSAValue, rows: SSAValue, updates: SSAValue, 
                  use_init_val: bool = True) -> SSAValue:
     """`data` [N, K, C] with the update rows `updates` [N, W, C] written to (or reduced into)
     the rows `rows` [N, W] (i32, in range)."""
+    element_type = element(data)
+    if reduction == "none" and (DYN in (dims(rows)[1], dims(data)[1])
+                                or dims(rows)[1] <= dims(data)[1]):
+        return e.value(tt.ScatterOp(data, rows, updates))
     n, k, c = shape(data)
     w = shape(rows)[1]
-    element_type = element(data)
-    if reduction == "none" and w <= k:
-        return e.value(tt.ScatterOp(data, rows, updates))
     if n != 1:
         raise Unsupported(f"{w} updates of {k} rows in several batches" if reduction == "none"
                           else "a reduction over several batches")
@@ -186,22 +195,27 @@ class ScatterNDUpdate(OpenVINOPattern):
     OPS = (ov.ScatterNDUpdateOp,)
 
     def convert(self, op: ov.ScatterNDUpdateOp, e: Emitter) -> Sequence[SSAValue]:
-        dims, index_dims = shape(op.data), shape(op.indices)
+        data_dims, index_dims = dims(op.data), dims(op.indices)
         depth = index_dims[-1]
-        if depth == 0:
-            raise Unsupported("index tuples of no elements")
-        count = math.prod(index_dims[:-1])
-        rows_k, row_c = math.prod(dims[:depth]), math.prod(dims[depth:])
-        strides = np.array([math.prod(dims[d + 1:depth]) for d in range(depth)])
-        tuples = wrapped(e, e.reshape(op.indices, [count, depth]), np.array(dims[:depth]))
+        if depth in (0, DYN):
+            raise Unsupported("index tuples of no elements" if depth == 0 else
+                              "index tuples of a dynamic length")
+        sizes, index_sizes = e.sizes(op.data), e.sizes(op.indices)
+        count = e.product(index_sizes[:-1])
+        rows_k, row_c = e.product(sizes[:depth]), e.product(sizes[depth:])
+        tuples = wrapped(e, e.reshape_sizes(op.indices, [count, depth]), sizes[:depth])
         flat = tuples
         if depth > 1:
+            if DYN in data_dims[1:depth]:
+                raise Unsupported("index tuples into dynamic dims after the first")
+            strides = np.array([math.prod(data_dims[d + 1:depth]) for d in range(depth)])
             scaled = e.mul(tuples, e.const(strides.reshape(1, depth), i32))
             flat = _reduce(e, tt.ReduceSumOp, scaled, 1)
-        data = e.reshape(op.data, [1, rows_k, row_c])
-        updates = e.reshape(op.updates, [1, count, row_c])
-        result = scatter_rows(e, data, e.reshape(flat, [1, count]), updates, op.reduction.data)
-        return [e.reshape(result, dims)]
+        data = e.reshape_sizes(op.data, [1, rows_k, row_c])
+        updates = e.reshape_sizes(op.updates, [1, count, row_c])
+        result = scatter_rows(e, data, e.reshape_sizes(flat, [1, count]), updates,
+                              op.reduction.data)
+        return [e.reshape_sizes(result, sizes)]
 
 
 class ScatterElementsUpdate(OpenVINOPattern):

@@ -4,7 +4,7 @@ element i is the number of elements before it in the order (`x_j > x_i`, or equa
 summed with `tosa.reduce_sum`; output slot p takes the element of rank p (a one-hot select
 reduced with `tosa.reduce_max` for the values, `tosa.reduce_sum` for the indices). `sort =
 index` ranks the chosen elements by index instead. Exact for any k; n * n * (rows) elements,
-refused above `TABLE_LIMIT`. Static shapes and a constant k only.
+refused above `TABLE_LIMIT`. A constant k and a static axis; the other dims may be dynamic.
 """
 
 from __future__ import annotations
@@ -20,16 +20,17 @@ from tosa_state.dialects import openvino as ov
 from tosa_state.dialects.tosa import elementwise as tew
 from tosa_state.dialects.tosa import tensor as tt
 from tosa_state.transforms.openvino_to_tosa.common import (
+    DYN,
     Emitter,
     OpenVINOPattern,
     Unsupported,
     constant_ints,
+    dims,
     dtype_of,
     element,
     is_float,
     is_unsigned,
     normalize_axis,
-    shape,
 )
 
 TABLE_LIMIT = 1 << 22
@@ -54,23 +55,26 @@ class TopK(OpenVINOPattern):
     OPS = (ov.TopKOp,)
 
     def convert(self, op: ov.TopKOp, e: Emitter) -> Sequence[SSAValue]:
-        dims, element_type = shape(op.input), element(op.input)
+        input_dims, element_type = dims(op.input), element(op.input)
         if is_unsigned(element_type) or element_type == i1:
             raise Unsupported(f"TopK of {element_type} values")
-        axis = normalize_axis(op.axis.value.data, len(dims))
+        axis = normalize_axis(op.axis.value.data, len(input_dims))
         k_values = constant_ints(op.k, "k")
-        n = dims[axis]
+        n = input_dims[axis]
+        if n == DYN:
+            raise Unsupported("TopK along a dynamic axis")
         if len(k_values) != 1 or not 0 < k_values[0] <= n:
             raise Unsupported(f"k = {k_values} is not one count in [1, {n}] (the axis size)")
         k = k_values[0]
-        rows = math.prod(dims) // n
-        if rows * n * n > TABLE_LIMIT:
-            raise Unsupported(f"TopK's comparison table would have {rows * n * n} elements "
-                              f"(limit {TABLE_LIMIT})")
-        order = [d for d in range(len(dims)) if d != axis] + [axis]
+        order = [d for d in range(len(input_dims)) if d != axis] + [axis]
+        outer = [e.size(op.input, d) for d in order[:-1]]
+        rows = e.product(outer)
+        if (rows if isinstance(rows, int) else 1) * n * n > TABLE_LIMIT:
+            raise Unsupported(f"TopK's comparison table would have {n * n} elements per row "
+                              f"(limit {TABLE_LIMIT} in all)")
         moved = e.transpose(op.input, order)
-        x_i = e.reshape(moved, [rows, n, 1])
-        x_j = e.reshape(moved, [rows, 1, n])
+        x_i = e.reshape_sizes(moved, [rows, n, 1])
+        x_j = e.reshape_sizes(moved, [rows, 1, n])
         first, second = (x_j, x_i) if op.mode.data == "max" else (x_i, x_j)
         before = e.greater(first, second)  # [rows, i, j]: j comes before i
         earlier = e.const(np.tril(np.ones((n, n), bool), -1).reshape(1, n, n), i1)
@@ -79,7 +83,7 @@ class TopK(OpenVINOPattern):
         rank = _count(e, e.elementwise(tew.LogicalOrOp, before, tie), 2)  # [rows, n, 1]
         if op.sort.data == "index":
             chosen = e.greater(e.scalar(k, i32, 3), rank)  # [rows, n, 1]
-            chosen_j = e.reshape(chosen, [rows, 1, n])
+            chosen_j = e.reshape_sizes(chosen, [rows, 1, n])
             rank = _count(e, e.elementwise(tew.LogicalAndOp, chosen_j, earlier), 2)
             rank = e.select(chosen, rank, e.scalar(n, i32, 3))
         slots = e.elementwise(tew.EqualOp, rank, e.const(np.arange(k).reshape(1, 1, k), i32),
@@ -88,10 +92,9 @@ class TopK(OpenVINOPattern):
         positions = e.const(np.arange(n).reshape(1, n, 1), i32)
         indices = e.value(tt.ReduceSumOp(e.select(slots, positions, e.scalar(0, i32, 3)), 1))
         inverse = list(np.argsort(order))
-        moved_dims = [dims[d] for d in order[:-1]] + [k]
         results = []
         for value, element_out in ((values, element_type), (indices, element(op.indices))):
-            value = e.reshape(e.cast(value, element_out), moved_dims)
+            value = e.reshape_sizes(e.cast(value, element_out), [*outer, k])
             results.append(e.transpose(value, inverse))
         return results
 
