@@ -577,3 +577,28 @@ def test_non_zero_of_a_constant(openvino_runtime: None, tmp_path: Path) -> None:
     assert code == 1
     assert ("name='layer' type='NonZero' (opset3)" in err and "NonZero of values known only at "
             "run time (its output length depends on them; only a constant input folds)" in err)
+
+
+def test_dynamic_router_and_mask_assignment(openvino_runtime: None, tmp_path: Path) -> None:
+    """Dynamic shapes as the exports have them: TopK over a run-time number of tokens (an MoE
+    router) and ScatterNDUpdate of run-time-length data and indices (a causal mask's slice
+    assignment), with a different length at each step."""
+    logits = ops.parameter([-1, 5], np.float32, name="logits")
+    mask = ops.parameter([-1], np.float32, name="mask")
+    rows = ops.parameter([-1, 1], np.int64, name="rows")
+    values = ops.parameter([-1], np.float32, name="values")
+    top = opset11.topk(logits, ops.constant(np.int64(2)), 1, "max", "value", "i64", True)
+    assigned = opset4.scatter_nd_update(mask, rows, values)
+    results = [ops.result(top.output(0), name="v"), ops.result(top.output(1), name="i"),
+               ops.result(assigned, name="mask_out")]
+    xml = _save(ov.Model(results, [logits, mask, rows, values], "dynamic"), tmp_path)
+
+    def inputs(rng: np.random.Generator, step: int) -> list[np.ndarray]:
+        tokens, length = 1 + step, 3 + 2 * step
+        count = rng.integers(1, length + 1)
+        return [rng.standard_normal((tokens, 5)).astype(np.float32),
+                rng.standard_normal(length).astype(np.float32),
+                rng.permutation(length)[:count].reshape(count, 1).astype(np.int64),
+                rng.standard_normal(count).astype(np.float32)]
+
+    _stateless(xml, inputs, "dynamic", steps=3)

@@ -42,10 +42,10 @@ func.func @scatter_repeats_rows_in_batches(%data: tensor<2x2x3xf32>, %idx: tenso
 
 // -----
 
-func.func @scatter_dynamic(%data: tensor<?x3xf32>, %idx: tensor<1x1xi32>, %upd: tensor<1x3xf32>) -> tensor<?x3xf32> {
+func.func @scatter_reduction_dynamic(%data: tensor<?x3xf32>, %idx: tensor<1x1xi32>, %upd: tensor<1x3xf32>) -> tensor<?x3xf32> {
   // expected-note@+2 {{in pass 'convert-openvino-to-tosa'}}
-  // expected-error@+1 {{'openvino.scatter_nd_update' op could not be converted to TOSA: operand of type tensor<?x3xf32> has a dynamic shape (this op needs static shapes)}}
-  %0 = openvino.scatter_nd_update %data, %idx, %upd : (tensor<?x3xf32>, tensor<1x1xi32>, tensor<1x3xf32>) -> tensor<?x3xf32>
+  // expected-error@+1 {{'openvino.scatter_nd_update' op could not be converted to TOSA: operand of type tensor<1x?x3xf32> has a dynamic shape (this op needs static shapes)}}
+  %0 = openvino.scatter_nd_update %data, %idx, %upd {reduction = "sum"} : (tensor<?x3xf32>, tensor<1x1xi32>, tensor<1x3xf32>) -> tensor<?x3xf32>
   func.return %0 : tensor<?x3xf32>
 }
 

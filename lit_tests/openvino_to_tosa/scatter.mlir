@@ -104,3 +104,22 @@ func.func @scatter_nd_repeated_rows(%data: tensor<2x3xf32>, %idx: tensor<3x1xi32
   %0 = openvino.scatter_nd_update %data, %idx, %upd : (tensor<2x3xf32>, tensor<3x1xi32>, tensor<3x3xf32>) -> tensor<2x3xf32>
   func.return %0 : tensor<2x3xf32>
 }
+
+// -----
+
+// Dynamic data and indices (`none`): sizes read with tosa.dim; the wrap adds the run-time
+// size (a reduce_sum of a tile of ones); one tosa.scatter of dynamic shapes.
+// CHECK-LABEL: func.func @scatter_nd_dynamic(
+// CHECK-DAG:     %[[K:.*]] = tosa.dim %data {axis = 0 : i32}
+// CHECK-DAG:     %[[W:.*]] = tosa.dim %idx {axis = 0 : i32}
+// CHECK:         %[[ONES:.*]] = tosa.tile %{{.*}}, %[[K]] : (tensor<1xi32>, !tosa.shape<1>) -> tensor<?xi32>
+// CHECK-NEXT:    %[[SIZE:.*]] = tosa.reduce_sum %[[ONES]] {axis = 0 : i32}
+// CHECK:         %[[DATA:.*]] = tosa.reshape %data, %{{.*}} -> tensor<1x?x1xf32>
+// CHECK:         %[[UPD:.*]] = tosa.reshape %upd, %{{.*}} -> tensor<1x?x1xf32>
+// CHECK:         %[[ROWS:.*]] = tosa.reshape %{{.*}}, %{{.*}} -> tensor<1x?xi32>
+// CHECK-NEXT:    %[[S:.*]] = tosa.scatter %[[DATA]], %[[ROWS]], %[[UPD]] : (tensor<1x?x1xf32>, tensor<1x?xi32>, tensor<1x?x1xf32>) -> tensor<1x?x1xf32>
+// CHECK-NEXT:    tosa.reshape %[[S]], %[[K]] : (tensor<1x?x1xf32>, !tosa.shape<1>) -> tensor<?xf32>
+func.func @scatter_nd_dynamic(%data: tensor<?xf32>, %idx: tensor<?x1xi64>, %upd: tensor<?xf32>) -> tensor<?xf32> {
+  %0 = openvino.scatter_nd_update %data, %idx, %upd : (tensor<?xf32>, tensor<?x1xi64>, tensor<?xf32>) -> tensor<?xf32>
+  func.return %0 : tensor<?xf32>
+}

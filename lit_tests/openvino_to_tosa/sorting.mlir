@@ -54,3 +54,18 @@ func.func @topk_min_by_index(%x: tensor<3x2xi32>) -> (tensor<2x2xi32>, tensor<2x
   %0, %1 = openvino.topk %x, %k {axis = 0 : i64, mode = "min", sort = "index"} : (tensor<3x2xi32>, tensor<i32>) -> (tensor<2x2xi32>, tensor<2x2xi32>)
   func.return %0, %1 : tensor<2x2xi32>, tensor<2x2xi32>
 }
+
+// -----
+
+// A dynamic number of rows (tokens): the table is [?, 4, 4].
+// CHECK-LABEL: func.func @topk_dynamic_rows(
+// CHECK:         %[[XI:.*]] = tosa.reshape %x, %{{.*}} -> tensor<?x4x1xf32>
+// CHECK:         %[[XJ:.*]] = tosa.reshape %x, %{{.*}} -> tensor<?x1x4xf32>
+// CHECK-NEXT:    tosa.greater %[[XJ]], %[[XI]] : (tensor<?x1x4xf32>, tensor<?x4x1xf32>) -> tensor<?x4x4xi1>
+// CHECK:         tosa.reduce_max %{{.*}} {axis = 1 : i32} : (tensor<?x4x2xf32>) -> tensor<?x1x2xf32>
+// CHECK:         func.return %{{.*}}, %{{.*}} : tensor<?x2xf32>, tensor<?x2xi64>
+func.func @topk_dynamic_rows(%x: tensor<?x4xf32>) -> (tensor<?x2xf32>, tensor<?x2xi64>) {
+  %k = openvino.constant dense<2> : tensor<i64>
+  %0, %1 = openvino.topk %x, %k {axis = 1 : i64, mode = "max", sort = "value", stable = true} : (tensor<?x4xf32>, tensor<i64>) -> (tensor<?x2xf32>, tensor<?x2xi64>)
+  func.return %0, %1 : tensor<?x2xf32>, tensor<?x2xi64>
+}
