@@ -580,17 +580,21 @@ def test_non_zero_of_a_constant(openvino_runtime: None, tmp_path: Path) -> None:
 
 
 def test_dynamic_router_and_mask_assignment(openvino_runtime: None, tmp_path: Path) -> None:
-    """Dynamic shapes as the exports have them: TopK over a run-time number of tokens (an MoE
-    router) and ScatterNDUpdate of run-time-length data and indices (a causal mask's slice
-    assignment), with a different length at each step."""
+    """Dynamic shapes as the exports have them: TopK over a run-time number of tokens and the
+    chosen weights scattered into a routing table (ScatterElementsUpdate; an MoE router), and
+    ScatterNDUpdate of run-time-length data and indices (a causal mask's slice assignment),
+    with a different length at each step."""
     logits = ops.parameter([-1, 5], np.float32, name="logits")
     mask = ops.parameter([-1], np.float32, name="mask")
     rows = ops.parameter([-1, 1], np.int64, name="rows")
     values = ops.parameter([-1], np.float32, name="values")
     top = opset11.topk(logits, ops.constant(np.int64(2)), 1, "max", "value", "i64", True)
     assigned = opset4.scatter_nd_update(mask, rows, values)
+    zeros = ops.multiply(logits, ops.constant(np.float32(0)))
+    routing = opset12.scatter_elements_update(zeros, top.output(1), ops.softmax(top.output(0), 1),
+                                              ops.constant(np.int64(-1)))
     results = [ops.result(top.output(0), name="v"), ops.result(top.output(1), name="i"),
-               ops.result(assigned, name="mask_out")]
+               ops.result(assigned, name="mask_out"), ops.result(routing, name="routing")]
     xml = _save(ov.Model(results, [logits, mask, rows, values], "dynamic"), tmp_path)
 
     def inputs(rng: np.random.Generator, step: int) -> list[np.ndarray]:

@@ -103,3 +103,13 @@ func.func @einsum_broadcast(%a: tensor<2x3xf32>, %b: tensor<1x3xf32>) -> tensor<
   %0 = openvino.einsum %a, %b {equation = "ij,ij->i"} : (tensor<2x3xf32>, tensor<1x3xf32>) -> tensor<2xf32>
   func.return %0 : tensor<2xf32>
 }
+
+// -----
+
+func.func @scatter_elements_dynamic_not_spanning(%data: tensor<?x5xf32>, %idx: tensor<2x2xi64>, %upd: tensor<2x2xf32>) -> tensor<?x5xf32> {
+  %axis = openvino.constant dense<1> : tensor<i64>
+  // expected-note@+2 {{in pass 'convert-openvino-to-tosa'}}
+  // expected-error@+1 {{'openvino.scatter_elements_update' op could not be converted to TOSA: indices [2,2] that do not span the other dims of data [?,5] (dynamic shapes)}}
+  %0 = openvino.scatter_elements_update %data, %idx, %upd, %axis : (tensor<?x5xf32>, tensor<2x2xi64>, tensor<2x2xf32>, tensor<i64>) -> tensor<?x5xf32>
+  func.return %0 : tensor<?x5xf32>
+}

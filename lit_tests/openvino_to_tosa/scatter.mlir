@@ -123,3 +123,20 @@ func.func @scatter_nd_dynamic(%data: tensor<?xf32>, %idx: tensor<?x1xi64>, %upd:
   %0 = openvino.scatter_nd_update %data, %idx, %upd : (tensor<?xf32>, tensor<?x1xi64>, tensor<?xf32>) -> tensor<?xf32>
   func.return %0 : tensor<?xf32>
 }
+
+// -----
+
+// ScatterElementsUpdate (none) with a dynamic number of rows: the axis last, each row of
+// data a batch of one tosa.scatter.
+// CHECK-LABEL: func.func @scatter_elements_dynamic(
+// CHECK:         %[[DATA:.*]] = tosa.reshape %data, %{{.*}} -> tensor<?x5x1xf32>
+// CHECK:         %[[IDX:.*]] = tosa.reshape %idx, %{{.*}} -> tensor<?x2xi64>
+// CHECK:         %[[UPD:.*]] = tosa.reshape %upd, %{{.*}} -> tensor<?x2x1xf32>
+// CHECK:         %[[ROWS:.*]] = tosa.select
+// CHECK-NEXT:    %[[S:.*]] = tosa.scatter %[[DATA]], %[[ROWS]], %[[UPD]] : (tensor<?x5x1xf32>, tensor<?x2xi32>, tensor<?x2x1xf32>) -> tensor<?x5x1xf32>
+// CHECK:         tosa.reshape %[[S]], %{{.*}} -> tensor<?x5xf32>
+func.func @scatter_elements_dynamic(%data: tensor<?x5xf32>, %idx: tensor<?x2xi64>, %upd: tensor<?x2xf32>) -> tensor<?x5xf32> {
+  %axis = openvino.constant dense<1> : tensor<i64>
+  %0 = openvino.scatter_elements_update %data, %idx, %upd, %axis : (tensor<?x5xf32>, tensor<?x2xi64>, tensor<?x2xf32>, tensor<i64>) -> tensor<?x5xf32>
+  func.return %0 : tensor<?x5xf32>
+}

@@ -35,6 +35,7 @@ from tosa_state.transforms.openvino_to_tosa.common import (
     Unsupported,
     constant_ints,
     dims,
+    dims_of,
     dtype_of,
     element,
     is_float,
@@ -226,6 +227,8 @@ class ScatterElementsUpdate(OpenVINOPattern):
     OPS = (ov.ScatterElementsUpdateOp,)
 
     def convert(self, op: ov.ScatterElementsUpdateOp, e: Emitter) -> Sequence[SSAValue]:
+        if DYN in dims_of(op.data) + dims_of(op.indices) and op.reduction.data == "none":
+            return [self.along_rows(op, e)]
         dims = shape(op.data)
         axis = _axis(op, len(dims))
         count, total = math.prod(shape(op.indices)), math.prod(dims)
@@ -235,6 +238,28 @@ class ScatterElementsUpdate(OpenVINOPattern):
         result = scatter_rows(e, data, flat, updates, op.reduction.data,
                               bool(op.use_init_val.value.data))
         return [e.reshape(result, dims)]
+
+
+    @staticmethod
+    def along_rows(op: ov.ScatterElementsUpdateOp, e: Emitter) -> SSAValue:
+        """Dynamic shapes (`none`): the axis moved last, every other position a row of a
+        batched `tosa.scatter` (indices must then span data's other dims, as exports'
+        `scatter_` of TopK indices do)."""
+        data_dims, index_dims = dims_of(op.data), dims_of(op.indices)
+        axis = _axis(op, len(data_dims))
+        others = [d for d in range(len(data_dims)) if d != axis]
+        if any(data_dims[d] != index_dims[d] for d in others):
+            raise Unsupported(f"indices {ov.format_shape(index_dims)} that do not span the "
+                              f"other dims of data {ov.format_shape(data_dims)} (dynamic shapes)")
+        order = [*others, axis]
+        outer = [e.size(op.data, d) for d in others]
+        rows, size = e.product(outer), e.size(op.data, axis)
+        count = e.size(op.indices, axis)
+        data = e.reshape_sizes(e.transpose(op.data, order), [rows, size, 1])
+        index = e.reshape_sizes(e.transpose(op.indices, order), [rows, count])
+        updates = e.reshape_sizes(e.transpose(op.updates, order), [rows, count, 1])
+        result = scatter_rows(e, data, wrapped(e, index, [size]), updates, "none")
+        return e.transpose(e.reshape_sizes(result, [*outer, size]), list(np.argsort(order)))
 
 
 SCATTER_PATTERNS = (ScatterUpdate, ScatterNDUpdate, ScatterElementsUpdate)
