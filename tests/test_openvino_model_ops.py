@@ -606,3 +606,22 @@ def test_dynamic_router_and_mask_assignment(openvino_runtime: None, tmp_path: Pa
                 rng.standard_normal(count).astype(np.float32)]
 
     _stateless(xml, inputs, "dynamic", steps=3)
+
+
+@pytest.mark.parametrize("exclusive, reverse", [(False, False), (True, True)])
+def test_cumsum_dynamic(openvino_runtime: None, tmp_path: Path, exclusive: bool,
+                        reverse: bool) -> None:
+    """CumSum along a run-time length (Bloom's ALiBi positions from the attention mask, an
+    i64 [batch, length] running sum; floats along the middle axis too)."""
+    mask = ops.parameter([-1, -1], np.int64, name="mask")
+    x = ops.parameter([2, -1, 3], np.float32, name="x")
+    outputs = [ops.cumsum(mask, ops.constant(np.int64(-1)), exclusive, reverse),
+               ops.cumsum(x, ops.constant(np.int32(1)), exclusive, reverse)]
+    results = [ops.result(o, name=f"out{n}") for n, o in enumerate(outputs)]
+    xml = _save(ov.Model(results, [mask, x], "cumsum_dynamic"), tmp_path)
+
+    def inputs(rng: np.random.Generator, step: int) -> list[np.ndarray]:
+        return [rng.integers(0, 2, (1 + step, 3 + 2 * step)).astype(np.int64),
+                rng.standard_normal((2, 2 + 3 * step, 3)).astype(np.float32)]
+
+    _stateless(xml, inputs, "cumsum", steps=3)

@@ -128,3 +128,21 @@ func.func @mod(%a: tensor<3xf32>, %b: tensor<3xf32>) -> tensor<3xf32> {
   %0 = openvino.mod %a, %b : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
   func.return %0 : tensor<3xf32>
 }
+
+// -----
+
+// A run-time length: positions sliced from the constant table, a triangular selection
+// `pos_i >= pos_j`, summed over j.
+// CHECK-LABEL: func.func @cumsum_dynamic(
+// CHECK:         %[[N:.*]] = tosa.dim %x {axis = 1 : i32}
+// CHECK:         %[[POS:.*]] = tosa.slice %{{.*}}, %{{.*}}, %{{.*}} : (tensor<8192xi32>, !tosa.shape<1>, !tosa.shape<1>) -> tensor<?xi32>
+// CHECK:         %[[PI:.*]] = tosa.reshape %[[POS]], %{{.*}} -> tensor<1x?x1xi32>
+// CHECK:         %[[PJ:.*]] = tosa.reshape %[[POS]], %{{.*}} -> tensor<1x1x?xi32>
+// CHECK-NEXT:    %[[LOWER:.*]] = tosa.greater_equal %[[PI]], %[[PJ]] : (tensor<1x?x1xi32>, tensor<1x1x?xi32>) -> tensor<1x?x?xi1>
+// CHECK:         %[[TERMS:.*]] = tosa.select %[[LOWER]], %{{.*}}, %{{.*}} : (tensor<1x?x?xi1>, tensor<?x1x?xi64>, tensor<1x1x1xi64>) -> tensor<?x?x?xi64>
+// CHECK-NEXT:    tosa.reduce_sum %[[TERMS]] {axis = 2 : i32} : (tensor<?x?x?xi64>) -> tensor<?x?x1xi64>
+func.func @cumsum_dynamic(%x: tensor<?x?xi64>) -> tensor<?x?xi64> {
+  %axis = openvino.constant dense<1> : tensor<i64>
+  %0 = openvino.cumsum %x, %axis : (tensor<?x?xi64>, tensor<i64>) -> tensor<?x?xi64>
+  func.return %0 : tensor<?x?xi64>
+}

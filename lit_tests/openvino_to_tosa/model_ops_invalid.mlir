@@ -1,16 +1,7 @@
 // RUN: tosa-state-opt %s --split-input-file --verify-diagnostics -p convert-openvino-to-tosa
 
-// What the conversions of CumSum and Roll refuse (the importer names the layer as well).
-
-func.func @cumsum_dynamic(%x: tensor<2x?xf32>) -> tensor<2x?xf32> {
-  %axis = openvino.constant dense<1> : tensor<i64>
-  // expected-note@+2 {{in pass 'convert-openvino-to-tosa'}}
-  // expected-error@+1 {{'openvino.cumsum' op could not be converted to TOSA: operand of type tensor<2x?xf32> has a dynamic shape (this op needs static shapes)}}
-  %0 = openvino.cumsum %x, %axis : (tensor<2x?xf32>, tensor<i64>) -> tensor<2x?xf32>
-  func.return %0 : tensor<2x?xf32>
-}
-
-// -----
+// What the conversions of the optimum-intel ops refuse (the importer names the layer as
+// well).
 
 func.func @cumsum_computed_axis(%x: tensor<2x3xf32>, %axis: tensor<i64>) -> tensor<2x3xf32> {
   // expected-note@+2 {{in pass 'convert-openvino-to-tosa'}}
