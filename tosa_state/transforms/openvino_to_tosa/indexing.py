@@ -13,6 +13,7 @@ from xdsl.ir import SSAValue
 
 from tosa_state.dialects import openvino as ov
 from tosa_state.dialects.tosa import tensor as tt
+from tosa_state.transforms.openvino_to_tosa import sizes as sz
 from tosa_state.transforms.openvino_to_tosa.common import (
     DYN,
     Emitter,
@@ -119,11 +120,27 @@ class GatherElements(OpenVINOPattern):
     OPS = (ov.GatherElementsOp,)
 
     def convert(self, op: ov.GatherElementsOp, e: Emitter) -> Sequence[SSAValue]:
+        rank = len(dims(op.input))
+        axis = normalize_axis(op.axis.value.data, rank)
+        if DYN in dims(op.input) or DYN in dims(op.indices):
+            return [_gather_elements_dynamic(e, op.input, op.indices, axis)]
         data_dims = shape(op.input)
-        axis = normalize_axis(op.axis.value.data, len(data_dims))
         rows = element_rows(e, op.indices, data_dims, axis)
         values = e.reshape(op.input, [1, math.prod(data_dims), 1])
         return [e.reshape(gather_rows(e, values, rows), shape(op.indices))]
+
+
+def _gather_elements_dynamic(e: Emitter, data: SSAValue, indices: SSAValue, axis: int
+                             ) -> SSAValue:
+    """GatherElements with dims known only at run time: with `axis` moved last, it is a
+    Gather along the last axis whose batch dims are all the others (the indices share them,
+    GatherElements-6 requires it)."""
+    rank = len(dims(data))
+    last = [d for d in range(rank) if d != axis] + [axis]
+    back = [last.index(d) for d in range(rank)]
+    moved = sz.gather(e, e.transpose(data, last), e.transpose(indices, last), rank - 1,
+                      rank - 1)
+    return e.transpose(moved, back)
 
 
 class NonZero(OpenVINOPattern):
