@@ -30,10 +30,16 @@ from openvino._offline_transformations import (  # noqa: E402
     apply_make_stateful_transformation,
 )
 from peers.openvino_runtime import MAX_ERRORS, OpenVINOSession  # noqa: E402
+from peers.upstream_mlir import iree_opt  # noqa: E402
 from test_openvino_differential import TosaStateSession, _compare  # noqa: E402
 from test_torch_exports import Config, Recurrent  # noqa: E402
 
+import tosa_state as ts  # noqa: E402
 from tosa_state.diagnostics import TosaStateError  # noqa: E402
+from tosa_state.dialects.tosa.control_flow import WhileOp  # noqa: E402
+from tosa_state.printing import print_module  # noqa: E402
+from tosa_state.transforms.convert_openvino_to_tosa import ConvertOpenVINOToTosaPass  # noqa: E402
+from tosa_state.transforms.pipeline import apply_pipeline  # noqa: E402
 
 pytestmark = [
     pytest.mark.peers,
@@ -135,6 +141,14 @@ def test_dynamic_export_runs_like_openvino(openvino_runtime: None, exported, con
                 worst = max(worst, _compare(f"{item} state {name}", our_states[name], value))
     key = f"torch dynamic {config} {pipeline or 'memref'}"
     MAX_ERRORS[key] = max(MAX_ERRORS.get(key, 0.0), worst)
+
+
+def test_upstream_parses_the_dynamic_loops(upstream_mlir_tools: None, exported) -> None:
+    """One `tosa.while_loop` per layer, over the run-time T, that `iree-opt` parses."""
+    module = ts.read_model(exported[CONFIGS[1]])
+    apply_pipeline(ts.make_context(), module, ConvertOpenVINOToTosaPass.name)
+    assert sum(isinstance(op, WhileOp) for op in module.walk()) == 2
+    iree_opt(print_module(module, spelling="upstream"))
 
 
 # ---------------------------------------------------------------------------------------------

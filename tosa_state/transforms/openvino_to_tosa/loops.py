@@ -63,7 +63,8 @@ from tosa_state.transforms.openvino_to_tosa.sizes import Size
 class _Stacked:
     accumulator: SSAValue
     """The body's block argument of the accumulator."""
-    full_shape: tuple[Size, ...]
+    full_shape: tuple[Size, ...] | None
+    """The result's sizes; None when the accumulator has them (`[outer, length, inner]`)."""
 
 
 class TimeLoop:
@@ -115,11 +116,14 @@ class TimeLoop:
             if isinstance(outer, int) and isinstance(start, int):
                 first = e.const(np.tile(np.arange(start, start + part, dtype=np.int32),
                                         (outer, 1)))
-            else:  # a `[1, part]` row (moved to a run-time start), tiled to `outer` rows
-                first = e.const(np.arange(part, dtype=np.int32).reshape(1, part)
-                                + (start if isinstance(start, int) else 0))
-                if not isinstance(start, int):
-                    first = e.add(first, e.reshape(sizes.size_tensor(e, start, i32), (1, 1)))
+            else:  # a `[1, part]` row (from a run-time start), tiled to `outer` rows
+                row = np.arange(part, dtype=np.int32).reshape(1, part)
+                if isinstance(start, int):
+                    first = e.const(row + start)
+                else:
+                    first = e.reshape(sizes.size_tensor(e, start, i32), (1, 1))
+                    if part > 1:
+                        first = e.add(e.const(row), first)
                 first = e.tile(first, [outer, 1])
             arg = self.carry(first)
             self._indices[key] = arg
@@ -148,7 +152,7 @@ class TimeLoop:
             value_sizes = e.sizes(value)
         outer = e.product(value_sizes[:axis])
         inner = e.product(value_sizes[axis + 1:])
-        table = self.invariant(e.reshape_sizes(value, [outer, value_sizes[axis], inner]))
+        table = self.invariant(sizes.reshape(e, value, [outer, value_sizes[axis], inner]))
         result_type = TensorType(element(value), [sizes.static(outer), part, sizes.static(inner)])
         positions = self.index(outer, part, start, delta)
         gathered = self.body.value(tt.GatherOp(table, positions, result_type))
@@ -178,7 +182,8 @@ class TimeLoop:
         self._next[accumulator] = self.body.value(
             tt.ScatterOp(accumulator, positions, update)
         )
-        self._stacked.append(_Stacked(accumulator, full))
+        self._stacked.append(_Stacked(accumulator, None if len(full) == 3 and axis == 1
+                                      else full))
         return len(self._stacked) - 1
 
     # -- the loop ---------------------------------------------------------------------------
@@ -208,7 +213,8 @@ class TimeLoop:
 
     def _results(self, finals: dict[SSAValue, SSAValue]) -> list[SSAValue]:
         """The stacked results in their full shapes."""
-        return [sizes.reshape(self._outer, finals[s.accumulator], s.full_shape)
+        return [finals[s.accumulator] if s.full_shape is None
+                else sizes.reshape(self._outer, finals[s.accumulator], s.full_shape)
                 for s in self._stacked]
 
     def _carried(self) -> list[SSAValue]:

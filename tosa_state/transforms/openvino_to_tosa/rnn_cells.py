@@ -362,7 +362,7 @@ def _state_of(e: Emitter, state: SSAValue, d: int, n: Size, hidden: int) -> SSAV
     if is_static(dims(state)):
         return _take(e, state, (0, d, 0), (static(n), 1, hidden), (1, static(n), hidden))
     # checked by `_checked_state`: one reshape, not merged with that check
-    rows = window(e, state, (0, d, 0), (n, 1, hidden))
+    rows = window(e, state, (0, d, 0), (n, 1, hidden)) if dims(state)[1] != 1 else state
     result_type = TensorType(element(state), [1, static(n), hidden])
     return e.value(tt.ReshapeOp(rows, e.shape_operand([1, n, hidden]), result_type))
 
