@@ -76,7 +76,8 @@ func.func @lstm_one_step(%x: tensor<1x1x2xf32>, %h: tensor<1x1x3xf32>, %c: tenso
 // generalised to the weights' 2; the states are checked against X's batch at run time (a
 // reshape that fails, naming the layer, on a state of another size: an empty state variable
 // must be set first); the reverse walk starts at T - 1 and the index table is tiled to N
-// rows; Y's accumulator is zeros tiled to [N, T, H]; the loop counts to T, carried in as an
+// rows; Y's accumulator is zeros tiled to [N, T, H] (reshaped to the sizes [N, T, H] after
+// the loop, which tells the next layer its T); the loop counts to T, carried in as an
 // invariant and compared in `cond_graph`.
 
 // CHECK-LABEL: func.func @lstm_reverse_dynamic
@@ -102,7 +103,8 @@ func.func @lstm_one_step(%x: tensor<1x1x2xf32>, %h: tensor<1x1x3xf32>, %c: tenso
 // CHECK:           %{{.*}} = tosa.scatter %[[ACC]], %[[BI]], %{{.*}} : (tensor<?x?x3xf32>, tensor<?x1xi32>, tensor<?x1x3xf32>) -> tensor<?x?x3xf32>
 // CHECK:           tosa.yield {{.*}}, %[[BEND]] :
 // CHECK-NEXT:    }
-// CHECK:         %[[R:.*]] = tosa.reshape %[[Y]], %{{.*}} : (tensor<?x?x3xf32>, !tosa.shape<4>) -> tensor<?x1x?x3xf32>
+// CHECK:         %[[YS:.*]] = tosa.reshape %[[Y]], %{{.*}} : (tensor<?x?x3xf32>, !tosa.shape<3>) -> tensor<?x?x3xf32>
+// CHECK:         %[[R:.*]] = tosa.reshape %[[YS]], %{{.*}} : (tensor<?x?x3xf32>, !tosa.shape<4>) -> tensor<?x1x?x3xf32>
 // CHECK-NEXT:    func.return %[[R]] : tensor<?x1x?x3xf32>
 func.func @lstm_reverse_dynamic(%x: tensor<?x?x?xf32>, %h: tensor<?x1x3xf32>, %c: tensor<?x1x3xf32>, %n: tensor<?xi64>) -> tensor<?x1x?x3xf32> {
   %w = openvino.constant dense<0.5> : tensor<1x12x2xf32>

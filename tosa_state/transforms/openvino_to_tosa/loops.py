@@ -63,8 +63,8 @@ from tosa_state.transforms.openvino_to_tosa.sizes import Size
 class _Stacked:
     accumulator: SSAValue
     """The body's block argument of the accumulator."""
-    full_shape: tuple[Size, ...] | None
-    """The result's sizes; None when the accumulator has them (`[outer, length, inner]`)."""
+    full_shape: tuple[Size, ...]
+    """The result's sizes (a reshape to them also tells later ops its run-time sizes)."""
 
 
 class TimeLoop:
@@ -182,8 +182,7 @@ class TimeLoop:
         self._next[accumulator] = self.body.value(
             tt.ScatterOp(accumulator, positions, update)
         )
-        self._stacked.append(_Stacked(accumulator, None if len(full) == 3 and axis == 1
-                                      else full))
+        self._stacked.append(_Stacked(accumulator, full))
         return len(self._stacked) - 1
 
     # -- the loop ---------------------------------------------------------------------------
@@ -213,8 +212,7 @@ class TimeLoop:
 
     def _results(self, finals: dict[SSAValue, SSAValue]) -> list[SSAValue]:
         """The stacked results in their full shapes."""
-        return [finals[s.accumulator] if s.full_shape is None
-                else sizes.reshape(self._outer, finals[s.accumulator], s.full_shape)
+        return [sizes.reshape(self._outer, finals[s.accumulator], s.full_shape)
                 for s in self._stacked]
 
     def _carried(self) -> list[SSAValue]:

@@ -38,7 +38,15 @@ from tosa_state.transforms.openvino_to_tosa.common import (
 from tosa_state.transforms.openvino_to_tosa.elementwise import clamp_bounds
 from tosa_state.transforms.openvino_to_tosa.loops import TimeLoop
 from tosa_state.transforms.openvino_to_tosa.matrix import _product3, matmul
-from tosa_state.transforms.openvino_to_tosa.sizes import Size, reshape, static, sub, window
+from tosa_state.transforms.openvino_to_tosa.sizes import (
+    Size,
+    held_size,
+    reshape,
+    same,
+    static,
+    sub,
+    window,
+)
 
 Activation = Callable[[Emitter, SSAValue], SSAValue]
 
@@ -238,8 +246,11 @@ class RecurrentSequence(OpenVINOPattern):
         n, steps = e.size(x, 0), e.size(x, 1)
         direction = op.direction.data
         lengths = constant(op.sequence_lengths)
-        full = (lengths is not None and isinstance(steps, int)
-                and bool(np.all(np.asarray(lengths) >= steps)))
+        if lengths is not None and isinstance(steps, int):
+            full = bool(np.all(np.asarray(lengths) >= steps))
+        else:  # every length T (torch's `Broadcast(T, [batch])`): no step is masked
+            length = held_size(op.sequence_lengths)
+            full = length is not None and any(same(length, t) for t in (steps, e.size(op.x, 1)))
         outs: list[list[SSAValue]] = []
         for d in range(2 if direction == "bidirectional" else 1):
             backwards = direction == "reverse" or d == 1
