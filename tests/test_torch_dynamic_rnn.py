@@ -32,7 +32,7 @@ from openvino._offline_transformations import (  # noqa: E402
 from peers.openvino_runtime import MAX_ERRORS, OpenVINOSession  # noqa: E402
 from peers.upstream_mlir import iree_opt  # noqa: E402
 from test_openvino_differential import TosaStateSession, _compare  # noqa: E402
-from test_torch_exports import Config, Recurrent  # noqa: E402
+from test_torch_exports import Config, Recurrent, pytestmark  # noqa: E402, F401
 
 import tosa_state as ts  # noqa: E402
 from tosa_state.diagnostics import TosaStateError  # noqa: E402
@@ -41,12 +41,6 @@ from tosa_state.dialects.tosa.elementwise import SelectOp  # noqa: E402
 from tosa_state.printing import print_module  # noqa: E402
 from tosa_state.transforms.convert_openvino_to_tosa import ConvertOpenVINOToTosaPass  # noqa: E402
 from tosa_state.transforms.pipeline import apply_pipeline  # noqa: E402
-
-pytestmark = [
-    pytest.mark.peers,
-    pytest.mark.filterwarnings("ignore:`torch.jit.trace:DeprecationWarning"),
-    pytest.mark.filterwarnings("ignore::torch.jit.TracerWarning"),
-]
 
 CONFIGS = [
     Config("LSTM", frontend="onnx", batch_first=True),
