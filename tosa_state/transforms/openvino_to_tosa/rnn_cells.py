@@ -266,10 +266,10 @@ class RecurrentSequence(OpenVINOPattern):
     @staticmethod
     def _operands(op: Sequence_, e: Emitter) -> tuple[SSAValue, list[SSAValue]]:
         """X and the initial states, checked: X is `[N, T, input_size]` (a `?` input size is
-        the weights'), the states `[N, D, H]`. An empty state comes from a variable whose
-        shape was dynamic: OpenVINO starts it empty (and again after a reset) and rejects it
-        until the user sets it; a static one is refused here, a dynamic one checked at run
-        time (a `tosa.reshape` to `[N, D, H]` that fails naming the layer)."""
+        the weights'), the states `[N, D, H]`. A state with dynamic dims is checked at run
+        time (a `tosa.reshape` to `[N, D, H]` that fails naming the layer): an empty one
+        comes from a variable of dynamic shape, which OpenVINO starts empty (and empties
+        again at a reset) and rejects until the user sets it."""
         x, state_values = op.x, [op.initial_hidden_state]
         if isinstance(op, ov.LSTMSequenceOp):
             state_values.append(op.initial_cell_state)
@@ -278,32 +278,16 @@ class RecurrentSequence(OpenVINOPattern):
         inputs = shape(op.w)[2]
         found = [dims(s) for s in state_values]
         batch = next((b for b in (dims(x)[0], *(f[0] for f in found)) if b != DYN), DYN)
-        x_dims = dims(x)
-        if len(x_dims) != 3 or x_dims[2] not in (inputs, DYN):
-            raise Unsupported(f"X has shape {ov.format_shape(x_dims)}, expected "
-                              f"{ov.format_shape((batch, x_dims[1], inputs))}")
+        x_dims = dims(x)  # [N, T, input_size] or `?`s there (checked by the op's verifier)
         if x_dims != (batch, x_dims[1], inputs):
             x = e.generalize(x, TensorType(element(x), [batch, x_dims[1], inputs]))
-        expected = (batch, directions, hidden)
         n = e.size(x, 0)
         states = []
         for what, state, state_dims in zip(("initial hidden state", "initial cell state"),
                                            state_values, found, strict=False):
-            if is_static(state_dims) and state_dims == expected:
+            if is_static(state_dims):  # the op's verifier checked it against X
                 states.append(state)
                 continue
-            if len(state_dims) != 3 or any(
-                    a != DYN and b != DYN and a != b
-                    for a, b in zip(state_dims, expected, strict=True)):
-                message = (f"the {what} has shape {ov.format_shape(state_dims)}, expected "
-                           f"{ov.format_shape(expected)} ([batch, directions, hidden_size])")
-                if 0 in state_dims:
-                    message += (
-                        ": it is empty, as a variable of dynamic shape without initial value "
-                        "starts (OpenVINO rejects such a model too); give the state inputs "
-                        "static shapes (model.reshape) before MakeStateful"
-                    )
-                raise Unsupported(message)
             states.append(_checked_state(e, op, state, what, [n, directions, hidden]))
         return x, states
 
