@@ -30,6 +30,7 @@ import numpy as np
 from xdsl.dialects.builtin import IntegerType, TensorType, i1, i32
 from xdsl.ir import Attribute, SSAValue
 
+from tosa_state.dialects.tosa import elementwise as tew
 from tosa_state.dialects.tosa import shape as tts
 from tosa_state.dialects.tosa import tensor as tt
 from tosa_state.transforms.openvino_to_tosa.common import (
@@ -112,6 +113,74 @@ def static(size: Size) -> int:
 def size_tensor(e: Emitter, size: Size, element_type: Attribute) -> SSAValue:
     """A size as a 1-element integer tensor (`Emitter.size_tensor`)."""
     return e.size_tensor(size, element_type)
+
+
+def held_size(value: SSAValue) -> Size | None:
+    """The size every element of `value` holds when it is built by `size_tensor` (through
+    casts, and tiles and reshapes that only repeat it: `Broadcast(T, [batch])`), or is a
+    constant of equal elements; else None."""
+    while isinstance(owner := value.owner, tew.CastOp | tt.TileOp | tt.ReshapeOp):
+        value = owner.input if isinstance(owner, tew.CastOp) else owner.input1
+    found = constant(value)
+    if found is not None:
+        flat = np.asarray(found).reshape(-1)
+        return int(flat[0]) if flat.size and (flat == flat[0]).all() else None
+    owner = value.owner
+    if not (isinstance(owner, tt.ReduceSumOp) and isinstance(owner.input.owner, tt.TileOp)):
+        return None
+    tile = owner.input.owner
+    ones = constant(tile.input1)
+    if ones is None or ones.shape != (1,) or ones[0] != 1:
+        return None
+    multiples = tile.multiples
+    return None if isinstance(multiples.owner, tts.ConcatShapeOp) else multiples
+
+
+def same(a: Size, b: Size) -> bool:
+    """Whether two sizes are known to be equal: equal ints, or the same run-time size once
+    each `tosa.dim` is traced back through reshapes to given sizes (a result reshaped to
+    `[N, T, H]` has the T of the `tosa.dim` it was given) and transposes."""
+    return _traced(a) == _traced(b)
+
+
+def _traced(size: Size) -> int | tuple[SSAValue, int] | SSAValue:
+    """`size` as an int, or as (tensor, axis) for a dim of a tensor that no reshape or
+    transpose produced with a known size there, or the shape value itself."""
+    if isinstance(size, int):
+        return size
+    dim = size.owner
+    if not isinstance(dim, tts.DimOp):
+        return size
+    value, axis = dim.input1, dim.axis.value.data
+    while True:
+        source = value.owner
+        if isinstance(source, tt.TransposeOp):
+            value, axis = source.input1, int(source.perms.get_values()[axis])
+        elif isinstance(source, tt.ReshapeOp) and (
+                found := _shape_element(source.shape, axis)) is not None:
+            return _traced(found)
+        else:
+            break
+        if dims(value)[axis] != DYN:
+            return dims(value)[axis]
+    return value, axis
+
+
+def _shape_element(shape_value: SSAValue, index: int) -> Size | None:
+    """Element `index` of a shape built by `tosa.const_shape` / `tosa.concat_shape` (a
+    `-1` is unknown), else None."""
+    owner = shape_value.owner
+    if isinstance(owner, tt.ConstShapeOp):
+        found = owner.shape_values[index]
+        return None if found < 0 else found
+    if isinstance(owner, tts.ConcatShapeOp):
+        for piece in owner.input1:
+            rank = piece.type.rank  # type: ignore[attr-defined]
+            if index < rank:
+                return piece if rank == 1 and not isinstance(piece.owner, tt.ConstShapeOp) \
+                    else _shape_element(piece, index)
+            index -= rank
+    return None
 
 
 RANGE_CAPACITY = 8192
@@ -398,11 +467,13 @@ __all__ = [
     "clamp",
     "floordiv",
     "gather",
+    "held_size",
     "maximum",
     "minimum",
     "mul",
     "positions",
     "reshape",
+    "same",
     "size_tensor",
     "slice_ranges",
     "static",
