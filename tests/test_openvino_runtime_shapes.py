@@ -162,6 +162,20 @@ def causal_conv() -> object:
     return ov.Model(results, [x, past], "causal_conv")
 
 
+def gather_elements_forms() -> object:
+    """GatherElements-6 on dynamic dims (a mixture-of-experts router picking its top
+    experts' weights along the last axis, and along the first)."""
+    import openvino.opset6 as opset6
+
+    x = ops.parameter([-1, 5], np.float32, name="x")
+    picks = ops.parameter([-1, 2], np.int32, name="picks")
+    rows = ops.parameter([-1, 5], np.int32, name="rows")
+    along_last = opset6.gather_elements(x, picks, 1)
+    along_first = opset6.gather_elements(x, rows, 0)
+    results = [ops.result(along_last, name="last"), ops.result(along_first, name="first")]
+    return ov.Model(results, [x, picks, rows], "gather_elements")
+
+
 def _run(tmp_path: Path, model: object, feeds: list[list[np.ndarray]], pipeline: str | None
          ) -> None:
     xml = tmp_path / f"{model.get_friendly_name()}.xml"
@@ -184,6 +198,11 @@ CASES: dict[str, tuple[Callable[[], object], list[list[np.ndarray]]]] = {
     "causal_conv": (causal_conv, [[_random(1, 4, 3), _random(1, 4, 2, seed=4)],
                                   [_random(2, 4, 1, seed=1), _random(2, 4, 2, seed=5)],
                                   [_random(1, 4, 5, seed=2), _random(1, 4, 2, seed=6)]]),
+    "gather_elements": (gather_elements_forms, [
+        [_random(3, 5), np.array([[4, 0], [1, 1], [-1, 2]], np.int32),
+         np.array([[0, 2, 1, 1, 0], [2, 2, 0, 1, 1], [1, 0, 0, 2, 2]], np.int32)],
+        [_random(1, 5, seed=1), np.array([[3, 2]], np.int32), np.zeros((1, 5), np.int32)],
+    ]),
     "gathers": (gather_forms, [
         [_random(3, 4, 4), np.array([2, -1, 0], np.int32), np.array([[0, 3], [-1, 1],
                                                                      [2, 2]], np.int32)],
