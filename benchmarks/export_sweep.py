@@ -83,12 +83,15 @@ GENERIC: dict[str, Any] = {
     # multi-head latent attention (deepseek v2/v3, minicpm3)
     "q_lora_rank": 32, "kv_lora_rank": 16, "qk_rope_head_dim": 8, "qk_nope_head_dim": 8,
     "v_head_dim": 16,
-    # state-space layers (mamba, falcon_mamba, zamba2, granitemoehybrid)
+    # state-space layers (mamba, falcon_mamba, zamba2, granitemoehybrid; heads x head size is
+    # the intermediate size 2 x 64)
     "state_size": 8, "mamba_d_state": 8, "time_step_rank": 8, "mamba_n_heads": 4,
-    "mamba_d_head": 16, "mamba_headdim": 16, "mamba_n_groups": 1, "n_mamba_heads": 4,
+    "mamba_d_head": 32, "mamba_headdim": 32, "mamba_n_groups": 1, "n_mamba_heads": 4,
     # sliding windows longer than the generations (a window of the default 4096 is fine too)
     "max_window_layers": 2,
 }
+
+TOKENS = ("pad_token_id", "bos_token_id", "eos_token_id")
 
 # Per-architecture overrides, each with its reason.
 OVERRIDES: dict[str, dict[str, Any]] = {
@@ -97,6 +100,19 @@ OVERRIDES: dict[str, dict[str, Any]] = {
                 "max_target_positions": 64},
     # mamba's intermediate size is expand * hidden size (the generic 128 is that with expand 2)
     "mamba": {"expand": 2}, "falcon_mamba": {"expand": 2},
+    # the default repeats a (global, local) pair 12 times: once for 2 layers
+    "gpt_neo": {"attention_types": [[["global", "local"], 1]]},
+    # 15 layers share their K/V cache by default (of 2 here: none); per-layer inputs of 16
+    "gemma3n_text": {"num_kv_shared_layers": 0, "vocab_size_per_layer_input": 128,
+                     "hidden_size_per_layer_input": 16},
+    # the defaults are all attention layers (lfm2) or none given (lfm2_moe: the model fails);
+    # one short-convolution layer (a conv state) and one attention layer
+    "lfm2": {"layer_types": ["conv", "full_attention"]},
+    "lfm2_moe": {"layer_types": ["conv", "full_attention"], "num_dense_layers": 1},
+    # optimum's normalized config reads head_dim, which the config class does not declare
+    "qwen3_moe": {"head_dim": 16},
+    # no layer types given: the model fails; one state-space layer, one attention layer
+    "granitemoehybrid": {"layer_types": ["mamba", "attention"]},
 }
 
 MODEL_CLASSES = {"whisper": "WhisperForConditionalGeneration"}
@@ -123,17 +139,38 @@ def tiny_config(arch: str):  # -> transformers.PretrainedConfig
     import transformers
 
     if arch not in transformers.CONFIG_MAPPING:
-        raise LookupError(f"'{arch}' is not a transformers model type (remote code)")
-    config_class = transformers.CONFIG_MAPPING[arch]
-    defaults = config_class().to_dict()
+        raise LookupError(f"'{arch}' is not a model type of transformers "
+                          f"{transformers.__version__} (remote code, or a newer transformers)")
+    return transformers.CONFIG_MAPPING[arch](**tiny_values(transformers.CONFIG_MAPPING[arch],
+                                                            OVERRIDES.get(arch, {})))
+
+
+def tiny_values(config_class: type, overrides: dict[str, Any], top: bool = True
+                ) -> dict[str, Any]:
+    """The constructor arguments of a tiny `config_class`: GENERIC on the names it has; per-layer
+    lists of the default config cut to 2 layers (its first entry and the first that differs,
+    so that both kinds of a hybrid stay); sub-configs (`text_config`, ...) tiny the same way."""
+    default = config_class()
+    defaults = default.to_dict()
     aliases = getattr(config_class, "attribute_map", {})
     chosen: dict[str, Any] = {}
     for name, value in GENERIC.items():
         real = aliases.get(name, name)
         if real in defaults or name in defaults:
             chosen[real if real in defaults else name] = value
-    chosen.update(OVERRIDES.get(arch, {}))
-    return config_class(**chosen)
+        elif top and name in TOKENS:  # some models read them from configs that do not declare them
+            chosen[name] = value
+    layers = getattr(default, "num_hidden_layers", None)
+    for name, value in defaults.items():
+        if isinstance(value, list) and layers and len(value) == layers and layers > 2 \
+                and name not in chosen:
+            other = next((v for v in value if v != value[0]), value[1])
+            chosen[name] = [value[0], other]
+    for name, sub_class in getattr(config_class, "sub_configs", {}).items():
+        if isinstance(sub_class, type) and name not in overrides:
+            chosen[name] = tiny_values(sub_class, {}, top=False)
+    chosen.update(overrides)
+    return chosen
 
 
 def export(arch: str, folder: Path) -> Path:
@@ -263,7 +300,7 @@ def sweep_one(arch: str, cache: Path) -> dict[str, Any]:
     try:
         xml = export(arch, folder)
     except LookupError as error:
-        result["why"] = f"remote code: {_first_line(error)}"
+        result["why"] = f"not in transformers: {_first_line(error)}"
         return result
     except ConfigError as error:
         result["why"] = f"config build failure: {error}"
@@ -497,6 +534,35 @@ def refusal_groups(results: Iterable[dict[str, Any]]) -> dict[str, list[str]]:
     return dict(sorted(groups.items(), key=lambda item: -len(item[1])))
 
 
+def failures(runs: list[dict[str, Any]]) -> str:
+    """The distinct first refusals of each run with the architectures each blocks, the layer
+    types the importer lacks with the architectures that have them, and the other outcomes."""
+    lines = ["# Export sweep: first refusals", ""]
+    for run in runs:
+        version = run["versions"]["transformers"]
+        packages = ", ".join(f"{k} {v}" for k, v in run["versions"].items())
+        results = run["results"]
+        lines += [f"## transformers {version} ({run['date']}; {packages})", "",
+                  "### Distinct first refusals (numbers folded to N), most blocking first", ""]
+        for key, archs in refusal_groups(results).items():
+            lines.append(f"- **{key}** ({len(archs)}): {', '.join(archs)}")
+        missing: dict[str, list[str]] = {}
+        for result in results:
+            for kind in result.get("unsupported", []):
+                missing.setdefault(kind, []).append(result["arch"])
+        lines += ["", "### Layer types the importer has no op for (any version), with the "
+                  "architectures that contain them", ""]
+        for kind, archs in sorted(missing.items(), key=lambda item: -len(item[1])):
+            lines.append(f"- {kind} ({len(archs)}): {', '.join(archs)}")
+        lines += ["", "### Other outcomes", ""]
+        for result in results:
+            if status(result) in ("differs", "timeout", "crashed", "not exported"):
+                lines.append(f"- {result['arch']}: {status(result)}: {reason(result)}")
+        matching = [r["arch"] for r in results if r.get("matches")]
+        lines += ["", f"Matching OpenVINO ({len(matching)}): {', '.join(matching)}", ""]
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--transformers-dir", type=Path,
@@ -508,10 +574,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cache", type=Path, default=Path.home() / ".cache" / "tosa-state-sweep")
     parser.add_argument("-o", "--output", type=Path, help="results JSON")
     parser.add_argument("--markdown", type=Path, help="the table as Markdown")
+    parser.add_argument("--failures", type=Path,
+                        help="the distinct first refusals with the architectures each blocks")
+    parser.add_argument("--report", type=Path, nargs="+", metavar="JSON",
+                        help="no sweep: the tables of results JSON files (one column pair each)")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker:
         worker(args.cache)
+        return 0
+    if args.report:
+        runs = [json.loads(path.read_text()) for path in args.report]
+        write(runs, args.markdown, args.failures)
         return 0
     env = worker_env(args.transformers_dir)
     found = versions(env)
@@ -522,11 +596,17 @@ def main(argv: list[str] | None = None) -> int:
     run = {"date": datetime.date.today().isoformat(), "versions": found, "results": results}
     if args.output:
         args.output.write_text(json.dumps(run, indent=1) + "\n")
-    table = markdown([run])
-    if args.markdown:
-        args.markdown.write_text(table)
-    print(table)
+    write([run], args.markdown, args.failures)
     return 0
+
+
+def write(runs: list[dict[str, Any]], table: Path | None, refusals: Path | None) -> None:
+    text = markdown(runs)
+    if table:
+        table.write_text(text)
+    if refusals:
+        refusals.write_text(failures(runs))
+    print(text)
 
 
 def with_progress(only: list[str] | None, env: dict[str, str], cache: Path, jobs: int,
