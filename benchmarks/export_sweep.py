@@ -46,6 +46,8 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
+import llm_models  # beside this file
+
 HERE = Path(__file__).resolve().parent
 SEED = 0
 TASK = "text-generation-with-past"
@@ -55,12 +57,7 @@ SEQ2SEQ = ("whisper",)  # the seq2seq families whose stateful decoder is compare
 # its `attribute_map`): 2 layers, hidden 64, 4 query / 2 K/V heads of 16, a vocabulary of 128,
 # 4 experts of which 2 are routed per token, a state size of 8 for state-space layers.
 GENERIC: dict[str, Any] = {
-    "vocab_size": 128,
-    "hidden_size": 64,
-    "intermediate_size": 128,
-    "num_hidden_layers": 2,
-    "num_attention_heads": 4,
-    "num_key_value_heads": 2,
+    **llm_models._COMMON,  # the sizes of the tests' tiny decoders
     "head_dim": 16,
     "max_position_embeddings": 256,
     "pad_token_id": 0,
@@ -259,7 +256,6 @@ def refusal(error: BaseException) -> dict[str, str]:
 
 def compare(arch: str, xml: Path) -> dict[str, Any]:
     """Imported / converted / generation equal to OpenVINO, the first refusal otherwise."""
-    import llm_models
     import numpy as np
 
     import tosa_state
@@ -277,7 +273,7 @@ def compare(arch: str, xml: Path) -> dict[str, Any]:
     if arch in SEQ2SEQ:
         extra = {"encoder_hidden_states": np.random.default_rng(5).standard_normal(
             (1, 1500, GENERIC["hidden_size"])).astype(np.float32)}
-    pair = llm_models.GenerationPair(xml, compiled, extra=extra)
+    pair = llm_models.GenerationPair(xml, compiled, extra=extra, **convention(arch, xml))
     try:
         llm_models.run_generation(pair)
         result["matches"] = True
@@ -285,11 +281,31 @@ def compare(arch: str, xml: Path) -> dict[str, Any]:
         result["mismatch"] = _first_line(error) + " " + " ".join(
             line.strip() for line in str(error).splitlines() if "Max absolute" in line)
     except Exception as error:
-        result["refusal"] = refusal(error)
-        result["refusal"]["stage"] = f"call {pair.calls}"
+        if "Exception from src/" in str(error):  # the oracle itself
+            result["openvino_error"] = f"call {pair.calls}: {' '.join(str(error).split())[:400]}"
+        else:
+            result["refusal"] = refusal(error)
+            result["refusal"]["stage"] = f"call {pair.calls}"
     result["max_error"] = pair.max_error
     result["calls"] = pair.calls
     return result
+
+
+# optimum-intel's state-space models (OVModelWithMambaForCausalLM) whose step attention mask
+# covers the whole context; the others' covers the new tokens only
+FULL_MASK = ("lfm2", "lfm2_moe", "granitemoehybrid", "qwen3_next", "qwen3_5_text",
+             "qwen3_5_moe_text")
+
+
+def convention(arch: str, xml: Path) -> dict[str, Any]:
+    """How optimum-intel feeds `arch`: models with `cache_params` states (conv / SSM caches)
+    take `cache_position` as 0 ... conv_kernel-1 for a prompt and [past] for a step."""
+    if "cache_params.past" not in xml.read_text():
+        return {}
+    config = json.loads((xml.parent / "config.json").read_text())
+    kernel = next((config[k] for k in ("conv_kernel", "mamba_d_conv", "conv_L_cache")
+                   if k in config), 4)
+    return {"conv_kernel": kernel, "full_mask": arch in FULL_MASK}
 
 
 def sweep_one(arch: str, cache: Path) -> dict[str, Any]:
@@ -305,8 +321,13 @@ def sweep_one(arch: str, cache: Path) -> dict[str, Any]:
     except ConfigError as error:
         result["why"] = f"config build failure: {error}"
         return result
-    except Exception as error:
+    except Exception as error:  # the exporter's refusals, with their root cause
         result["why"] = f"exporter refusal: {_first_line(error)}"
+        cause: BaseException = error
+        while (cause.__cause__ or cause.__context__) is not None:
+            cause = cause.__cause__ or cause.__context__  # type: ignore[assignment]
+        if cause is not error:
+            result["why"] += f" (from {type(cause).__name__}: {_first_line(cause)})"
         return result
     finally:
         result["export_s"] = round(time.perf_counter() - start, 1)
@@ -476,6 +497,8 @@ def status(result: dict[str, Any]) -> str:
         return "not imported"
     if not result.get("converted"):
         return "not converted"
+    if result.get("openvino_error"):
+        return "OpenVINO fails"
     return "run refused"
 
 
@@ -486,7 +509,7 @@ def reason(result: dict[str, Any]) -> str:
         refused = result["refusal"]
         where = f"{refused['layer']}: " if refused.get("layer") else ""
         return f"{where}{refused['message']}"
-    return result.get("mismatch") or result.get("why", "")
+    return result.get("mismatch") or result.get("openvino_error") or result.get("why", "")
 
 
 def markdown(runs: list[dict[str, Any]]) -> str:
@@ -556,7 +579,8 @@ def failures(runs: list[dict[str, Any]]) -> str:
             lines.append(f"- {kind} ({len(archs)}): {', '.join(archs)}")
         lines += ["", "### Other outcomes", ""]
         for result in results:
-            if status(result) in ("differs", "timeout", "crashed", "not exported"):
+            if status(result) in ("differs", "timeout", "crashed", "not exported",
+                                  "OpenVINO fails"):
                 lines.append(f"- {result['arch']}: {status(result)}: {reason(result)}")
         matching = [r["arch"] for r in results if r.get("matches")]
         lines += ["", f"Matching OpenVINO ({len(matching)}): {', '.join(matching)}", ""]
@@ -595,9 +619,16 @@ def main(argv: list[str] | None = None) -> int:
     results = with_progress(only, env, cache, args.jobs, args.timeout)
     run = {"date": datetime.date.today().isoformat(), "versions": found, "results": results}
     if args.output:
-        args.output.write_text(json.dumps(run, indent=1) + "\n")
+        args.output.write_text(dump(run))
     write([run], args.markdown, args.failures)
     return 0
+
+
+def dump(run: dict[str, Any]) -> str:
+    """A run as JSON with one architecture a line (small, and diffs well)."""
+    rows = ",\n".join("  " + json.dumps(result) for result in run["results"])
+    head = json.dumps({k: v for k, v in run.items() if k != "results"})[:-1]
+    return f'{head}, "results": [\n{rows}\n]}}\n'
 
 
 def write(runs: list[dict[str, Any]], table: Path | None, refusals: Path | None) -> None:

@@ -148,8 +148,12 @@ class GenerationPair:
     and `extra` arrays (e.g. a seq2seq decoder's `encoder_hidden_states`, batch 1) repeated to
     the batch; an input the model has and neither provides is an error."""
 
-    def __init__(self, xml: Path, compiled=None, extra: dict[str, np.ndarray] | None = None
-                 ) -> None:  # compiled: a tosa_state CompiledModel of `xml`, else compiled here
+    def __init__(self, xml: Path, compiled=None, extra: dict[str, np.ndarray] | None = None,
+                 conv_kernel: int | None = None, full_mask: bool = True) -> None:
+        """`compiled`: a tosa_state CompiledModel of `xml` (else compiled here). `conv_kernel`:
+        feed `cache_position` as optimum-intel's state-space models want it (`0 ... kernel-1`
+        for a prompt, `[past]` for a step; else `past ... past+n-1`); `full_mask=False`: the
+        attention mask of a step covers the new tokens only (Mamba's convention)."""
         import openvino as ov
 
         import tosa_state
@@ -159,14 +163,20 @@ class GenerationPair:
         self.ours = (compiled or tosa_state.compile_model(xml)).create_infer_request()
         self.names = [port.get_any_name() for port in model.inputs]
         self.extra = extra or {}
+        self.conv_kernel, self.full_mask = conv_kernel, full_mask
         self.past = 0
         self.calls = 0
         self.max_error = 0.0
 
     def inputs(self, tokens: np.ndarray, beam_idx: np.ndarray | None) -> dict[str, np.ndarray]:
         known = step_inputs(tokens, self.past, beam_idx)
-        known["cache_position"] = np.arange(self.past, self.past + tokens.shape[1],
-                                            dtype=np.int64)
+        count = tokens.shape[1]
+        known["cache_position"] = np.arange(self.past, self.past + count, dtype=np.int64)
+        if self.conv_kernel is not None:
+            known["cache_position"] = np.arange(self.conv_kernel, dtype=np.int64) \
+                if self.past == 0 else np.array([self.past], np.int64)
+        if not self.full_mask and self.past:
+            known["attention_mask"] = np.ones(tokens.shape, np.int64)
         for name, value in self.extra.items():
             known[name] = np.repeat(value, tokens.shape[0], axis=0)
         missing = [name for name in self.names if name not in known]
