@@ -108,6 +108,9 @@ OVERRIDES: dict[str, dict[str, Any]] = {
     "lfm2_moe": {"layer_types": ["conv", "full_attention"], "num_dense_layers": 1},
     # optimum's normalized config reads head_dim, which the config class does not declare
     "qwen3_moe": {"head_dim": 16},
+    # optimum-intel's Phi export traces K/V heads as many as query heads (else a concat of
+    # 4 and 2 heads fails while tracing)
+    "phi": {"num_key_value_heads": 4},
     # no layer types given: the model fails; one state-space layer, one attention layer
     "granitemoehybrid": {"layer_types": ["mamba", "attention"]},
 }
