@@ -241,3 +241,31 @@ def run_generation(pair: GenerationPair) -> None:
     tokens = pair.call(tokens, beam_idx=np.array([0, 0]))
     for _ in range(2):
         tokens = pair.call(tokens)
+
+
+class OpenVINOModel:
+    """A second OpenVINO request in the place of tosa-state's (`GenerationPair(xml,
+    OpenVINOModel(xml))`): checks that OpenVINO itself runs a generation as fed."""
+
+    class _State:
+        def __init__(self, state) -> None:  # an openvino VariableState
+            self.name, self.state = state.name, state.state.data.copy()
+
+    def __init__(self, xml: Path) -> None:
+        import openvino as ov
+
+        self.compiled = ov.Core().compile_model(str(xml), "CPU", OPENVINO_CONFIG)
+
+    def create_infer_request(self) -> OpenVINOModel:
+        self.request = self.compiled.create_infer_request()
+        return self
+
+    def infer(self, inputs: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+        self.request.infer(inputs)
+        return {"logits": self.request.get_tensor("logits").data.copy()}
+
+    def query_state(self) -> list[_State]:
+        return [self._State(state) for state in self.request.query_state()]
+
+    def reset_state(self) -> None:
+        self.request.reset_state()
