@@ -526,6 +526,22 @@ def reason(result: dict[str, Any]) -> str:
     return result.get("mismatch") or result.get("openvino_error") or result.get("why", "")
 
 
+SHORTER = (
+    (r"'openvino\.\w+' op could not be converted to TOSA: ", ""),
+    (r"operation '\w+' is not supported by tosa-state", "no such op in the importer"),
+    (r"not in transformers: '[^']+' is not a model type of transformers \S+ \(remote code, or a "
+     r"newer transformers\)", "not a model type of this transformers (remote code, or newer)"),
+    (r"The current version of Transformers does not allow for the export of the model\. ", ""),
+)
+
+
+def brief(text: str) -> str:
+    """A table cell's shorter form of a reason."""
+    for pattern, replacement in SHORTER:
+        text = re.sub(pattern, replacement, text)
+    return text
+
+
 def markdown(runs: list[dict[str, Any]]) -> str:
     """One table, an architecture per row and a column pair per run."""
     lines = []
@@ -555,7 +571,7 @@ def markdown(runs: list[dict[str, Any]]) -> str:
             if result is None:
                 cells += ["-", ""]
                 continue
-            text = reason(result).replace("|", "\\|")
+            text = brief(reason(result)).replace("|", "\\|")
             cells += [status(result), text[:160] + ("…" if len(text) > 160 else "")]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
