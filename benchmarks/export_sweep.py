@@ -359,6 +359,13 @@ def worker(cache: Path) -> None:
     out = sys.stdout
     sys.stdout = sys.stderr  # exporters print; keep the protocol channel clean
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    import optimum.intel  # noqa: F401  (the imports take a while: not counted in the timeout)
+    import torch  # noqa: F401
+
+    import tosa_state  # noqa: F401
+
+    out.write(json.dumps({"ready": True}) + "\n")
+    out.flush()
     for line in sys.stdin:
         arch = line.strip()
         if not arch:
@@ -381,6 +388,9 @@ def worker(cache: Path) -> None:
 # ---------------------------------------------------------------------------------------------
 
 
+STARTUP_TIMEOUT = 600.0  # seconds for a worker's imports
+
+
 class Worker:
     """A worker subprocess driven line by line."""
 
@@ -394,6 +404,20 @@ class Worker:
         self.errors: list[str] = []
         threading.Thread(target=self._read, daemon=True).start()
         threading.Thread(target=self._drain, daemon=True).start()
+        self._answer(STARTUP_TIMEOUT)  # {"ready": true} once the worker has imported torch
+
+    def _answer(self, timeout: float) -> dict[str, Any]:
+        try:
+            line = self.lines.get(timeout=timeout)
+        except queue.Empty:
+            self.stop()
+            raise TimeoutError(f"no result within {timeout:.0f} s") from None
+        if line is None:
+            self.process.wait()
+            tail = "".join(self.errors).strip().splitlines()
+            raise RuntimeError(f"worker died (exit {self.process.returncode}): "
+                               f"{tail[-1] if tail else ''}")
+        return json.loads(line)
 
     def _read(self) -> None:
         assert self.process.stdout is not None
@@ -410,17 +434,7 @@ class Worker:
         assert self.process.stdin is not None
         self.process.stdin.write(request + "\n")
         self.process.stdin.flush()
-        try:
-            line = self.lines.get(timeout=timeout)
-        except queue.Empty:
-            self.stop()
-            raise TimeoutError(f"no result within {timeout:.0f} s") from None
-        if line is None:
-            self.process.wait()
-            tail = "".join(self.errors).strip().splitlines()
-            raise RuntimeError(f"worker died (exit {self.process.returncode}): "
-                               f"{tail[-1] if tail else ''}")
-        return json.loads(line)
+        return self._answer(timeout)
 
     def stop(self) -> None:
         if self.process.poll() is None:
@@ -473,12 +487,12 @@ def run_sweep(archs: list[str] | None, env: dict[str, str], cache: Path, jobs: i
             except queue.Empty:
                 break
             progress(arch, None)
-            if current is None:
-                current = Worker(env, cache)
             try:
+                current = current or Worker(env, cache)
                 result = current.ask(arch, timeout)
             except (TimeoutError, RuntimeError) as error:
-                current.stop()
+                if current is not None:
+                    current.stop()
                 current = None
                 result = {"arch": arch, "exported": (cache / arch).is_dir() and any(
                     (cache / arch).glob("openvino*model.xml")), "why": f"worker: {error}",
