@@ -176,6 +176,19 @@ def gather_elements_forms() -> object:
     return ov.Model(results, [x, picks, rows], "gather_elements")
 
 
+def shape_of_two_ranks() -> object:
+    """A size used both as `[]` and reshaped to `[1]` (one `tosa.dim` for two OpenVINO
+    values of different ranks, as Mamba's cache bookkeeping has): `(4 - T) * (T == 4)`
+    unsqueezed next to `reshape(T, [1])`."""
+    x = ops.parameter([1, -1], np.float32, name="x")
+    length = ops.gather(ops.shape_of(x), _scalar(1), _scalar(0))
+    as_vector = ops.reshape(length, _i64(1), False)
+    flag = ops.convert(ops.equal(length, _scalar(4)), np.int64)
+    product = ops.multiply(ops.subtract(_scalar(4), length), flag)
+    joined = ops.concat([ops.unsqueeze(product, _scalar(0)), as_vector], 0)
+    return ov.Model([ops.result(joined, name="joined")], [x], "two_ranks")
+
+
 def _run(tmp_path: Path, model: object, feeds: list[list[np.ndarray]], pipeline: str | None
          ) -> None:
     xml = tmp_path / f"{model.get_friendly_name()}.xml"
@@ -209,6 +222,7 @@ CASES: dict[str, tuple[Callable[[], object], list[list[np.ndarray]]]] = {
         [_random(2, 3, 4, seed=1), np.array([-2], np.int32),
          np.array([[1, -2], [0, 2]], np.int32)],
     ]),
+    "two_ranks": (shape_of_two_ranks, [[_random(1, 3)], [_random(1, 4, seed=1)]]),
     "shape_data": (shapes_as_data, [[_random(2, 1)], [_random(1, 4, seed=1)],
                                     [_random(3, 1, seed=2)]]),
     "slices": (slice_forms, [[_random(5, 8, 6)], [_random(1, 8, 3, seed=1)],

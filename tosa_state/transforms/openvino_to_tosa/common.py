@@ -404,6 +404,12 @@ class Emitter:
                 array = array.reshape(())
             return self.const(array, shape_.element_type)
         result = self.shape_operand(shape_.elements)
+        known = self.lowering.shapes.get(result)
+        if known is not None and known != shape_:
+            # The same sizes as another OpenVINO shape tensor of another rank (`[]` and its
+            # Reshape to `[1]` are both one `tosa.dim`): a value of its own, keyed apart.
+            zeros = self.const_shape([0] * len(shape_.elements))
+            result = self.value(tts.AddShapeOp(result, zeros))
         self.lowering.shapes[result] = shape_
         return result
 

@@ -173,10 +173,12 @@ class Concat(OpenVINOPattern):
         inputs = list(op.inputs)
         if any(_runtime(e, v) is not None for v in inputs):  # of shapes
             parts = [e.shape_elements(v) for v in inputs]
-            if any(p is None for p in parts):
-                raise Unsupported("a concatenation of a run-time shape with a computed tensor")
-            elements = tuple(d for p in parts if p is not None for d in p.elements)
-            return [e.shape_tensor(RuntimeShape(elements, False, element(op.result)))]
+            if all(p is not None for p in parts):
+                elements = tuple(d for p in parts if p is not None for d in p.elements)
+                return [e.shape_tensor(RuntimeShape(elements, False, element(op.result)))]
+            # with a computed tensor: the shapes as the integer tensors they stand for
+            inputs = [e.shape_as_tensor(v) if _runtime(e, v) is not None else v
+                      for v in inputs]
         axis = normalize_axis(op.axis.value.data, len(dims(inputs[0])))
         return [e.concat(inputs, axis)]
 
