@@ -14,7 +14,6 @@
 // reads the variable after the write, again a view.
 
 // CHECK-LABEL: builtin.module {
-// CHECK-LABEL: builtin.module {
 // CHECK-NEXT:   "memref.global"() <{initial_value, sym_name = "kv", sym_visibility = "private", type = memref<memref<?x2x?xf32>>}> : () -> ()
 // CHECK-NEXT:   "memref.global"() <{initial_value = dense<0> : tensor<4xindex>, sym_name = "kv__sizes", sym_visibility = "private", type = memref<4xindex>}> {tosa_state.sizes_of = "kv"} : () -> ()
 // CHECK-NEXT:   "memref.global"() <{initial_value = dense<false> : tensor<i1>, sym_name = "kv__initialized", sym_visibility = "private", type = memref<i1>}> : () -> ()
