@@ -336,8 +336,8 @@ def test_run_zero_steps_writes_empty_results(model: Path, tmp_path: Path) -> Non
     ("arrays", "message"),
     [
         ({"arg0": np.array([{"a": 1}, None], dtype=object)},
-         "in.npz: error: cannot read inputs: Object arrays cannot be loaded when "
-         "allow_pickle=False"),
+         "in.npz: error: cannot read inputs: member 'arg0.npy' holds Python objects (object); "
+         "--inputs reads numeric arrays only (no pickles)"),
         ({"arg0": np.float32(1.0)},
          "error: input 'arg0' is a scalar; it needs a leading step axis: shape [steps, 2]"),
         ({"arg0": np.array([["a", "b"]])}, "error: input 'arg0' has dtype <U1; expected float32"),
