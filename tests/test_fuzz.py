@@ -1,8 +1,8 @@
 """Seeded mutation fuzzing of what users feed the tools: OpenVINO IR (`.xml` and its `.bin`),
 `.tflite` files and `--inputs` archives, through the command-line entry points in process.
 
-Every case must end with exit code 0, or 1 and one error line (never a traceback nor an
-internal error), within a time and a memory bound. CI runs a few hundred cases (seeded, the
+Every case must end with exit code 0, or 1 and one error line of readable length (never a
+traceback nor an internal error), within a time and a memory bound. CI runs a few hundred cases (seeded, the
 same every run); `TOSA_STATE_FUZZ_CASES=N` runs N per format instead (new seeds with
 `TOSA_STATE_FUZZ_SEED`).
 """
@@ -27,6 +27,8 @@ ROOT = Path(__file__).resolve().parent.parent
 CASES = int(os.environ.get("TOSA_STATE_FUZZ_CASES", "0"))
 SEED = int(os.environ.get("TOSA_STATE_FUZZ_SEED", "19"))
 SECONDS, MEGABYTES = 10.0, 512
+MAX_LINE = 1000
+"""The longest error line accepted: long values (shapes, arrays) must be cut short."""
 
 
 def _mutate(data: bytes, rng: random.Random) -> bytes:
@@ -79,6 +81,7 @@ def _check(what: str, call: Callable[[], tuple[int, str, str]]) -> None:
         lines = [line for line in err.strip().splitlines() if not line.startswith("note: ")]
         assert len(lines) == 1 or lines[0].startswith(("error", "/", "<")), (what, err)
         assert "error" in err, (what, err)
+        assert max(len(line) for line in lines) <= MAX_LINE, (what, err[:MAX_LINE])
     assert seconds < SECONDS, (what, seconds)
     assert peak < MEGABYTES, (what, peak)
 
