@@ -78,25 +78,28 @@ def _holds_pointer(op: memref.LoadOp | memref.StoreOp) -> bool:
 
 
 @per_op
-def _subview_layout(op: memref.SubviewOp | ExtractSliceOp) -> list[tuple[int, int, int]]:
-    """Per dimension (offset, size, stride), `-1` where an operand gives the value."""
-    def values(attr: object) -> list[int]:
-        return [-1 if v == DYNAMIC_INDEX else v for v in attr.get_values()]  # type: ignore
-
-    return list(zip(values(op.static_offsets), values(op.static_sizes),
-                    values(op.static_strides), strict=True))
+def _window_layout(op: memref.SubviewOp | ExtractSliceOp
+                   ) -> tuple[list[int], list[int], list[int], list[tuple[int, int]]]:
+    """The static offsets, sizes and strides (`-1` where an operand gives the value), and
+    where the dynamic operands go, in their order: (column, dimension)."""
+    columns = [[-1 if v == DYNAMIC_INDEX else v for v in attr.get_values()]
+               for attr in (op.static_offsets, op.static_sizes, op.static_strides)]
+    holes = [(c, d) for c, column in enumerate(columns) for d, v in enumerate(column) if v < 0]
+    return columns[0], columns[1], columns[2], holes
 
 
 def _window(op: memref.SubviewOp | ExtractSliceOp, source: np.ndarray, *dynamic: int
             ) -> np.ndarray:
-    """The view of `source` that a subview / extract_slice with these operands denotes."""
-    it = iter(dynamic)  # the dynamic offsets, then sizes, then strides
-    layout = _subview_layout(op)
-    offsets, sizes, strides = (
-        [next(it) if v < 0 else v for v in column] for column in zip(*layout, strict=True)
-    ) if layout else ([], [], [])
-    return source[tuple(slice(o, o + n * s, s) for o, n, s in zip(offsets, sizes, strides,
-                                                                    strict=True))]
+    """The view of `source` that a subview / extract_slice with these operands denotes (the
+    dynamic operands are the offsets, then the sizes, then the strides)."""
+    offsets, sizes, strides, holes = _window_layout(op)
+    if holes:
+        columns = [list(offsets), list(sizes), list(strides)]
+        for (c, d), value in zip(holes, dynamic, strict=True):
+            columns[c][d] = value
+        offsets, sizes, strides = columns
+    return source[tuple(slice(o, o + n * s, s)
+                        for o, n, s in zip(offsets, sizes, strides, strict=True))]
 
 
 def _same_memory(source: np.ndarray, target: np.ndarray) -> bool:
