@@ -570,3 +570,22 @@ def test_lowered_ops_keep_the_source_location() -> None:
         module = lowered(ACCUMULATOR, lowering)
         located = [op for op in module.walk() if op.name.startswith(("memref.", "ml_program."))]
         assert located and all("test.mlir" in str(op.location) for op in located)
+
+
+def test_copy_elision_ignores_shape_reads_after_the_write() -> None:
+    """A `tosa.dim` of a read after the variable's write reads only its shape, which the
+    write does not change: the read stays copy-free; a use of its elements there does not."""
+    text = """
+tosa.variable @kv : tensor<2x?xf32>
+func.func @main(%x: tensor<2x?xf32>) -> (!tosa.shape<1>, tensor<2x?xf32>) {
+  %past = tosa.variable.read @kv : tensor<2x?xf32>
+  %all = tosa.concat %past, %x {axis = 1 : i32} : (tensor<2x?xf32>, tensor<2x?xf32>) -> tensor<2x?xf32>
+  tosa.variable.write @kv, %all : tensor<2x?xf32>
+  %n = tosa.dim %past {axis = 1 : i32} : (tensor<2x?xf32>) -> !tosa.shape<1>
+  return %n, %all : !tosa.shape<1>, tensor<2x?xf32>
+}
+"""
+    assert copy_free_reads(text) == ["main:past"]
+    used = text.replace("return %n, %all", "%e = tosa.abs %past : (tensor<2x?xf32>) -> "
+                        "tensor<2x?xf32>\n  return %n, %e")
+    assert copy_free_reads(used) == []

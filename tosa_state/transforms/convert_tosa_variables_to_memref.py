@@ -114,6 +114,11 @@ one row, or by identity indices, is a view —, ...) may return a view of an ope
 result that is not a tensor (a `!tosa.shape`) is never a view."""
 
 
+SHAPE_READERS: frozenset[str] = frozenset(["tosa.dim"])
+"""Ops that read only the shape of their operand (which a later write of the variable does
+not change: a view keeps its shape), not its elements."""
+
+
 class CopyElision:
     """Decides which `tosa.variable.read`s may alias the global instead of copying it.
 
@@ -255,6 +260,8 @@ class CopyElision:
                 if user is None:
                     return None  # used in another block
                 returned |= isinstance(user, ReturnOp)
+                if use.operation.name in SHAPE_READERS:
+                    continue  # a view's shape stays what it was read as
                 last = max(last, index[user])
                 if user.name in FRESH_RESULT_OPS:
                     continue
