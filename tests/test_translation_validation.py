@@ -90,7 +90,8 @@ SNIPPETS = {
     "test_peers.py:WRITE_THEN_READ", "test_peers.py:READ_UNINITIALISED", "test_peers.py:SWAP",
     "test_peers.py:NO_RESULTS_UNUSED_VARIABLE", "test_pipeline.py:COUNTER",
     "test_reference_model.py:ACCUMULATOR", "test_reference_model.py:TWO_TYPES",
-    "test_run_tool.py:NAMED", "test_runtime.py:SNAPSHOT", "test_runtime.py:UNINITIALISED",
+    "test_request_threads.py:ACCUMULATOR", "test_run_tool.py:NAMED",
+    "test_runtime.py:SNAPSHOT", "test_runtime.py:UNINITIALISED",
     "test_runtime.py:DYNAMIC_STATE", "test_runtime.py:COMPUTED_INIT",
     "test_while_loop.py:CARRIED_READ",
 }
