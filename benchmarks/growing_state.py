@@ -8,6 +8,11 @@ grow linearly with the cache length (it copies the cache a bounded number of tim
 quadratically over a run. The baseline is the same step in numpy (`np.concatenate`).
 
     python benchmarks/growing_state.py [--lengths 64,256,1024,4096]
+    python benchmarks/growing_state.py --memory [--steps 500]
+
+`--memory`: issue 19's cache `[1, 4, T, 1024]` (`tensor<1x4x?x1024xf32>`) grown one step per
+call for `--steps` calls at each level; prints the tracemalloc peak over the run beside the
+data (the final cache), and the median µs per call at T = 64, 256, 500.
 """
 
 from __future__ import annotations
@@ -76,10 +81,46 @@ def per_call_us(step: Callable[[np.ndarray], object], lengths: list[int], window
     return times
 
 
+def memory(steps: int) -> None:
+    """Peak traced memory of `steps` calls growing a `[1, 4, T, 1024]` cache, per level."""
+    import tracemalloc
+
+    import tosa_state as ts
+    from tosa_state.frontends.mlir import parse_mlir
+
+    cache, step = "tensor<1x4x?x1024xf32>", "tensor<1x4x1x1024xf32>"
+    text = MODEL.replace(CACHE, cache).replace(STEP, step)
+    data = steps * 4 * 1024 * 4
+    print("| level | peak MB | data MB | peak / data | µs/call at " +
+          ", ".join(str(n) for n in (64, 256, steps)) + " |")
+    print("|---|--:|--:|--:|--:|")
+    for name, pipeline in LEVELS.items():
+        module = parse_mlir(ts.make_context(), text, "growing_state.mlir")
+        request = ts.compile_model(module, pipeline=pipeline).create_infer_request()
+        x = np.ones((1, 4, 1, 1024), np.float32)
+        tracemalloc.start()
+        times = []
+        for _ in range(steps):
+            start = time.perf_counter()
+            request.infer([x])
+            times.append(time.perf_counter() - start)
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+        at = [statistics.median(times[max(0, n - 16):n]) * 1e6 for n in (64, 256, steps)]
+        print(f"| {name} | {peak / 1e6:.1f} | {data / 1e6:.1f} | {peak / data:.2f} | " +
+              ", ".join(f"{t:.0f}" for t in at) + " |")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--lengths", default="64,256,1024,4096")
-    lengths = [int(n) for n in parser.parse_args().lengths.split(",")]
+    parser.add_argument("--memory", action="store_true")
+    parser.add_argument("--steps", type=int, default=500)
+    args = parser.parse_args()
+    if args.memory:
+        memory(args.steps)
+        return
+    lengths = [int(n) for n in args.lengths.split(",")]
     rows = {"numpy": per_call_us(_numpy_step(), lengths)}
     for name, pipeline in LEVELS.items():
         rows[name] = per_call_us(_ours(pipeline), lengths)

@@ -1,4 +1,6 @@
-"""Shared pytest configuration: the `peers` marker and fixtures that locate the peer tools."""
+"""Shared pytest configuration: the `peers` marker, fixtures that locate the peer tools, and
+no skips: a test that skips (a missing peer, a `pytest.skip`) fails the suite, unless it is
+in `ALLOWED_SKIPS` with the reason it may skip."""
 
 from __future__ import annotations
 
@@ -15,6 +17,38 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 
 INSTALL_HINT = "install the 'test' extra: pip install -e '.[test]'"
 
+ALLOWED_SKIPS: dict[str, str] = {}
+"""Test node ids (or their prefixes) that may skip, each with why. Empty: every peer is a
+hard requirement of the test extra, and a skip would hide a test that no longer runs."""
+
+
+def _skip_allowed(nodeid: str) -> bool:
+    return any(nodeid.startswith(prefix) for prefix in ALLOWED_SKIPS)
+
+
+def _as_failure(report: pytest.TestReport | pytest.CollectReport) -> None:
+    """A skipped report turned into a failure saying why."""
+    reason = report.longrepr[-1] if isinstance(report.longrepr, tuple) else report.longrepr
+    report.outcome = "failed"
+    report.longrepr = (f"{report.nodeid} skipped ({reason}); skips fail the suite "
+                       "(tests/conftest.py ALLOWED_SKIPS lists the allowed ones)")
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):
+    outcome = yield
+    report = outcome.get_result()
+    if report.skipped and not hasattr(report, "wasxfail") and not _skip_allowed(item.nodeid):
+        _as_failure(report)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_make_collect_report(collector: pytest.Collector):
+    outcome = yield
+    report = outcome.get_result()
+    if report.skipped and not _skip_allowed(report.nodeid):
+        _as_failure(report)
+
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
@@ -25,11 +59,11 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def _require_tools(*names: str) -> None:
-    """Skip when a console script is genuinely absent (next to the interpreter or on PATH)."""
+    """Fail when a console script is absent (next to the interpreter or on PATH)."""
     here = Path(sys.executable).parent
     missing = [n for n in names if not (here / n).is_file() and shutil.which(n) is None]
     if missing:
-        pytest.skip(f"peer tool not installed: {', '.join(missing)} ({INSTALL_HINT})")
+        pytest.fail(f"peer tool not installed: {', '.join(missing)} ({INSTALL_HINT})")
 
 
 @pytest.fixture
@@ -46,11 +80,11 @@ def tosa_reference_tools() -> None:
 def llm_exports(request: pytest.FixtureRequest) -> dict[str, Path]:
     """The tiny decoder LLMs of `benchmarks/llm_models.py`, exported by optimum-intel once and
     kept in pytest's cache dir (one folder per set of exporter versions)."""
-    pytest.importorskip("optimum.intel", reason=f"optimum-intel exports the models ({INSTALL_HINT})")
     import importlib.metadata
     import re
 
     import llm_models
+    import optimum.intel  # noqa: F401  (a hard requirement: missing fails the suite)
 
     versions = "-".join(importlib.metadata.version(name) for name in
                         ("torch", "transformers", "optimum", "optimum-intel", "openvino"))
@@ -61,7 +95,7 @@ def llm_exports(request: pytest.FixtureRequest) -> dict[str, Path]:
 @pytest.fixture
 def openvino_runtime() -> None:
     if importlib.util.find_spec("openvino") is None:
-        pytest.skip(f"peer package not installed: openvino ({INSTALL_HINT})")
+        pytest.fail(f"peer package not installed: openvino ({INSTALL_HINT})")
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:

@@ -15,14 +15,12 @@ from pathlib import Path
 
 import ml_dtypes
 import numpy as np
-import pytest
-
-ov = pytest.importorskip("openvino", reason="OpenVINO is needed to build the test models")
-ops = pytest.importorskip("openvino.opset13")
-opset3 = pytest.importorskip("openvino.opset3")
-opset8 = pytest.importorskip("openvino.opset8")
-passes = pytest.importorskip("openvino.passes")
-offline = pytest.importorskip("openvino._offline_transformations")
+import openvino as ov
+import openvino._offline_transformations as offline
+import openvino.opset3 as opset3
+import openvino.opset8 as opset8
+import openvino.opset13 as ops
+import openvino.passes as passes
 
 
 @dataclass

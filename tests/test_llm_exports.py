@@ -10,11 +10,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import pytest
-
-pytest.importorskip("optimum.intel", reason="optimum-intel exports the models")
-
 import llm_models  # benchmarks/, put on sys.path by conftest
+import optimum.intel  # noqa: F401  (a hard requirement: missing fails the suite)
+import pytest
 
 from tosa_state.context import make_context
 from tosa_state.dialects import openvino as ov

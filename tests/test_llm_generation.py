@@ -17,15 +17,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import llm_models
 import numpy as np
+import openvino as ov
+import optimum.intel  # noqa: F401  (a hard requirement: missing fails the suite)
 import pytest
 
-ov = pytest.importorskip("openvino", reason="OpenVINO is the oracle of these tests")
-pytest.importorskip("optimum.intel", reason="optimum-intel exports the models")
-
-import llm_models  # noqa: E402  (benchmarks/, put on sys.path by conftest)
-
-from tosa_state.tools import run  # noqa: E402
+from tosa_state.tools import run
 
 pytestmark = pytest.mark.peers
 

@@ -16,15 +16,13 @@ from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
+import openvino as ov
+import openvino.opset13 as ops
+import openvino.passes as passes
 import pytest
+from test_openvino_differential import Scenario, _save, run_differential
 
-ov = pytest.importorskip("openvino", reason="OpenVINO is the oracle of these tests")
-ops = pytest.importorskip("openvino.opset13")
-passes = pytest.importorskip("openvino.passes")
-
-from test_openvino_differential import Scenario, _save, run_differential  # noqa: E402
-
-import tosa_state  # noqa: E402
+import tosa_state
 
 pytestmark = pytest.mark.peers
 

@@ -26,21 +26,19 @@ from pathlib import Path
 
 import ml_dtypes
 import numpy as np
+import openvino as ov
+import openvino._offline_transformations as offline
+import openvino.opset1 as opset1
+import openvino.opset2 as opset2
+import openvino.opset3 as opset3
+import openvino.opset8 as opset8
+import openvino.opset12 as opset12
+import openvino.opset13 as ops
+import openvino.passes as passes
 import pytest
+from peers.openvino_runtime import MAX_ERRORS, OpenVINOSession
 
-ov = pytest.importorskip("openvino", reason="OpenVINO is the oracle of these tests")
-ops = pytest.importorskip("openvino.opset13")
-opset1 = pytest.importorskip("openvino.opset1")
-opset2 = pytest.importorskip("openvino.opset2")
-opset3 = pytest.importorskip("openvino.opset3")
-opset8 = pytest.importorskip("openvino.opset8")
-opset12 = pytest.importorskip("openvino.opset12")
-passes = pytest.importorskip("openvino.passes")
-offline = pytest.importorskip("openvino._offline_transformations")
-
-from peers.openvino_runtime import MAX_ERRORS, OpenVINOSession  # noqa: E402
-
-import tosa_state  # noqa: E402
+import tosa_state
 
 pytestmark = pytest.mark.peers
 

@@ -22,22 +22,20 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import openvino as ov
+import openvino.opset13 as ops
 import pytest
-
-ov = pytest.importorskip("openvino", reason="OpenVINO is the oracle of these tests")
-ops = pytest.importorskip("openvino.opset13")
-
-from peers.openvino_runtime import OpenVINOSession  # noqa: E402
-from peers.upstream_mlir import iree_opt  # noqa: E402
-from test_openvino_differential import (  # noqa: E402
+from peers.openvino_runtime import OpenVINOSession
+from peers.upstream_mlir import iree_opt
+from test_openvino_differential import (
     TosaStateSession,
     _compare,
     dynamic_batch_lstm_model,
 )
 
-import tosa_state  # noqa: E402
-from tosa_state.interpreter.plan import FunctionPlan  # noqa: E402
-from tosa_state.printing import print_module  # noqa: E402
+import tosa_state
+from tosa_state.interpreter.plan import FunctionPlan
+from tosa_state.printing import print_module
 
 LEVELS = [None, "", "tosa-to-mlprogram"]
 """The default (memref), TOSA as it is, ml_program."""

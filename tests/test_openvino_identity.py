@@ -13,14 +13,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import openvino as ov
+import openvino.opset13 as ops
+import openvino.opset16 as opset16
 import pytest
 from test_openvino_differential import Scenario, TosaStateSession, _save, run_differential
 
 import tosa_state
-
-ov = pytest.importorskip("openvino")
-ops = pytest.importorskip("openvino.opset13")
-opset16 = pytest.importorskip("openvino.opset16")
 
 pytestmark = pytest.mark.peers
 

@@ -7,15 +7,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import openvino as ov
+import openvino.opset3 as opset3
+import openvino.opset13 as ops
 import openvino_models as om
 import pytest
 from test_openvino_import import layer_error
 
 import tosa_state as ts
-
-ov = pytest.importorskip("openvino")
-ops = pytest.importorskip("openvino.opset13")
-opset3 = pytest.importorskip("openvino.opset3")
 
 READ_VALUE_3 = ('type="ReadValue" version="opset3">\n\t\t\t<data variable_id="acc" />')
 ASSIGN_3 = 'type="Assign" version="opset3"'

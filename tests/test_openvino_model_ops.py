@@ -10,28 +10,26 @@ from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
+import openvino as ov
+import openvino.opset1 as opset1
+import openvino.opset2 as opset2
+import openvino.opset3 as opset3
+import openvino.opset4 as opset4
+import openvino.opset5 as opset5
+import openvino.opset6 as opset6
+import openvino.opset7 as opset7
+import openvino.opset8 as opset8
+import openvino.opset11 as opset11
+import openvino.opset12 as opset12
+import openvino.opset13 as ops
+import openvino.opset15 as opset15
 import pytest
+from peers.upstream_mlir import iree_opt
+from test_error_paths import _edit, cli, opt_xml_fails
+from test_openvino_differential import Scenario, _save, run_differential
 
-ov = pytest.importorskip("openvino", reason="OpenVINO is the oracle of these tests")
-ops = pytest.importorskip("openvino.opset13")
-opset1 = pytest.importorskip("openvino.opset1")
-opset2 = pytest.importorskip("openvino.opset2")
-opset3 = pytest.importorskip("openvino.opset3")
-opset4 = pytest.importorskip("openvino.opset4")
-opset5 = pytest.importorskip("openvino.opset5")
-opset6 = pytest.importorskip("openvino.opset6")
-opset7 = pytest.importorskip("openvino.opset7")
-opset8 = pytest.importorskip("openvino.opset8")
-opset11 = pytest.importorskip("openvino.opset11")
-opset12 = pytest.importorskip("openvino.opset12")
-opset15 = pytest.importorskip("openvino.opset15")
-
-from peers.upstream_mlir import iree_opt  # noqa: E402
-from test_error_paths import _edit, cli, opt_xml_fails  # noqa: E402
-from test_openvino_differential import Scenario, _save, run_differential  # noqa: E402
-
-import tosa_state  # noqa: E402
-from tosa_state.tools import opt  # noqa: E402
+import tosa_state
+from tosa_state.tools import opt
 
 pytestmark = pytest.mark.peers
 

@@ -17,16 +17,14 @@ from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
+import openvino as ov
+import openvino.opset13 as ops
 import pytest
+from peers.openvino_runtime import OpenVINOSession
+from test_openvino_differential import TosaStateSession, _compare
 
-ov = pytest.importorskip("openvino", reason="OpenVINO is the oracle of these tests")
-ops = pytest.importorskip("openvino.opset13")
-
-from peers.openvino_runtime import OpenVINOSession  # noqa: E402
-from test_openvino_differential import TosaStateSession, _compare  # noqa: E402
-
-import tosa_state  # noqa: E402
-from tosa_state.diagnostics import TosaStateError  # noqa: E402
+import tosa_state
+from tosa_state.diagnostics import TosaStateError
 
 pytestmark = pytest.mark.peers
 

@@ -535,8 +535,8 @@ def test_unsupported_convolutions_are_named(x: str, w: str, out: str, message: s
 @pytest.fixture
 def lstm_xml(tmp_path: Path) -> Path:
     """A small stateful LSTM cell (LSTMCell-4; h and c in ReadValue-6 / Assign-6)."""
-    ov = pytest.importorskip("openvino")
-    ops = pytest.importorskip("openvino.opset13")
+    import openvino as ov
+    import openvino.opset13 as ops
     rng = np.random.default_rng(0)
     x = ops.parameter([1, 3], np.float32, name="x")
     zeros = ops.constant(np.zeros((1, 2), np.float32))
@@ -595,8 +595,8 @@ def test_compile_model_names_inputs_outputs_and_states(lstm_xml: Path) -> None:
 
 
 def test_errors_name_the_layer(tmp_path: Path) -> None:
-    ov = pytest.importorskip("openvino")
-    ops = pytest.importorskip("openvino.opset13")
+    import openvino as ov
+    import openvino.opset13 as ops
     x = ops.parameter([6], np.float32, name="x")
     shape = ops.parameter([2], np.int64, name="shape")
     model = ov.Model([ops.result(ops.reshape(x, shape, False, name="dyn_reshape"))],

@@ -137,6 +137,96 @@ def test_a_model_given_as_inputs(model: Path, tmp_path: Path) -> None:
         assert len(err.strip().splitlines()) == 1
 
 
+def _npy(header: str, data: bytes = b"") -> bytes:
+    """An .npy file: magic, version 1.0, the header text padded to 64 bytes, the data."""
+    text = header.encode("latin1")
+    text += b" " * (63 - (10 + len(text)) % 64) + b"\n"
+    return b"\x93NUMPY\x01\x00" + len(text).to_bytes(2, "little") + text + data
+
+
+def _zip(path: Path, **members: bytes) -> str:
+    import zipfile
+
+    with zipfile.ZipFile(path, "w") as archive:
+        for name, content in members.items():
+            archive.writestr(name.replace("__", "."), content)
+    return str(path)
+
+
+F4_2x1 = "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 1), }"
+
+
+@pytest.mark.parametrize(
+    ("members", "message"),
+    [
+        ({"x__npy": b"no header here"}, "member 'x.npy' has no valid .npy header"),
+        ({"x__npy": _npy("{'descr': '<f4', 'fortran_order': False, 'shape': (2,")},
+         "member 'x.npy' has no valid .npy header"),
+        ({"x__npy": _npy("{'descr': 17, 'fortran_order': False, 'shape': (2, 1), }")},
+         "member 'x.npy' has no valid .npy header"),
+        ({"x__npy": _npy("{'descr': '<f4', 'fortran_order': False, "
+                         "'shape': (8796093022208,), }")},
+         "member 'x.npy' declares float32[8796093022208] (35184372088832 bytes) but holds "
+         "0 bytes: truncated or corrupt"),
+        ({"x__npy": _npy(F4_2x1, b"\0" * 4)},
+         "member 'x.npy' declares float32[2, 1] (8 bytes) but holds 4 bytes"),
+        ({"x__npy": _npy("{'descr': '|O', 'fortran_order': False, 'shape': (2, 1), }",
+                         b"\x80\x04N.")},
+         "member 'x.npy' holds Python objects (object); --inputs reads numeric arrays only"),
+        ({"x__npy": _npy(F4_2x1, b"\0" * 8), "notes__txt": b"hi"},
+         "member 'notes.txt' is not an .npy array"),
+    ],
+    ids=["no-header", "cut-header", "bad-descr", "32TiB", "truncated", "pickle", "not-npy"],
+)
+def test_corrupt_inputs_archives_fail_in_one_line(model: Path, tmp_path: Path,
+                                                  members: dict[str, bytes],
+                                                  message: str) -> None:
+    """Every corrupt `.npz` is one line and exit 1, naming the member, before allocating
+    what a header only declares (the 32 TiB array)."""
+    import tracemalloc
+
+    inputs = _zip(tmp_path / "in.npz", **members)
+    tracemalloc.start()
+    code, _, err = cli(run.main, str(model), "--inputs", inputs)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert_clean_failure(code, err, f"{inputs}: error: cannot read inputs: {message}")
+    assert len(err.strip().splitlines()) == 1, err
+    assert peak < 64 * 1024 * 1024
+
+
+def test_a_broken_zip_fails_in_one_line(model: Path, tmp_path: Path) -> None:
+    good = Path(npz(tmp_path, x=np.ones((2, 1), np.float32)))
+    for cut, name in ((len(good.read_bytes()) // 2, "half.npz"), (4, "four.npz")):
+        broken = tmp_path / name
+        broken.write_bytes(good.read_bytes()[:cut])
+        code, _, err = cli(run.main, str(model), "--inputs", str(broken))
+        assert_clean_failure(code, err, f"{broken}: error: ")
+        assert len(err.strip().splitlines()) == 1, err
+    data = bytearray(good.read_bytes())
+    data[60] ^= 0xFF  # inside x.npy's data: a CRC error
+    corrupt = tmp_path / "crc.npz"
+    corrupt.write_bytes(bytes(data))
+    code, _, err = cli(run.main, str(model), "--inputs", str(corrupt))
+    assert_clean_failure(code, err, f"{corrupt}: error: cannot read inputs: member 'x.npy' is "
+                         "corrupt (Bad CRC-32 for file 'x.npy')")
+
+
+def test_fortran_order_and_every_member_are_read(model: Path, tmp_path: Path) -> None:
+    """The reader gives back what numpy wrote, Fortran order included."""
+    from tosa_state.tools.npz import load_npz
+
+    path = tmp_path / "f.npz"
+    want = {"x": np.asfortranarray(np.arange(12, dtype=np.float32).reshape(3, 4)),
+            "y": np.arange(5, dtype=np.int64), "z": np.array(3.5)}
+    np.savez_compressed(path, **want)
+    got = load_npz(str(path))
+    assert sorted(got) == ["x", "y", "z"]
+    for key, array in want.items():
+        np.testing.assert_array_equal(got[key], array)
+        assert got[key].dtype == array.dtype and got[key].flags.writeable
+
+
 READS = ("tosa-state reads MLIR text (.mlir), OpenVINO IR (.xml, its .bin beside it) and "
          "TFLite (.tflite)")
 

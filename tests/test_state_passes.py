@@ -182,8 +182,8 @@ def test_a_torch_gru_made_stateful_streams_like_torch(tmp_path: Path) -> None:
     """The PyTorch route: a GRU keyword spotter whose hidden state is an input/output pair,
     converted by `openvino.convert_model`, made stateful by our pass, run step by step
     against torch feeding the state back by hand (with a reset)."""
-    torch = pytest.importorskip("torch")
-    ov = pytest.importorskip("openvino")
+    import openvino as ov
+    import torch
 
     class Spotter(torch.nn.Module):
         def __init__(self) -> None:

@@ -21,6 +21,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import onnx
+import openvino as ov
+import openvino.opset13 as ops
+import openvino.passes as passes
 import pytest
 from peers.upstream_mlir import iree_opt
 from test_openvino_differential import Scenario, _save, run_differential
@@ -28,11 +32,6 @@ from test_openvino_differential import Scenario, _save, run_differential
 import tosa_state as ts
 from tosa_state.dialects.tosa.control_flow import WhileOp
 from tosa_state.printing import print_module
-
-ov = pytest.importorskip("openvino")
-ops = pytest.importorskip("openvino.opset13")
-passes = pytest.importorskip("openvino.passes")
-onnx = pytest.importorskip("onnx")
 
 pytestmark = pytest.mark.peers
 

@@ -20,27 +20,25 @@ import warnings
 from pathlib import Path
 
 import numpy as np
+import openvino as ov
 import pytest
-
-ov = pytest.importorskip("openvino")
-torch = pytest.importorskip("torch")
-
-from openvino import opset6 as ops  # noqa: E402
-from openvino._offline_transformations import (  # noqa: E402
+import torch
+from openvino import opset6 as ops
+from openvino._offline_transformations import (
     apply_make_stateful_transformation,
 )
-from peers.openvino_runtime import MAX_ERRORS, OpenVINOSession  # noqa: E402
-from peers.upstream_mlir import iree_opt  # noqa: E402
-from test_openvino_differential import TosaStateSession, _compare  # noqa: E402
-from test_torch_exports import Config, Recurrent, pytestmark  # noqa: E402, F401
+from peers.openvino_runtime import MAX_ERRORS, OpenVINOSession
+from peers.upstream_mlir import iree_opt
+from test_openvino_differential import TosaStateSession, _compare
+from test_torch_exports import Config, Recurrent, pytestmark  # noqa: F401
 
-import tosa_state as ts  # noqa: E402
-from tosa_state.diagnostics import TosaStateError  # noqa: E402
-from tosa_state.dialects.tosa.control_flow import WhileOp  # noqa: E402
-from tosa_state.dialects.tosa.elementwise import SelectOp  # noqa: E402
-from tosa_state.printing import print_module  # noqa: E402
-from tosa_state.transforms.convert_openvino_to_tosa import ConvertOpenVINOToTosaPass  # noqa: E402
-from tosa_state.transforms.pipeline import apply_pipeline  # noqa: E402
+import tosa_state as ts
+from tosa_state.diagnostics import TosaStateError
+from tosa_state.dialects.tosa.control_flow import WhileOp
+from tosa_state.dialects.tosa.elementwise import SelectOp
+from tosa_state.printing import print_module
+from tosa_state.transforms.convert_openvino_to_tosa import ConvertOpenVINOToTosaPass
+from tosa_state.transforms.pipeline import apply_pipeline
 
 CONFIGS = [
     Config("LSTM", frontend="onnx", batch_first=True),

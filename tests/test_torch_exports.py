@@ -19,18 +19,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+import openvino as ov
 import pytest
-
-ov = pytest.importorskip("openvino")
-torch = pytest.importorskip("torch")
-
-from openvino._offline_transformations import (  # noqa: E402
+import torch
+from openvino._offline_transformations import (
     apply_make_stateful_transformation,
 )
-from test_openvino_differential import Scenario, run_differential  # noqa: E402
+from test_openvino_differential import Scenario, run_differential
 
-import tosa_state as ts  # noqa: E402
-from tosa_state.diagnostics import TosaStateError  # noqa: E402
+import tosa_state as ts
+from tosa_state.diagnostics import TosaStateError
 
 pytestmark = [
     pytest.mark.peers,

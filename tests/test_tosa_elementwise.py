@@ -1078,12 +1078,19 @@ def test_kernel_is_built_once_per_op() -> None:
 
 
 def test_inputs_are_never_written() -> None:
-    """`run` passes read-only inputs: in-place numpy on them would raise."""
+    """No elementwise kernel writes into its input, nor returns it: the input keeps its
+    values, bit for bit, and the result is an array of its own."""
     x = np.linspace(-3, 3, 8).astype(F32)
-    for op in ["sigmoid", "tanh", "exp", "rsqrt", "erf", "abs", "floor", "ceil"]:
+    before = x.copy()
+    cases = [(op, "") for op in ["sigmoid", "tanh", "exp", "rsqrt", "erf", "abs", "floor",
+                                 "ceil", "reciprocal", "log"]]
+    cases.append(("clamp", "max_val = 1.0 : f32, min_val = 0.0 : f32"))
+    for op, attrs in cases:
         with np.errstate(all="ignore"):
-            run(op, x)
-    run("clamp", x, attrs="max_val = 1.0 : f32, min_val = 0.0 : f32")
+            result = run(op, x, attrs=attrs)
+        assert x.tobytes() == before.tobytes(), op
+        assert not np.shares_memory(result, x), op
+        assert result.tobytes() != x.tobytes(), op  # it computed something
 
 
 # ---------------------------------------------------------------------------------------

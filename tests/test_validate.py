@@ -8,6 +8,8 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import openvino as ov
+import openvino.opset13 as ops
 import pytest
 from test_error_paths import assert_clean_failure, cli
 
@@ -15,9 +17,6 @@ import tosa_state as ts
 from tosa_state.progress import Progress
 from tosa_state.tools import main as tosa_state_main
 from tosa_state.validation.sequence import CallSequence, TosaState
-
-ov = pytest.importorskip("openvino", reason="validate needs OpenVINO (the 'validate' extra)")
-ops = pytest.importorskip("openvino.opset13")
 
 
 @pytest.fixture(scope="module")

@@ -1,20 +1,25 @@
-"""The part of upstream MLIR's `tensor` dialect that TOSA programs from OpenVINO need:
-`tensor.bitcast`, which reinterprets the elements of a tensor as another type of the same bit
-width (TOSA has no unsigned arithmetic: `ui8` values are computed on as `i8` and back).
+"""The part of upstream MLIR's `tensor` dialect that our programs need: `tensor.bitcast`,
+which reinterprets the elements of a tensor as another type of the same bit width (TOSA has no
+unsigned arithmetic: `ui8` values are computed on as `i8` and back), and xDSL's
+`tensor.extract_slice`, with which the memref lowering reads a dynamic variable's used corner
+of its buffer without a copy.
 
 ```mlir
 %0 = tensor.bitcast %a : tensor<2xui8> to tensor<2xi8>
+%1 = tensor.extract_slice %b[0, 0] [2, %n] [1, 1] : tensor<2x?xf32> to tensor<2x?xf32>
 ```
 
 Not registered in the `xdsl.universe` plugin: xDSL has a `tensor` dialect of its own (without
 `bitcast`); `tosa_state.context.make_context` loads this one.
 
 https://mlir.llvm.org/docs/Dialects/TensorOps/#tensorbitcast-tensorbitcastop
+https://mlir.llvm.org/docs/Dialects/TensorOps/#tensorextract_slice-tensorextractsliceop
 """
 
 from __future__ import annotations
 
 from xdsl.dialects.builtin import IntegerType, TensorType
+from xdsl.dialects.tensor import ExtractSliceOp
 from xdsl.ir import Attribute, Dialect, SSAValue
 from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, result_def, traits_def
 from xdsl.traits import Pure
@@ -59,4 +64,4 @@ class BitcastOp(IRDLOperation):
             )
 
 
-TENSOR = Dialect("tensor", [BitcastOp], [])
+TENSOR = Dialect("tensor", [BitcastOp, ExtractSliceOp], [])

@@ -63,8 +63,15 @@ class BuiltinFunctions(InterpreterFunctions):
         """The same bytes viewed as the result's element type (a view: no copy)."""
         return (args[0].view(numpy_dtype(op.dest.type.element_type)),)
 
+    @impl(arith.SelectOp)
+    def run_select(self, interpreter: Interpreter, op: arith.SelectOp, args: PythonValues):
+        condition, if_true, if_false = args
+        return (if_true if condition else if_false,)
+
+    run_addi = impl(arith.AddiOp)(_binary(lambda a, b: a + b))
     run_muli = impl(arith.MuliOp)(_binary(lambda a, b: a * b))
     run_maxui = impl(arith.MaxUIOp)(_binary(max))
+    run_minui = impl(arith.MinUIOp)(_binary(min))
     run_andi = impl(arith.AndIOp)(_binary(lambda a, b: a and b))
     run_ori = impl(arith.OrIOp)(_binary(lambda a, b: a or b))
 

@@ -13,6 +13,9 @@ that dereferences it, in the request that runs it: it always reaches the current
 
 - `memref.copy` into a `GlobalRef` writes the state in place (`VariableStore.write_in_place`):
   every alias of the buffer sees the new value, exactly as in compiled code;
+- `memref.copy` of a buffer onto itself (the same memory, shape and strides: the corner of a
+  growing variable's buffer appended to in place) copies nothing;
+- `memref.subview` and `tensor.extract_slice` are numpy views (no copy);
 - `memref.copy` from a `GlobalRef`, and `bufferization.to_tensor` of one, read the state:
   for a never-written variable without an initial value this raises the same
   `InferenceError` as `tosa.variable.read` ("... is read before it is ever written ...").
@@ -33,6 +36,7 @@ from xdsl.dialects.builtin import (
     UnitAttr,
 )
 from xdsl.dialects.memref import AllocOp, CopyOp, DeallocOp, GetGlobalOp, GlobalOp
+from xdsl.dialects.tensor import ExtractSliceOp
 from xdsl.interpreter import Interpreter, InterpreterFunctions, PythonValues, impl, register_impls
 
 from tosa_state.diagnostics import error_at
@@ -74,13 +78,38 @@ def _holds_pointer(op: memref.LoadOp | memref.StoreOp) -> bool:
 
 
 @per_op
-def _subview_layout(op: memref.SubviewOp) -> list[tuple[int, int, int]]:
-    """Per dimension (offset, size, stride), `-1` where an operand gives the value."""
-    def values(attr: object) -> list[int]:
-        return [-1 if v == DYNAMIC_INDEX else v for v in attr.get_values()]  # type: ignore
+def _window_layout(op: memref.SubviewOp | ExtractSliceOp
+                   ) -> tuple[list[int], list[int], list[int], list[tuple[int, int]]]:
+    """The static offsets, sizes and strides (`-1` where an operand gives the value), and
+    where the dynamic operands go, in their order: (column, dimension)."""
+    columns = [[-1 if v == DYNAMIC_INDEX else v for v in attr.get_values()]
+               for attr in (op.static_offsets, op.static_sizes, op.static_strides)]
+    holes = [(c, d) for c, column in enumerate(columns) for d, v in enumerate(column) if v < 0]
+    return columns[0], columns[1], columns[2], holes
 
-    return list(zip(values(op.static_offsets), values(op.static_sizes),
-                    values(op.static_strides), strict=True))
+
+def _window(op: memref.SubviewOp | ExtractSliceOp, source: np.ndarray, *dynamic: int
+            ) -> np.ndarray:
+    """The view of `source` that a subview / extract_slice with these operands denotes (the
+    dynamic operands are the offsets, then the sizes, then the strides)."""
+    offsets, sizes, strides, holes = _window_layout(op)
+    if holes:
+        columns = [list(offsets), list(sizes), list(strides)]
+        for (c, d), value in zip(holes, dynamic, strict=True):
+            columns[c][d] = value
+        offsets, sizes, strides = columns
+    return source[tuple(slice(o, o + n * s, s)
+                        for o, n, s in zip(offsets, sizes, strides, strict=True))]
+
+
+def _same_memory(source: np.ndarray, target: np.ndarray) -> bool:
+    """Whether `source` is `target`'s very elements (copying it there changes nothing)."""
+    return (
+        source.shape == target.shape
+        and source.strides == target.strides
+        and source.dtype == target.dtype
+        and source.__array_interface__["data"][0] == target.__array_interface__["data"][0]
+    )
 
 
 def _filled(shape: tuple[int, ...], dynamic: PythonValues) -> tuple[int, ...]:
@@ -135,14 +164,13 @@ class MemRefFunctions(InterpreterFunctions):
 
     @impl(memref.SubviewOp)
     def run_subview(self, interpreter: Interpreter, op: memref.SubviewOp, args: PythonValues):
-        source, *dynamic = args
-        it = iter(dynamic)
-        window = []
-        for offset, size, stride in _subview_layout(op):
-            offset, size, stride = (next(it) if v < 0 else v for v in (offset, size, stride))
-            window.append(slice(offset, offset + size * stride, stride))
-        return (source[tuple(window)],)
+        return (_window(op, *args),)
 
+    @impl(ExtractSliceOp)
+    def run_extract_slice(
+        self, interpreter: Interpreter, op: ExtractSliceOp, args: PythonValues
+    ) -> PythonValues:
+        return (_window(op, *args),)
     @impl(DeallocOp)
     def run_dealloc(self, interpreter: Interpreter, op: DeallocOp, args: PythonValues):
         return ()
@@ -154,7 +182,7 @@ class MemRefFunctions(InterpreterFunctions):
             source = variable_store(interpreter).read(source.name)
         if type(target) is GlobalRef:
             variable_store(interpreter).write_in_place(target.name, source)
-        else:
+        elif not _same_memory(source, target):
             np.copyto(target, source)
         return ()
 

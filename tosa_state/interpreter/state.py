@@ -105,7 +105,10 @@ class VariableStore:
         return value
 
     def write(self, name: str, value: np.ndarray) -> None:
-        """Replace the value by a private copy of `value` (earlier reads keep theirs)."""
+        """Replace the value by a private copy of `value` (earlier reads keep theirs). The
+        old value is let go before the copy is made: a growing state then peaks at the
+        new value and its copy, not the old one as well (once its reads are dead)."""
+        self.values[name] = None
         self.values[name] = np.array(value, copy=True)
 
     def write_in_place(self, name: str, value: np.ndarray) -> None:

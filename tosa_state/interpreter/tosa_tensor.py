@@ -704,11 +704,18 @@ def _gather_kernel(op: GatherOp) -> Kernel:
                 _check_indices(op, indices, values.shape[1])
             return values[:, index:index + 1]
         _check_indices(op, indices, values.shape[1])
+        if indices.shape[1] == values.shape[1] and _is_identity(indices):
+            return values  # a beam reorder that keeps every row in place: a view
         if values.shape[0] == 1:  # one batch: one `take`
             return values[0].take(indices[0], axis=0)[np.newaxis]
         return values[np.arange(values.shape[0])[:, np.newaxis], indices]
 
     return gather
+
+
+def _is_identity(indices: np.ndarray) -> bool:
+    """Whether every row of `indices` is `0, 1, ..., n-1`."""
+    return bool((indices == np.arange(indices.shape[1])).all())
 
 
 def scatter_into(

@@ -34,7 +34,11 @@ _NPZ_HOWTO = ("--inputs takes an .npz with one array per model input, keyed by i
 
 
 def load_npz(path: str) -> dict[str, np.ndarray]:
-    """The arrays of the `.npz` at `path`; anything else is one clear `TosaStateError`."""
+    """The arrays of the `.npz` at `path`; anything else is one clear `TosaStateError`.
+
+    Read member by member (not through `numpy.load`): each must be an `.npy` with a valid
+    header, of a dtype without Python objects (no pickles), holding at least the bytes its
+    header declares — checked against the member's size before anything is allocated."""
     try:
         with open(path, "rb") as stream:
             head = stream.read(8)
@@ -44,10 +48,63 @@ def load_npz(path: str) -> dict[str, np.ndarray]:
         raise TosaStateError(f"{path}: error: not an .npz archive ({_looks_like(path, head)}); "
                              f"{_NPZ_HOWTO}")
     try:
-        with np.load(path, allow_pickle=False) as data:
-            return {key: data[key] for key in data.files}
-    except (OSError, ValueError, zipfile.BadZipFile, EOFError) as error:
-        raise TosaStateError(f"{path}: error: cannot read inputs: {error}") from None
+        with zipfile.ZipFile(path) as archive:
+            return {_key(info.filename): _read_member(path, archive, info)
+                    for info in archive.infolist() if not info.is_dir()}
+    except TosaStateError:
+        raise
+    except (OSError, ValueError, zipfile.BadZipFile, EOFError, NotImplementedError,
+            RuntimeError) as error:
+        raise TosaStateError(f"{path}: error: cannot read inputs: {_short(error)}") from None
+
+
+def _key(name: str) -> str:
+    return name[: -len(".npy")] if name.endswith(".npy") else name
+
+
+def _short(error: BaseException, limit: int = 200) -> str:
+    """One line of at most `limit` characters."""
+    text = " ".join(str(error).split()) or type(error).__name__
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _read_member(path: str, archive: zipfile.ZipFile, info: zipfile.ZipInfo) -> np.ndarray:
+    """The array of one `.npy` member, checked before anything is allocated."""
+    where = f"{path}: error: cannot read inputs: member '{info.filename}'"
+    if not info.filename.endswith(".npy"):
+        raise TosaStateError(f"{where} is not an .npy array ({_NPZ_HOWTO})")
+    with archive.open(info) as stream:
+        try:
+            version = np.lib.format.read_magic(stream)  # (reads the member: CRC checked)
+            if version == (1, 0):
+                shape, fortran, dtype = np.lib.format.read_array_header_1_0(stream)
+            else:
+                shape, fortran, dtype = np.lib.format.read_array_header_2_0(stream)
+        except zipfile.BadZipFile as error:
+            raise TosaStateError(f"{where} is corrupt ({_short(error)})") from None
+        except Exception as error:  # numpy's header parser raises many kinds
+            raise TosaStateError(f"{where} has no valid .npy header ({_short(error)})") \
+                from None
+        if dtype.hasobject:
+            raise TosaStateError(f"{where} holds Python objects ({dtype}); --inputs reads "
+                                 "numeric arrays only (no pickles)")
+        header = stream.tell()
+        count = 1
+        for n in shape:
+            count *= n
+        declared = count * dtype.itemsize
+        available = info.file_size - header
+        if declared > available:
+            raise TosaStateError(f"{where} declares {dtype}{list(shape)} ({declared} bytes) "
+                                 f"but holds {max(available, 0)} bytes: truncated or corrupt")
+        try:
+            data = stream.read(declared)
+        except zipfile.BadZipFile as error:
+            raise TosaStateError(f"{where} is corrupt ({_short(error)})") from None
+        if len(data) != declared:
+            raise TosaStateError(f"{where} is truncated: {len(data)} of {declared} bytes")
+    array = np.frombuffer(data, dtype=dtype, count=count)
+    return array.reshape(shape[::-1]).T.copy() if fortran else array.reshape(shape).copy()
 
 
 def _looks_like(path: str, head: bytes) -> str:

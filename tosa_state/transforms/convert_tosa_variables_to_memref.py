@@ -24,7 +24,9 @@ provably safe; `CopyElision` states the rule. `elide-copies=false` keeps every c
 
 A variable of a dynamic shape (a `memref.global` must be static) becomes a pointer global
 to a buffer with room to spare plus an index global with the lengths and capacities of
-its dynamic dimensions, grown by doubling (`DynamicLayout`; docs/passes.md shows the IR).
+its dynamic dimensions, grown by doubling along the dimensions that outgrow it; a write of
+a concat of its value with new rows appends them in place (`memref_dynamic_variables`;
+docs/passes.md shows the IR).
 
 Legacy in-function declarations are hoisted first (`tosa-hoist-variables`). Afterwards no
 `tosa.variable*` op is left (the pass fails with a diagnostic at the first op left).
@@ -38,15 +40,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import arith, memref, scf
 from xdsl.dialects.bufferization import ToBufferOp, ToTensorOp
 from xdsl.dialects.builtin import (
-    DYNAMIC_INDEX,
     ArrayAttr,
-    DenseIntOrFPElementsAttr,
     DictionaryAttr,
-    IndexType,
-    IntegerAttr,
     MemRefType,
     ModuleOp,
     StringAttr,
@@ -55,7 +52,7 @@ from xdsl.dialects.builtin import (
     UnitAttr,
 )
 from xdsl.dialects.func import CallOp, FuncOp, ReturnOp
-from xdsl.dialects.memref import AllocOp, CopyOp, GetGlobalOp, GlobalOp, SubviewOp
+from xdsl.dialects.memref import AllocOp, CopyOp, GetGlobalOp, GlobalOp
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
@@ -70,10 +67,19 @@ from xdsl.traits import SymbolTable
 from tosa_state.dialects.tosa.control_flow import WhileOp
 from tosa_state.dialects.tosa.elementwise import ELEMENTWISE_OPS
 from tosa_state.dialects.tosa.variables import (
-    SIZES_ATTR,
     VariableOp,
     VariableReadOp,
     VariableWriteOp,
+)
+from tosa_state.transforms.memref_dynamic_variables import (
+    AppendInPlace,
+    DynamicRead,
+    DynamicVariableToMemRefGlobals,
+    DynamicWrite,
+    dynamic_layout,
+    hoist_appends,
+    sizes_global_name,
+    sizes_name_taken,
 )
 from tosa_state.transforms.tosa_hoist_variables import hoist_variables
 from tosa_state.transforms.tosa_to_mlprogram import (
@@ -99,12 +105,18 @@ FRESH_RESULT_OPS: frozenset[str] = frozenset(
         "tosa.tile",
         "tosa.pad",
         "tosa.concat",
-        "tosa.gather",
     ]
 )
 """Ops whose results never alias their operands: they compute new tensors (once
 bufferized, and in the interpreter). Any other op (`tosa.reshape`, `tosa.slice`,
-`tosa.identity`, `tosa.cond_if`, `func.call`, ...) may return a view of an operand."""
+`tosa.identity`, `tosa.cond_if`, `func.call`, `tosa.gather` — the interpreter's gather of
+one row, or by identity indices, is a view —, ...) may return a view of an operand. A
+result that is not a tensor (a `!tosa.shape`) is never a view."""
+
+
+SHAPE_READERS: frozenset[str] = frozenset(["tosa.dim"])
+"""Ops that read only the shape of their operand (which a later write of the variable does
+not change: a view keeps its shape), not its elements."""
 
 
 class CopyElision:
@@ -131,10 +143,14 @@ class CopyElision:
        names the function (it has no caller in the module that could write `@v` while
        the value is alive; the runtime copies the results of the function it calls);
     4. `R` is the first read of `@v` in its function that satisfies 1-3, so that each
-       `to_tensor ... restrict` of a global is the only tensor view of it there.
+       `to_tensor ... restrict` of a global is the only tensor view of it there; for a
+       variable of a dynamic type (`dynamic`), whose copy-free reads are each a slice of
+       the buffer, the first in its block whose derived values are all used after those
+       of the copy-free reads before it.
     """
 
-    def __init__(self, root: ModuleOp):
+    def __init__(self, root: ModuleOp, dynamic: frozenset[str] = frozenset()):
+        self._dynamic = dynamic
         self._callees: dict[CallOp, FuncOp | None] = {}
         self._writes = self._summarise(root)
         self._referenced = _referenced_symbols(root)
@@ -207,14 +223,21 @@ class CopyElision:
                 ops = list(block.ops)
                 index = {op: i for i, op in enumerate(ops)}
                 writers = [i for i, op in enumerate(ops) if _may_write_some_variable(op)]
+                live_until: dict[str, int] = {}  # dynamic: the last use of a view so far
                 for read in ops:
-                    if (
-                        isinstance(read, VariableReadOp)
-                        and read.var_name not in done
-                        and self._safe(read, func, block, ops, index, writers)
-                    ):
-                        done.add(read.var_name)
-                        yield read
+                    if not isinstance(read, VariableReadOp) or read.var_name in done:
+                        continue
+                    name = read.var_name
+                    if name in live_until and index[read] <= live_until[name]:
+                        continue
+                    last = self._safe(read, func, block, ops, index, writers)
+                    if last is None:
+                        continue
+                    if name in self._dynamic:
+                        live_until[name] = last
+                    else:
+                        done.add(name)
+                    yield read
 
     def _safe(
         self,
@@ -224,7 +247,9 @@ class CopyElision:
         ops: list[Operation],
         index: dict[Operation, int],
         writers: list[int],
-    ) -> bool:
+    ) -> int | None:
+        """The index of the last op using a value derived from `read` if `read` may alias
+        the global (rules 1-3), else `None`."""
         start = last = index[read]
         returned = False
         derived: set[SSAValue] = {read.output1}
@@ -233,28 +258,35 @@ class CopyElision:
             for use in pending.pop().uses:
                 user = _ancestor_in(block, use.operation)
                 if user is None:
-                    return False  # used in another block
+                    return None  # used in another block
                 returned |= isinstance(user, ReturnOp)
+                if use.operation.name in SHAPE_READERS:
+                    continue  # a view's shape stays what it was read as
                 last = max(last, index[user])
                 if user.name in FRESH_RESULT_OPS:
                     continue
                 views = (_loop_views(user, use.index)
                          if isinstance(user, WhileOp) and use.operation is user
                          else user.results)
-                for view in views:
+                for view in _tensors(views):
                     if view not in derived:
                         derived.add(view)
                         pending.append(view)
         if returned and func.sym_name.data in self._referenced:
-            return False
+            return None
         name = read.var_name
         for i in writers[bisect_right(writers, start) : bisect_right(writers, last)]:
             op = ops[i]
             if i == last and isinstance(op, VariableWriteOp):
                 continue
             if self.may_write(op, name):
-                return False
-        return True
+                return None
+        return last
+
+
+def _tensors(values: list[SSAValue] | tuple[SSAValue, ...]) -> list[SSAValue]:
+    """The values that may be views: those of a tensor type."""
+    return [value for value in values if isinstance(value.type, TensorType)]
 
 
 def _loop_views(loop: WhileOp, position: int) -> list[SSAValue]:
@@ -284,7 +316,7 @@ def _yielded_views(body: Block, value: SSAValue) -> set[int]:
             if user is terminator and use.operation is user:
                 found.add(use.index)
                 continue
-            for result in user.results:
+            for result in _tensors(user.results):
                 if result not in seen:
                     seen.add(result)
                     pending.append(result)
@@ -413,200 +445,6 @@ class WriteToCopyIntoGlobal(RewritePattern):
         rewriter.replace(op, located(op, source, state, copy), [])
 
 
-# -- dynamic-shape variables ---------------------------------------------------------
-
-
-def sizes_global_name(name: str) -> str:
-    """The global holding the lengths and capacities of `name`'s dynamic dimensions."""
-    return name + SIZES_SUFFIX
-
-
-SIZES_SUFFIX = "__sizes"
-
-
-@dataclass(frozen=True)
-class DynamicLayout:
-    """How a variable of a dynamic `tensor_type` is stored: a pointer global to a buffer
-    of the variable's rank, allocated with room to spare (the *capacity*), and an index
-    global `[length_0, ..., length_k-1, capacity_0, ..., capacity_k-1]` for its k dynamic
-    dimensions. The value is the buffer's leading `lengths` corner."""
-
-    tensor_type: TensorType
-
-    @property
-    def axes(self) -> list[int]:
-        return [i for i, d in enumerate(self.tensor_type.get_shape()) if d < 0]
-
-    @property
-    def buffer(self) -> MemRefType:
-        shape = [DYNAMIC_INDEX if d < 0 else d for d in self.tensor_type.get_shape()]
-        return MemRefType(self.tensor_type.get_element_type(), shape)
-
-    @property
-    def pointer(self) -> MemRefType:
-        return MemRefType(self.buffer, [])
-
-    @property
-    def sizes(self) -> MemRefType:
-        return MemRefType(IndexType(), [2 * len(self.axes)])
-
-    def corner(self, buffer: SSAValue, lengths: list[SSAValue]) -> SubviewOp:
-        """`memref.subview` of `buffer`'s leading corner of the given dynamic `lengths`."""
-        it = iter(lengths)
-        sizes: list[SSAValue | int] = [
-            next(it) if d < 0 else d for d in self.tensor_type.get_shape()
-        ]
-        rank = len(sizes)
-        view_type = SubviewOp.infer_result_type(self.buffer, [0] * rank, sizes, [1] * rank)
-        return SubviewOp.get(buffer, [0] * rank, sizes, [1] * rank, view_type)
-
-
-def _dynamic_layout(tensor_type: TensorType | None) -> DynamicLayout | None:
-    if tensor_type is None or tensor_type.has_static_shape():
-        return None
-    return DynamicLayout(tensor_type)
-
-
-def _sizes_name_taken(module: ModuleOp, name: str) -> bool:
-    return SymbolTable.lookup_symbol(module, sizes_global_name(name)) is not None
-
-
-def _index(value: int) -> arith.ConstantOp:
-    return arith.ConstantOp(IntegerAttr(value, IndexType()))
-
-
-def _any(flags: list[SSAValue], ops: list[Operation]) -> SSAValue:
-    """The `arith.ori` of `flags` (ops appended to `ops`)."""
-    result = flags[0]
-    for flag in flags[1:]:
-        either = arith.OrIOp(result, flag)
-        ops.append(either)
-        result = either.result
-    return result
-
-
-class DynamicVariableToMemRefGlobals(RewritePattern):
-    """A dynamic `tosa.variable` -> a pointer global (`memref<memref<...>>`, a buffer
-    allocated by the first write) and its sizes global (all lengths and capacities 0: the
-    variable starts empty)."""
-
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: VariableOp, rewriter: PatternRewriter) -> None:
-        layout = _dynamic_layout(op.tensor_type)
-        if layout is None or not isinstance(module := op.parent_op(), ModuleOp):
-            return
-        if _sizes_name_taken(module, op.var_name):
-            return
-        pointer = GlobalOp.build(
-            properties={
-                "initial_value": UnitAttr(),
-                "sym_name": StringAttr(op.var_name),
-                "sym_visibility": StringAttr("private"),
-                "type": layout.pointer,
-            },
-            attributes=dict(op.attributes),
-        )
-        zeros = [0] * (2 * len(layout.axes))
-        sizes = GlobalOp.build(
-            properties={
-                "initial_value": DenseIntOrFPElementsAttr.from_list(
-                    TensorType(IndexType(), [len(zeros)]), zeros
-                ),
-                "sym_name": StringAttr(sizes_global_name(op.var_name)),
-                "sym_visibility": StringAttr("private"),
-                "type": layout.sizes,
-            },
-            attributes={SIZES_ATTR: StringAttr(op.var_name)},
-        )
-        rewriter.replace(op, located(op, pointer, sizes))
-
-
-@dataclass(frozen=True)
-class DynamicRead(RewritePattern):
-    """A read of a dynamic variable -> its buffer's leading corner of the current lengths
-    (`subview`), copied into a fresh buffer (always: a `to_tensor` takes no strided view)."""
-
-    declarations: Declarations
-
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: VariableReadOp, rewriter: PatternRewriter) -> None:
-        layout = _dynamic_layout(self.declarations.type_of(op, op.var_name))
-        if layout is None:
-            return
-        sizes = GetGlobalOp(sizes_global_name(op.var_name), layout.sizes)
-        indices = [_index(k) for k in range(len(layout.axes))]
-        lengths = [memref.LoadOp.get(sizes, [i]) for i in indices]
-        pointer = GetGlobalOp(op.var_name, layout.pointer)
-        buffer = memref.LoadOp.get(pointer, [])
-        view = layout.corner(buffer.res, [n.res for n in lengths])
-        fresh = AllocOp([n.res for n in lengths], [], layout.buffer)
-        value = ToTensorOp(fresh, restrict=True)
-        ops = [sizes, *indices, *lengths, pointer, buffer, view, fresh, CopyOp(view, fresh)]
-        rewriter.replace(op, located(op, *ops, value), [value.tensor])
-
-
-@dataclass(frozen=True)
-class DynamicWrite(RewritePattern):
-    """A write of a dynamic variable -> copy the value into the buffer's leading corner,
-    first growing the buffer when the value does not fit: to `max(length, 2 * capacity)`
-    in each dynamic dimension (amortised doubling: a cache growing by one step per call
-    is reallocated O(log n) times). The old buffer is freed after the copy (the value may
-    be a view of it)."""
-
-    declarations: Declarations
-
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: VariableWriteOp, rewriter: PatternRewriter) -> None:
-        layout = _dynamic_layout(self.declarations.type_of(op, op.var_name))
-        if layout is None:
-            return
-        k = len(layout.axes)
-        source = ToBufferOp.build(
-            operands=[op.input1], result_types=[layout.buffer],
-            properties={"read_only": UnitAttr()},
-        )
-        index = {v: _index(v) for v in sorted({*layout.axes, *range(2 * k), 2})}
-        sizes = GetGlobalOp(sizes_global_name(op.var_name), layout.sizes)
-        pointer = GetGlobalOp(op.var_name, layout.pointer)
-        old = memref.LoadOp.get(pointer, [])
-        ops: list[Operation] = [source, *index.values(), sizes, pointer, old]
-        lengths: list[SSAValue] = []
-        capacities: list[SSAValue] = []
-        exceeds: list[SSAValue] = []
-        had: list[SSAValue] = []
-        for j, axis in enumerate(layout.axes):
-            length = memref.DimOp(source, index[axis])
-            capacity = memref.LoadOp.get(sizes, [index[k + j]])
-            over = arith.CmpiOp(length, capacity, "ugt")
-            nonzero = arith.CmpiOp(capacity, index[0], "ugt")
-            ops += [length, capacity, over, nonzero]
-            lengths.append(length.result)
-            capacities.append(capacity.res)
-            exceeds.append(over.result)
-            had.append(nonzero.result)
-        grown = _any(exceeds, ops)
-        # The buffer to write: the old one, or a new one with room to spare.
-        grow: list[Operation] = []
-        new_caps: list[SSAValue] = []
-        for length, capacity in zip(lengths, capacities, strict=True):
-            twice = arith.MuliOp(capacity, index[2])
-            new_cap = arith.MaxUIOp(length, twice)
-            grow += [twice, new_cap]
-            new_caps.append(new_cap.result)
-        fresh = AllocOp(new_caps, [], layout.buffer)
-        grow += [fresh]
-        grow += [memref.StoreOp.get(c, sizes, [index[k + j]]) for j, c in enumerate(new_caps)]
-        grow += [memref.StoreOp.get(fresh, pointer, []), scf.YieldOp(fresh)]
-        target = scf.IfOp(grown, [layout.buffer], grow, [scf.YieldOp(old)])
-        view = layout.corner(target.results[0], lengths)
-        ops += [target, view, CopyOp(source, view)]
-        ops += [memref.StoreOp.get(n, sizes, [index[j]]) for j, n in enumerate(lengths)]
-        # Free the old buffer when a new one replaced it (and it was ever allocated).
-        free = arith.AndIOp(grown, _any(had, ops))
-        ops += [free, scf.IfOp(free, [], [memref.DeallocOp.get(old), scf.YieldOp()])]
-        rewriter.replace(op, located(op, *ops), [])
-
-
 # -- the pass ------------------------------------------------------------------------
 
 
@@ -625,11 +463,20 @@ class ConvertTosaVariablesToMemRefPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         hoist_variables(ctx, op)
         declarations = Declarations(op)
-        copy_free = CopyElision(op).copy_free if self.elide_copies else frozenset()
+        copy_free: frozenset[VariableReadOp] = frozenset()
+        in_place: list[RewritePattern] = []
+        if self.elide_copies:
+            hoist_appends(op, declarations)
+            dynamic = frozenset(v.var_name for v in op.walk() if isinstance(v, VariableOp)
+                                and dynamic_layout(v.tensor_type) is not None)
+            copy_free = CopyElision(op, dynamic).copy_free
+            in_place = [AppendInPlace(declarations, FRESH_RESULT_OPS,
+                                      frozenset(_referenced_symbols(op)))]
         patterns: list[RewritePattern] = [
             VariableToMemRefGlobal(),
             DynamicVariableToMemRefGlobals(),
-            DynamicRead(declarations),
+            DynamicRead(declarations, copy_free),
+            *in_place,
             DynamicWrite(declarations),
             ReadWithoutCopy(declarations, copy_free),
             ReadWithCopy(declarations, copy_free),
@@ -647,7 +494,7 @@ def _reason(declarations: Declarations, op: Operation) -> str:
         isinstance(op, VariableOp)
         and isinstance(module := op.parent_op(), ModuleOp)
         and not op.tensor_type.has_static_shape()
-        and _sizes_name_taken(module, op.var_name)
+        and sizes_name_taken(module, op.var_name)
     ):
         return (
             f"variable '{op.var_name}' has a dynamic type and needs a global named "

@@ -1,0 +1,495 @@
+"""Dynamic-shape variables in `convert-tosa-variables-to-memref`.
+
+A `memref.global` has a static type, so a variable of a dynamic type (a KV cache
+`tensor<?x2x?x16xf32>`) is a pointer global to a buffer with room to spare plus an index
+global with the lengths and capacities of its dynamic dimensions (`DynamicLayout`;
+docs/passes.md shows the IR). A buffer grows only along the dimensions whose length
+outgrows their capacity, by doubling there.
+
+An *append* — `tosa.variable.write @v, %all` of `%all = tosa.concat %past, %new, ...` along a
+dynamic dimension — is lowered in place (`AppendInPlace`): each operand is copied into its
+slot of the buffer, `%past` into the leading corner (nothing to copy when `%past` is that
+corner: a copy-free read of `@v`), `%new` into the spare capacity after it. Before that,
+`hoist_appends` moves such a write up to its concat (when nothing in between touches `@v`)
+and gives the concat's other users a read of `@v` after the write, a view of the buffer
+where copy elision allows it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.dialects import arith, memref, scf
+from xdsl.dialects.bufferization import ToBufferOp, ToTensorOp
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    DenseIntOrFPElementsAttr,
+    IndexType,
+    IntegerAttr,
+    MemRefType,
+    ModuleOp,
+    StringAttr,
+    TensorType,
+    UnitAttr,
+)
+from xdsl.dialects.func import CallOp, FuncOp
+from xdsl.dialects.memref import AllocOp, CopyOp, GetGlobalOp, GlobalOp, SubviewOp
+from xdsl.dialects.tensor import ExtractSliceOp
+from xdsl.ir import Block, BlockArgument, Operation, SSAValue
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
+from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.traits import SymbolTable
+
+from tosa_state.dialects.tosa.tensor import ConcatOp
+from tosa_state.dialects.tosa.variables import (
+    SIZES_ATTR,
+    VariableOp,
+    VariableReadOp,
+    VariableWriteOp,
+)
+from tosa_state.transforms.tosa_to_mlprogram import Declarations, located
+
+SIZES_SUFFIX = "__sizes"
+
+
+def sizes_global_name(name: str) -> str:
+    """The global holding the lengths and capacities of `name`'s dynamic dimensions."""
+    return name + SIZES_SUFFIX
+
+
+@dataclass(frozen=True)
+class DynamicLayout:
+    """How a variable of a dynamic `tensor_type` is stored: a pointer global to a buffer
+    of the variable's rank, allocated with room to spare (the *capacity*), and an index
+    global `[length_0, ..., length_k-1, capacity_0, ..., capacity_k-1]` for its k dynamic
+    dimensions. The value is the buffer's leading `lengths` corner."""
+
+    tensor_type: TensorType
+
+    @property
+    def axes(self) -> list[int]:
+        return [i for i, d in enumerate(self.tensor_type.get_shape()) if d < 0]
+
+    @property
+    def buffer(self) -> MemRefType:
+        shape = [DYNAMIC_INDEX if d < 0 else d for d in self.tensor_type.get_shape()]
+        return MemRefType(self.tensor_type.get_element_type(), shape)
+
+    @property
+    def pointer(self) -> MemRefType:
+        return MemRefType(self.buffer, [])
+
+    @property
+    def sizes(self) -> MemRefType:
+        return MemRefType(IndexType(), [2 * len(self.axes)])
+
+    def full_sizes(self, lengths: list[SSAValue]) -> list[SSAValue | int]:
+        """The sizes of every dimension: the dynamic `lengths`, the static sizes."""
+        it = iter(lengths)
+        return [next(it) if d < 0 else d for d in self.tensor_type.get_shape()]
+
+    def corner(self, buffer: SSAValue, lengths: list[SSAValue]) -> SubviewOp:
+        """`memref.subview` of `buffer`'s leading corner of the given dynamic `lengths`."""
+        return _window(buffer, self.buffer, [0] * len(self.tensor_type.get_shape()),
+                       self.full_sizes(lengths))
+
+
+def _window(buffer: SSAValue, buffer_type: MemRefType, offsets: list[SSAValue | int],
+            sizes: list[SSAValue | int]) -> SubviewOp:
+    rank = len(sizes)
+    view_type = SubviewOp.infer_result_type(buffer_type, offsets, sizes, [1] * rank)
+    return SubviewOp.get(buffer, offsets, sizes, [1] * rank, view_type)
+
+
+def dynamic_layout(tensor_type: TensorType | None) -> DynamicLayout | None:
+    if tensor_type is None or tensor_type.has_static_shape():
+        return None
+    return DynamicLayout(tensor_type)
+
+
+def sizes_name_taken(module: ModuleOp, name: str) -> bool:
+    return SymbolTable.lookup_symbol(module, sizes_global_name(name)) is not None
+
+
+def _index(value: int) -> arith.ConstantOp:
+    return arith.ConstantOp(IntegerAttr(value, IndexType()))
+
+
+def _any(flags: list[SSAValue], ops: list[Operation]) -> SSAValue:
+    """The `arith.ori` of `flags` (ops appended to `ops`)."""
+    result = flags[0]
+    for flag in flags[1:]:
+        either = arith.OrIOp(result, flag)
+        ops.append(either)
+        result = either.result
+    return result
+
+
+class DynamicVariableToMemRefGlobals(RewritePattern):
+    """A dynamic `tosa.variable` -> a pointer global (`memref<memref<...>>`, a buffer
+    allocated by the first write) and its sizes global (all lengths and capacities 0: the
+    variable starts empty)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: VariableOp, rewriter: PatternRewriter) -> None:
+        layout = dynamic_layout(op.tensor_type)
+        if layout is None or not isinstance(module := op.parent_op(), ModuleOp):
+            return
+        if sizes_name_taken(module, op.var_name):
+            return
+        pointer = GlobalOp.build(
+            properties={
+                "initial_value": UnitAttr(),
+                "sym_name": StringAttr(op.var_name),
+                "sym_visibility": StringAttr("private"),
+                "type": layout.pointer,
+            },
+            attributes=dict(op.attributes),
+        )
+        zeros = [0] * (2 * len(layout.axes))
+        sizes = GlobalOp.build(
+            properties={
+                "initial_value": DenseIntOrFPElementsAttr.from_list(
+                    TensorType(IndexType(), [len(zeros)]), zeros
+                ),
+                "sym_name": StringAttr(sizes_global_name(op.var_name)),
+                "sym_visibility": StringAttr("private"),
+                "type": layout.sizes,
+            },
+            attributes={SIZES_ATTR: StringAttr(op.var_name)},
+        )
+        rewriter.replace(op, located(op, pointer, sizes))
+
+
+@dataclass(frozen=True)
+class DynamicRead(RewritePattern):
+    """A read of a dynamic variable -> its buffer's leading corner of the current lengths:
+    copied into a fresh buffer (`subview` + `alloc` + `copy`), or, for a read that copy
+    elision proved safe, the corner itself (`to_tensor` of the buffer + `extract_slice`:
+    a view, no copy)."""
+
+    declarations: Declarations
+    copy_free: frozenset[VariableReadOp]
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: VariableReadOp, rewriter: PatternRewriter) -> None:
+        layout = dynamic_layout(self.declarations.type_of(op, op.var_name))
+        if layout is None:
+            return
+        sizes = GetGlobalOp(sizes_global_name(op.var_name), layout.sizes)
+        indices = [_index(k) for k in range(len(layout.axes))]
+        lengths = [memref.LoadOp.get(sizes, [i]) for i in indices]
+        pointer = GetGlobalOp(op.var_name, layout.pointer)
+        buffer = memref.LoadOp.get(pointer, [])
+        ops: list[Operation] = [sizes, *indices, *lengths, pointer, buffer]
+        if op in self.copy_free:
+            whole = ToTensorOp(buffer, restrict=True)
+            full = layout.full_sizes([n.res for n in lengths])
+            rank = len(full)
+            value = ExtractSliceOp(whole, [0] * rank, full, [1] * rank, layout.tensor_type)
+            rewriter.replace(op, located(op, *ops, whole, value), [value.result])
+            return
+        view = layout.corner(buffer.res, [n.res for n in lengths])
+        fresh = AllocOp([n.res for n in lengths], [], layout.buffer)
+        value = ToTensorOp(fresh, restrict=True)
+        ops += [view, fresh, CopyOp(view, fresh)]
+        rewriter.replace(op, located(op, *ops, value), [value.tensor])
+
+
+@dataclass
+class _Sizes:
+    """The sizes global, the pointer global and the current buffer of a variable, with the
+    index constants the write uses."""
+
+    layout: DynamicLayout
+    name: str
+    ops: list[Operation]
+
+    def __post_init__(self) -> None:
+        k = len(self.layout.axes)
+        wanted = sorted({*self.layout.axes, *range(2 * k), 2})
+        self.index = {v: _index(v) for v in wanted}
+        self.sizes = GetGlobalOp(sizes_global_name(self.name), self.layout.sizes)
+        self.pointer = GetGlobalOp(self.name, self.layout.pointer)
+        self.old = memref.LoadOp.get(self.pointer, [])
+        self.ops += [*self.index.values(), self.sizes, self.pointer, self.old]
+
+    def constant(self, value: int) -> SSAValue:
+        if value not in self.index:
+            self.index[value] = _index(value)
+            self.ops.append(self.index[value])
+        return self.index[value].result
+
+    def target(self, lengths: list[SSAValue]) -> SSAValue:
+        """The buffer to write values of `lengths` into: the current one, or one grown
+        along the dimensions that outgrow their capacity, to `max(length, 2 * capacity)`
+        there (amortised doubling: O(log n) reallocations for a cache growing step by
+        step), the others keeping their capacity. Appends ops that record the new
+        lengths, and free the old buffer when a new one replaced it; they go after the
+        copies (`finish`)."""
+        k = len(self.layout.axes)
+        ops = self.ops
+        capacities, exceeds, had, new_caps = [], [], [], []
+        grow: list[Operation] = []
+        for j, length in enumerate(lengths):
+            capacity = memref.LoadOp.get(self.sizes, [self.index[k + j]])
+            over = arith.CmpiOp(length, capacity, "ugt")
+            nonzero = arith.CmpiOp(capacity, self.index[0], "ugt")
+            ops += [capacity, over, nonzero]
+            capacities.append(capacity.res)
+            exceeds.append(over.result)
+            had.append(nonzero.result)
+            twice = arith.MuliOp(capacity, self.index[2])
+            doubled = arith.MaxUIOp(length, twice)
+            new_cap = arith.SelectOp(over, doubled, capacity)
+            grow += [twice, doubled, new_cap]
+            new_caps.append(new_cap.result)
+        self.grown = _any(exceeds, ops)
+        self.had = had
+        fresh = AllocOp(new_caps, [], self.layout.buffer)
+        grow += [fresh]
+        grow += [memref.StoreOp.get(c, self.sizes, [self.index[k + j]])
+                 for j, c in enumerate(new_caps)]
+        grow += [memref.StoreOp.get(fresh, self.pointer, []), scf.YieldOp(fresh)]
+        target = scf.IfOp(self.grown, [self.layout.buffer], grow, [scf.YieldOp(self.old)])
+        ops.append(target)
+        return target.results[0]
+
+    def finish(self, lengths: list[SSAValue]) -> None:
+        """Record `lengths`; free the old buffer if a new one replaced it (and it was ever
+        allocated): after the copies, since the values copied may be views of it."""
+        ops = self.ops
+        ops += [memref.StoreOp.get(n, self.sizes, [self.index[j]]) for j, n in enumerate(lengths)]
+        free = arith.AndIOp(self.grown, _any(self.had, ops))
+        ops += [free, scf.IfOp(free, [], [memref.DeallocOp.get(self.old), scf.YieldOp()])]
+
+
+def _to_buffer(value: SSAValue) -> ToBufferOp:
+    tensor_type = value.type
+    assert isinstance(tensor_type, TensorType)
+    memref_type = MemRefType(tensor_type.get_element_type(), tensor_type.get_shape())
+    return ToBufferOp.build(operands=[value], result_types=[memref_type],
+                            properties={"read_only": UnitAttr()})
+
+
+def _dims(source: SSAValue, axes: list[int], state: _Sizes) -> list[SSAValue | int]:
+    """The sizes of `source` (a memref) along `axes`: static ones as ints."""
+    shape = source.type.get_shape()  # type: ignore[attr-defined]
+    sizes: list[SSAValue | int] = []
+    for axis in axes:
+        if shape[axis] >= 0:
+            sizes.append(shape[axis])
+            continue
+        dim = memref.DimOp(source, state.constant(axis))
+        state.ops.append(dim)
+        sizes.append(dim.result)
+    return sizes
+
+
+def _as_value(size: SSAValue | int, state: _Sizes) -> SSAValue:
+    return state.constant(size) if isinstance(size, int) else size
+
+
+@dataclass(frozen=True)
+class DynamicWrite(RewritePattern):
+    """A write of a dynamic variable -> copy the value into the buffer's leading corner,
+    first growing the buffer when the value does not fit (`_Sizes.target`)."""
+
+    declarations: Declarations
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: VariableWriteOp, rewriter: PatternRewriter) -> None:
+        layout = dynamic_layout(self.declarations.type_of(op, op.var_name))
+        if layout is None:
+            return
+        source = ToBufferOp.build(
+            operands=[op.input1], result_types=[layout.buffer],
+            properties={"read_only": UnitAttr()},
+        )
+        state = _Sizes(layout, op.var_name, [source])
+        lengths: list[SSAValue] = []
+        for axis in layout.axes:
+            length = memref.DimOp(source, state.index[axis])
+            state.ops.append(length)
+            lengths.append(length.result)
+        target = state.target(lengths)
+        view = layout.corner(target, lengths)
+        state.ops += [view, CopyOp(source, view)]
+        state.finish(lengths)
+        rewriter.replace(op, located(op, *state.ops), [])
+
+
+@dataclass(frozen=True)
+class AppendInPlace(RewritePattern):
+    """`tosa.variable.write @v, %all` of `%all = tosa.concat %past, %new, ...` (used only
+    there) along a dynamic dimension of `@v` -> each operand copied into its slot of the
+    buffer (grown first if needed): `%past` into the leading corner, which copies nothing
+    when `%past` is that corner (a copy-free read), the others after it, into the spare
+    capacity. Where the concat's shape rule compares a dynamic dimension the concat stays,
+    on at most one row of each operand: it checks the rule and fails with its own error.
+    Not applied when an operand after the first may be a view of `@v` (copying the first
+    could overwrite it)."""
+
+    declarations: Declarations
+    fresh: frozenset[str]
+    """The ops whose results never alias their operands (`FRESH_RESULT_OPS`)."""
+    called: frozenset[str]
+    """The functions some symbol reference names (their arguments may be views)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: VariableWriteOp, rewriter: PatternRewriter) -> None:
+        layout = dynamic_layout(self.declarations.type_of(op, op.var_name))
+        concat = op.input1.owner
+        if (
+            layout is None
+            or not isinstance(concat, ConcatOp)
+            or concat.parent_block() is not op.parent_block()
+            or concat.output.uses.get_length() != 1
+            or concat.axis.value.data not in layout.axes
+            or any(_may_view(value, op.var_name, self.fresh, self.called)
+                   for value in concat.input1[1:])
+        ):
+            return
+        axis = concat.axis.value.data
+        rank = len(layout.tensor_type.get_shape())
+        buffers = [_to_buffer(value) for value in concat.input1]
+        sources = [b.results[0] for b in buffers]
+        state = _Sizes(layout, op.var_name, list(buffers))
+        # The concat's shape rule, checked by the concat itself on at most one row of each
+        # operand (when a dimension it compares is dynamic; else the verifier checked it).
+        others = [d for d in range(rank) if d != axis]
+        dims = [dict(zip(others, _dims(source, others, state), strict=True))
+                for source in sources]
+        check = any(not isinstance(n, int) for sizes in dims for n in sizes.values())
+        if check:
+            for i, (value, sizes) in enumerate(zip(concat.input1, dims, strict=True)):
+                (extent,) = _dims(sources[i], [axis], state)
+                row: SSAValue | int = min(extent, 1) if isinstance(extent, int) else 0
+                if not isinstance(extent, int):
+                    least = arith.MinUIOp(_as_value(extent, state), state.constant(1))
+                    state.ops.append(least)
+                    row = least.result
+                shape = [(row if isinstance(row, int) else DYNAMIC_INDEX) if d == axis else n
+                         for d, n in enumerate(value.type.get_shape())]
+                head = ExtractSliceOp(value, [0] * rank,
+                                      [row if d == axis else sizes[d] for d in range(rank)],
+                                      [1] * rank,
+                                      TensorType(value.type.get_element_type(), shape))
+                state.ops.append(head)
+                concat.operands[i] = head.result
+            for new in located(op, *state.ops):
+                rewriter.insert(new, InsertPoint.before(concat))
+            state.ops = []
+        # The slots: along `axis` one after another, the other dimensions the first's.
+        extents = [_dims(source, [axis], state)[0] for source in sources]
+        total = _as_value(extents[0], state)
+        offsets: list[SSAValue | int] = [0]
+        for extent in extents[1:]:
+            offsets.append(total)
+            add = arith.AddiOp(total, _as_value(extent, state))
+            state.ops.append(add)
+            total = add.result
+        by_axis = {**dims[0], axis: total}
+        lengths = [_as_value(by_axis[a], state) for a in layout.axes]
+        target = state.target(lengths)
+        for source, offset, extent in zip(sources, offsets, extents, strict=True):
+            at: list[SSAValue | int] = [0] * rank
+            at[axis] = offset
+            sizes = [extent if d == axis else by_axis[d] for d in range(rank)]
+            slot = _window(target, layout.buffer, at, sizes)
+            state.ops += [slot, CopyOp(source, slot)]
+        state.finish(lengths)
+        rewriter.replace(op, located(op, *state.ops), [])
+        if not check:
+            rewriter.erase(concat)
+
+
+def _may_view(value: SSAValue, name: str, fresh: frozenset[str], called: frozenset[str]
+              ) -> bool:
+    """Whether `value` may be (a view of) a read of variable `name`: conservatively, unless
+    every path back ends at an op of `fresh` (it computes a new tensor), at a non-tensor
+    value, at a read of another variable or at an argument of a function never called in
+    the module (an input)."""
+    seen: set[SSAValue] = set()
+    pending = [value]
+    while pending:
+        current = pending.pop()
+        if current in seen:
+            continue
+        seen.add(current)
+        if isinstance(current, BlockArgument):
+            func = current.owner.parent_op()
+            if not isinstance(func, FuncOp) or func.sym_name.data in called:
+                return True
+            continue
+        owner = current.owner
+        assert isinstance(owner, Operation)
+        if isinstance(owner, VariableReadOp):
+            if owner.var_name == name:
+                return True
+            continue
+        if owner.name in fresh or not isinstance(current.type, TensorType):
+            continue
+        if owner.regions:
+            return True
+        pending.extend(owner.operands)
+    return False
+
+
+def hoist_appends(module: ModuleOp, declarations: Declarations) -> None:
+    """Moves each write of a dynamic variable `@v` whose value is a `tosa.concat` in the
+    same block up to right after the concat, when no op in between may read or write
+    `@v`; the concat's other users then take a read of `@v` placed after the write. The
+    write can then append in place (`AppendInPlace`), and that read be a view."""
+    for write in [op for op in module.walk() if isinstance(op, VariableWriteOp)]:
+        if dynamic_layout(declarations.type_of(write, write.var_name)) is None:
+            continue
+        concat = write.input1.owner
+        block = write.parent_block()
+        if not isinstance(concat, ConcatOp) or concat.parent_block() is not block:
+            continue
+        assert block is not None
+        if any(_touches(op, write.var_name) for op in _between(block, concat, write)):
+            continue
+        write.detach()
+        Rewriter.insert_op(write, InsertPoint.after(concat))
+        users = [use for use in concat.output.uses if use.operation is not write]
+        if not users:
+            continue
+        read = located(write, VariableReadOp(write.var_name, concat.output.type))[0]
+        Rewriter.insert_op(read, InsertPoint.after(write))
+        for use in users:
+            use.operation.operands[use.index] = read.results[0]
+
+
+def _between(block: Block, first: Operation, last: Operation) -> list[Operation]:
+    ops, inside = [], False
+    for op in block.ops:
+        if op is last:
+            return ops
+        if inside:
+            ops.append(op)
+        inside |= op is first
+    return ops
+
+
+def _touches(op: Operation, name: str) -> bool:
+    """Whether `op` (with its regions) may read or write variable `name` (any call may)."""
+    for inner in op.walk():
+        if isinstance(inner, VariableReadOp | VariableWriteOp) and inner.var_name == name:
+            return True
+        if isinstance(inner, CallOp | FuncOp):
+            return True
+    return False
+
+
+__all__ = [
+    "AppendInPlace",
+    "DynamicLayout",
+    "DynamicRead",
+    "DynamicVariableToMemRefGlobals",
+    "DynamicWrite",
+    "hoist_appends",
+    "sizes_global_name",
+    "sizes_name_taken",
+]
