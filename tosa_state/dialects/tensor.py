@@ -15,6 +15,7 @@ https://mlir.llvm.org/docs/Dialects/TensorOps/#tensorbitcast-tensorbitcastop
 from __future__ import annotations
 
 from xdsl.dialects.builtin import IntegerType, TensorType
+from xdsl.dialects.tensor import EmptyOp
 from xdsl.ir import Attribute, Dialect, SSAValue
 from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, result_def, traits_def
 from xdsl.traits import Pure
@@ -59,4 +60,4 @@ class BitcastOp(IRDLOperation):
             )
 
 
-TENSOR = Dialect("tensor", [BitcastOp], [])
+TENSOR = Dialect("tensor", [BitcastOp, EmptyOp], [])

@@ -10,6 +10,7 @@ from tosa_state.transforms.convert_tflite_to_tosa import ConvertTFLiteToTosaPass
 from tosa_state.transforms.convert_tosa_variables_to_memref import (
     ConvertTosaVariablesToMemRefPass,
 )
+from tosa_state.transforms.export_state_control import ExportStateControlPass
 from tosa_state.transforms.externalize_state import ExternalizeStatePass
 from tosa_state.transforms.make_stateful import MakeStatefulPass
 from tosa_state.transforms.specialize_input_shapes import SpecializeInputShapesPass
@@ -17,6 +18,7 @@ from tosa_state.transforms.tosa_fold_conv_bias import TosaFoldConvBiasPass
 from tosa_state.transforms.tosa_fold_identities import TosaFoldIdentitiesPass
 from tosa_state.transforms.tosa_hoist_variables import TosaHoistVariablesPass
 from tosa_state.transforms.tosa_merge_sliced_elementwise import TosaMergeSlicedElementwisePass
+from tosa_state.transforms.tosa_rank0_conditions import TosaRank0ConditionsPass
 from tosa_state.transforms.tosa_reduce_transposes import TosaReduceTransposesPass
 from tosa_state.transforms.tosa_to_mlprogram import TosaToMLProgramPass
 
@@ -57,8 +59,10 @@ def get_tosa_state_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         TosaFoldConvBiasPass.name: lambda: TosaFoldConvBiasPass,
         TosaFoldIdentitiesPass.name: lambda: TosaFoldIdentitiesPass,
         TosaMergeSlicedElementwisePass.name: lambda: TosaMergeSlicedElementwisePass,
+        TosaRank0ConditionsPass.name: lambda: TosaRank0ConditionsPass,
         MakeStatefulPass.name: lambda: MakeStatefulPass,
         ExternalizeStatePass.name: lambda: ExternalizeStatePass,
+        ExportStateControlPass.name: lambda: ExportStateControlPass,
     }
 
 
@@ -71,6 +75,7 @@ __all__ = [
     "ConvertOpenVINOToTosaPass",
     "ConvertTFLiteToTosaPass",
     "ConvertTosaVariablesToMemRefPass",
+    "ExportStateControlPass",
     "ExternalizeStatePass",
     "MakeStatefulPass",
     "SpecializeInputShapesPass",
@@ -78,6 +83,7 @@ __all__ = [
     "TosaFoldIdentitiesPass",
     "TosaHoistVariablesPass",
     "TosaMergeSlicedElementwisePass",
+    "TosaRank0ConditionsPass",
     "TosaReduceTransposesPass",
     "TosaToMLProgramPass",
     "get_all_passes",
