@@ -21,6 +21,7 @@ from tosa_state.transforms.tosa_merge_sliced_elementwise import TosaMergeSlicedE
 from tosa_state.transforms.tosa_rank0_conditions import TosaRank0ConditionsPass
 from tosa_state.transforms.tosa_reduce_transposes import TosaReduceTransposesPass
 from tosa_state.transforms.tosa_to_mlprogram import TosaToMLProgramPass
+from tosa_state.transforms.tosa_unroll_loops import TosaUnrollLoopsPass
 
 
 def _xdsl_passes() -> dict[str, Callable[[], type[ModulePass]]]:
@@ -60,6 +61,7 @@ def get_tosa_state_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         TosaFoldIdentitiesPass.name: lambda: TosaFoldIdentitiesPass,
         TosaMergeSlicedElementwisePass.name: lambda: TosaMergeSlicedElementwisePass,
         TosaRank0ConditionsPass.name: lambda: TosaRank0ConditionsPass,
+        TosaUnrollLoopsPass.name: lambda: TosaUnrollLoopsPass,
         MakeStatefulPass.name: lambda: MakeStatefulPass,
         ExternalizeStatePass.name: lambda: ExternalizeStatePass,
         ExportStateControlPass.name: lambda: ExportStateControlPass,
@@ -86,6 +88,7 @@ __all__ = [
     "TosaRank0ConditionsPass",
     "TosaReduceTransposesPass",
     "TosaToMLProgramPass",
+    "TosaUnrollLoopsPass",
     "get_all_passes",
     "get_tosa_state_passes",
 ]

@@ -49,7 +49,7 @@ def _scalar(value: SSAValue, before: Operation, rewriter: PatternRewriter) -> SS
     reshape = ReshapeOp(value, shape, SCALAR_I1)
     for op in (shape, reshape):
         op.location = before.location
-    rewriter.insert_op([shape, reshape], InsertPoint.before(before))
+    rewriter.insert([shape, reshape], InsertPoint.before(before))
     return reshape.output
 
 
@@ -67,7 +67,7 @@ class WhileConditionToRank0(RewritePattern):
         assert isinstance(terminator, YieldOp)
         condition = terminator.inputs[0]
         if (scalar := _scalar(condition, terminator, rewriter)) is not None:
-            rewriter.replace_op(terminator, YieldOp(scalar))
+            rewriter.replace(terminator, YieldOp(scalar))
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,215 @@
+"""Device `iree` (`compile_model(..., device="iree")`) against the interpreter and the peers
+(OpenVINO; Keras goldens and LiteRT for the `.tflite` models), over sequences with
+`set_state`, a per-variable reset and `reset_state`, states compared after every step.
+
+Compiled artifacts go to pytest's cache dir (`TOSA_STATE_IREE_CACHE`), so a rerun reuses
+them; from a fresh clone each model costs one iree-compile (docs/runtime.md gives the time).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("iree.runtime", reason="the 'iree' extra (in the 'test' extra)")
+ov = pytest.importorskip("openvino")
+
+from peers.openvino_runtime import MAX_ERRORS, OpenVINOSession  # noqa: E402
+from test_openvino_differential import (  # noqa: E402
+    Scenario,
+    TosaStateSession,
+    _compare,
+    _random,
+    _save,
+)
+from test_tflite import LiteRT  # noqa: E402
+
+import tosa_state as ts  # noqa: E402
+from tosa_state.devices.iree_compile import CACHE_ENV, cache_dir, clear_cache  # noqa: E402
+
+pytestmark = pytest.mark.peers
+
+ROOT = Path(__file__).resolve().parent.parent
+TFLITE = ROOT / "tests" / "tflite_models"
+
+
+@pytest.fixture(scope="module", autouse=True)
+def artifact_cache(request: pytest.FixtureRequest) -> Iterator[Path]:
+    folder = request.config.cache.mkdir("iree_artifacts")
+    before = os.environ.get(CACHE_ENV)
+    os.environ[CACHE_ENV] = str(folder)
+    yield folder
+    if before is None:
+        del os.environ[CACHE_ENV]
+    else:
+        os.environ[CACHE_ENV] = before
+
+
+def run_three_ways(xml: Path, scenario: Scenario, key: str, pipeline: str | None = None
+                   ) -> None:
+    """`scenario` on OpenVINO, the interpreter and IREE: outputs and states agree with
+    OpenVINO, and IREE's with the interpreter's, after every step."""
+    theirs = OpenVINOSession(xml)
+    ours = TosaStateSession(xml, None, scenario.input_shapes)
+    iree = TosaStateSession(xml, pipeline, scenario.input_shapes, device="iree")
+    assert iree.compiled.inputs == ours.compiled.inputs
+    assert iree.compiled.outputs == ours.compiled.outputs
+    names = sorted(theirs.variables)
+    assert sorted(s.name for s in iree.request.query_state()) == names
+    rng = np.random.default_rng(scenario.seed)
+    worst = 0.0
+    for step in range(scenario.steps):
+        sessions = (theirs, ours, iree)
+        if step in scenario.reset_all:
+            for session in sessions:
+                session.reset_state()
+        if step in scenario.reset_one and names:
+            for session in sessions:
+                session.reset_variable(scenario.reset_name or names[0])
+        if step in scenario.set_all:
+            for name, value in ours.states().items():
+                new = _random(rng, value.dtype, value.shape)
+                for session in sessions:
+                    session.set_state(name, new)
+        inputs = (scenario.inputs(rng, step) if scenario.inputs is not None
+                  else [_random(rng, p.dtype, p.shape) for p in ours.compiled.inputs])
+        want, interpreted, got = (session.infer(inputs) for session in sessions)
+        for i, (a, b, c) in enumerate(zip(got, want, interpreted, strict=True)):
+            assert a.dtype == c.dtype and a.shape == c.shape
+            worst = max(worst, _compare(f"step {step} output {i}", a, b))
+            _compare(f"step {step} output {i} (vs the interpreter)", a, c)
+        iree_states, our_states = iree.states(), ours.states()
+        assert iree_states.keys() == our_states.keys()
+        for name, value in theirs.states().items():
+            worst = max(worst, _compare(f"step {step} state {name}", iree_states[name], value))
+            _compare(f"step {step} state {name} (vs the interpreter)", iree_states[name],
+                     our_states[name])
+    MAX_ERRORS[f"iree:{key}"] = max(MAX_ERRORS.get(f"iree:{key}", 0.0), worst)
+
+
+def test_lstm_cell_example(openvino_runtime: None) -> None:
+    run_three_ways(ROOT / "examples" / "lstm_cell.xml", Scenario(steps=12), "lstm_cell")
+
+
+def test_silero_vad(openvino_runtime: None, tmp_path: Path) -> None:
+    pytest.importorskip("silero_vad")
+    from streaming_vad import audio_chunks, silero_stateful_ir
+
+    chunks = audio_chunks(16, seed=1)
+    scenario = Scenario(steps=16, reset_all=frozenset({6}), reset_one=frozenset({9}),
+                        set_all=frozenset({12}), inputs=lambda rng, step: [chunks[step]])
+    run_three_ways(silero_stateful_ir(tmp_path), scenario, "silero_vad")
+
+
+@pytest.mark.parametrize("kind", ["LSTM", "GRU"])
+def test_torch_two_layer_rnn(openvino_runtime: None, tmp_path: Path, kind: str) -> None:
+    pytest.importorskip("torch")
+    from test_torch_exports import Config, export
+
+    config = (Config("LSTM", inputs=40, hidden=64, batch=1) if kind == "LSTM"
+              else Config("GRU", log_softmax=True))
+    run_three_ways(export(config, tmp_path), Scenario(), f"torch_{kind}")
+
+
+def test_tensor_iterator(openvino_runtime: None, tmp_path: Path) -> None:
+    """A TensorIterator (its loop unrolled by tosa-unroll-loops for IREE)."""
+    from test_tensor_iterator import api_model
+
+    run_three_ways(_save(api_model(5), tmp_path), Scenario(), "tensor_iterator")
+
+
+@pytest.mark.parametrize("name", ["stacked_lstm_batch2", "stateful_gru", "conv1d_streaming"])
+def test_keras_tflite(name: str) -> None:
+    """Keras goldens and LiteRT; the interpreter for the state after set_state / reset."""
+    path = TFLITE / f"{name}.tflite"
+    with np.load(TFLITE / f"{name}_keras.npz") as data:
+        golden = {k: data[k] for k in data.files}
+    iree = ts.compile_model(path, device="iree").create_infer_request()
+    ours = ts.compile_model(path).create_infer_request()
+    litert = LiteRT(path)
+    resets = set(golden["reset_at"].tolist())
+    for step, x in enumerate(golden["inputs"]):
+        if step in resets:
+            iree.reset_state()
+            ours.reset_state()
+            litert.reset_state()
+        (got,) = iree.infer([x])
+        np.testing.assert_allclose(got, golden["outputs"][step], atol=1e-5, rtol=0)
+        np.testing.assert_allclose(got, litert.infer(x), atol=1e-5, rtol=0)
+        np.testing.assert_allclose(got, ours.infer([x])[0], atol=1e-5, rtol=0)
+    rng = np.random.default_rng(0)
+    for mine, theirs in zip(iree.query_state(), ours.query_state(), strict=True):
+        assert mine.name == theirs.name
+        np.testing.assert_allclose(mine.state, theirs.state, atol=1e-5, rtol=0)
+        new = rng.standard_normal(theirs.state.shape).astype(np.float32)
+        mine.state, theirs.state = new, new
+    x = golden["inputs"][0]
+    np.testing.assert_allclose(iree.infer([x])[0], ours.infer([x])[0], atol=1e-5, rtol=0)
+    first = iree.query_state()[0]
+    first.reset()
+    assert not np.any(first.state)
+
+
+def test_requests_are_independent_and_results_are_copies() -> None:
+    compiled = ts.compile_model(ROOT / "examples" / "lstm_cell.xml", device="iree")
+    a, b = compiled.create_infer_request(), compiled.create_infer_request()
+    x = np.ones((1, 8), np.float32)
+    first = a.infer([x])[0]
+    kept = first.copy()
+    second = a.infer([x])[0]
+    np.testing.assert_array_equal(first, kept)  # not overwritten by the next call
+    assert not np.array_equal(first, second)  # the state moved on
+    np.testing.assert_array_equal(b.infer({"x": x})["h"], kept)  # b starts fresh
+    with pytest.raises(ts.TosaStateError, match="input 'x' has shape"):
+        a.infer([np.ones((2, 8), np.float32)])
+    with pytest.raises(ts.TosaStateError, match="expected shape"):
+        a.query_state()[0].state = np.ones((3,), np.float32)
+
+
+def test_computed_init_is_pending_until_the_next_inference(tmp_path: Path) -> None:
+    """A ReadValue whose init comes from an input: no value before the first call and
+    after a reset (as the interpreter), then the init; a state set replaces it."""
+    from openvino import opset6 as ops
+
+    x = ops.parameter([1, 4], np.float32, name="x")
+    state = ops.read_value(ops.multiply(x, ops.constant(np.float32(2))), "s", np.float32,
+                           [1, 4])
+    total = ops.add(state, x)
+    model = ov.Model([ops.result(total, name="y")], [ops.assign(total, "s")], [x], "init")
+    compiled = ts.compile_model(_save(model, tmp_path), device="iree")
+    request = compiled.create_infer_request()
+    (variable,) = request.query_state()
+    with pytest.raises(ts.TosaStateError, match="has no value yet"):
+        _ = variable.state
+    ones = np.ones((1, 4), np.float32)
+    np.testing.assert_array_equal(request.infer([ones])[0], 3 * ones)
+    np.testing.assert_array_equal(variable.state, 3 * ones)
+    request.reset_state()
+    with pytest.raises(ts.TosaStateError, match="has no value yet"):
+        _ = variable.state
+    variable.state = 10 * ones
+    np.testing.assert_array_equal(request.infer([ones])[0], 11 * ones)
+
+
+def test_artifact_cache_is_reused_and_cleared(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+                                              ) -> None:
+    monkeypatch.setenv(CACHE_ENV, str(tmp_path / "cache"))
+    source = ROOT / "examples" / "lstm_cell.mlir"
+    first = ts.compile_model(source, device="iree")
+    assert first.vmfb.parent == cache_dir() == tmp_path / "cache"
+    stamp = first.vmfb.stat().st_mtime_ns
+    again = ts.compile_model(source, device="iree")
+    assert again.vmfb == first.vmfb and again.vmfb.stat().st_mtime_ns == stamp
+    assert clear_cache() == 1 and not first.vmfb.exists()
+
+
+def test_errors_are_one_line() -> None:
+    with pytest.raises(ts.TosaStateError, match="unknown device 'gpu'"):
+        ts.compile_model(ROOT / "examples" / "lstm_cell.mlir", device="gpu")
+    with pytest.raises(ts.TosaStateError, match="end the pipeline with tosa-to-mlprogram"):
+        ts.compile_model(ROOT / "examples" / "lstm_cell.mlir", device="iree",
+                         pipeline="convert-tosa-variables-to-memref")
