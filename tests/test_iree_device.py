@@ -213,3 +213,23 @@ def test_errors_are_one_line() -> None:
     with pytest.raises(ts.TosaStateError, match="end the pipeline with tosa-to-mlprogram"):
         ts.compile_model(ROOT / "examples" / "lstm_cell.mlir", device="iree",
                          pipeline="convert-tosa-variables-to-memref")
+
+
+def test_cond_if_workaround_and_a_dynamic_state() -> None:
+    """The reproducer of IREE 3.13's cond_if miscompile (lit_tests/iree/Inputs/
+    cond-if-miscompile.mlir) as a model: a cache growing by each call's input. Without
+    tosa-sink-cond-if-inputs IREE returns [1], [0, 2, 3], [0, 0, 0, 4, 5, 6]."""
+    source = ROOT / "lit_tests" / "iree" / "Inputs" / "cond-if-miscompile.mlir"
+    request = ts.compile_model(source, entry="main", pipeline="", device="iree"
+                               ).create_infer_request()
+    calls = [[1.0], [2.0, 3.0], [4.0, 5.0, 6.0]]
+    got = [request.infer([np.array(c, np.float32)])[0].tolist() for c in calls]
+    assert got == [[1.0], [1.0, 2.0, 3.0], [1.0, 2.0, 3.0, 4.0, 5.0, 6.0]]
+    kv = next(s for s in request.query_state() if s.name == "kv")
+    assert kv.state.tolist() == got[-1]
+    kv.state = np.array([7.0, 8.0], np.float32)  # another length: the variable is dynamic
+    assert request.infer([np.array([9.0], np.float32)])[0].tolist() == [7.0, 8.0, 9.0]
+    kv.reset()
+    assert kv.state.shape == (0,)
+    request.reset_state()
+    assert request.infer([np.array([5.0], np.float32)])[0].tolist() == [5.0]

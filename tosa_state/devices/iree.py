@@ -3,7 +3,7 @@
 
 - **Compiling.** The module, lowered to `ml_program` globals, is made IREE input
   (`IREE_LEGALIZATION`: fixed-count loops unrolled, rank-0 conditions, exported
-  state-control functions), printed in
+  state-control functions; `tosa.cond_if` inputs computed in their branch), printed in
   upstream spelling and compiled once; the `.vmfb` is cached (`iree_compile`).
 - **State.** Each `InferRequest` has its own IREE context (`local-sync`: one thread), so
   its module globals, the model's state, are its own. `query_state()` / `reset_state()`
@@ -36,7 +36,9 @@ from tosa_state.transforms.pipeline import apply_pipeline
 
 from .iree_compile import DEFAULT_FLAGS, compile_module_text
 
-IREE_LEGALIZATION = "tosa-unroll-loops,tosa-rank0-conditions,export-state-control"
+IREE_LEGALIZATION = (
+    "tosa-unroll-loops,tosa-sink-cond-if-inputs,tosa-rank0-conditions,export-state-control"
+)
 """The passes that make an `ml_program`-level module IREE input (after the lowering)."""
 
 RESOURCES_OVER = 4096

@@ -20,6 +20,7 @@ from tosa_state.transforms.tosa_hoist_variables import TosaHoistVariablesPass
 from tosa_state.transforms.tosa_merge_sliced_elementwise import TosaMergeSlicedElementwisePass
 from tosa_state.transforms.tosa_rank0_conditions import TosaRank0ConditionsPass
 from tosa_state.transforms.tosa_reduce_transposes import TosaReduceTransposesPass
+from tosa_state.transforms.tosa_sink_cond_if_inputs import TosaSinkCondIfInputsPass
 from tosa_state.transforms.tosa_to_mlprogram import TosaToMLProgramPass
 from tosa_state.transforms.tosa_unroll_loops import TosaUnrollLoopsPass
 
@@ -62,6 +63,7 @@ def get_tosa_state_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         TosaMergeSlicedElementwisePass.name: lambda: TosaMergeSlicedElementwisePass,
         TosaRank0ConditionsPass.name: lambda: TosaRank0ConditionsPass,
         TosaUnrollLoopsPass.name: lambda: TosaUnrollLoopsPass,
+        TosaSinkCondIfInputsPass.name: lambda: TosaSinkCondIfInputsPass,
         MakeStatefulPass.name: lambda: MakeStatefulPass,
         ExternalizeStatePass.name: lambda: ExternalizeStatePass,
         ExportStateControlPass.name: lambda: ExportStateControlPass,
@@ -87,6 +89,7 @@ __all__ = [
     "TosaMergeSlicedElementwisePass",
     "TosaRank0ConditionsPass",
     "TosaReduceTransposesPass",
+    "TosaSinkCondIfInputsPass",
     "TosaToMLProgramPass",
     "TosaUnrollLoopsPass",
     "get_all_passes",
