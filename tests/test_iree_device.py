@@ -233,3 +233,64 @@ def test_cond_if_workaround_and_a_dynamic_state() -> None:
     assert kv.state.shape == (0,)
     request.reset_state()
     assert request.infer([np.array([5.0], np.float32)])[0].tolist() == [5.0]
+
+
+def test_cli_run_validate_compile_and_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+                                            ) -> None:
+    from test_error_paths import assert_clean_failure, cli
+
+    from tosa_state.tools import main as tosa_state_main
+    from tosa_state.tools import run as tosa_state_run
+
+    xml = str(ROOT / "examples" / "lstm_cell.xml")
+    inputs = str(ROOT / "examples" / "lstm_cell_inputs.npz")
+    for device in ("interpreter", "iree"):
+        code, _, err = cli(tosa_state_run.main, xml, "--inputs", inputs, "--reset-at", "3",
+                           "--device", device, "-o", str(tmp_path / f"{device}.npz"), "-q")
+        assert code == 0, err
+    with np.load(tmp_path / "iree.npz") as got, np.load(tmp_path / "interpreter.npz") as want:
+        assert sorted(got.files) == sorted(want.files)
+        for key in want.files:
+            np.testing.assert_allclose(got[key], want[key], atol=1e-6, err_msg=key)
+
+    code, stdout, err = cli(tosa_state_main.main, "validate", xml, "--steps", "6",
+                            "--levels", "memref", "--devices", "interpreter,iree")
+    assert code == 0, err
+    assert "level memref (" in stdout and "level iree (tosa-to-mlprogram)" in stdout
+    assert stdout.splitlines()[-1] == "PASSED: tosa-state agrees with OpenVINO"
+    code, _, err = cli(tosa_state_main.main, "validate", xml, "--devices", "iree,npu")
+    assert_clean_failure(code, err, "error: unknown device 'npu' (devices: interpreter, iree)")
+
+    vmfb = tmp_path / "lstm_cell.vmfb"
+    code, _, err = cli(tosa_state_main.main, "compile", xml, "-o", str(vmfb), "-q")
+    assert code == 0, err
+    assert vmfb.read_bytes() == ts.compile_model(xml, device="iree").vmfb.read_bytes()
+
+    monkeypatch.setenv(CACHE_ENV, str(tmp_path / "cache"))
+    code, stdout, _ = cli(tosa_state_main.main, "cache")
+    assert (code, stdout) == (0, f"{tmp_path / 'cache'}\n")
+    cli(tosa_state_main.main, "compile", xml, "-o", str(vmfb), "-q")
+    code, stdout, _ = cli(tosa_state_main.main, "cache", "--clear")
+    assert (code, stdout) == (0, f"removed 1 artifact(s) from {tmp_path / 'cache'}\n")
+
+
+def test_the_documented_loader_runs_a_compiled_model(tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """The Python loader of docs/runtime.md (iree.runtime only, no tosa-state) on the
+    output of `tosa-state compile`: the state persists between calls, resets, and is set."""
+    from tosa_state.tools import main as tosa_state_main
+
+    text = (ROOT / "docs" / "runtime.md").read_text()
+    snippet = text.split("<!-- loader -->\n```python\n", 1)[1].split("```", 1)[0]
+    assert tosa_state_main.main(["compile", str(ROOT / "examples" / "lstm_cell.xml"),
+                                 "-o", str(tmp_path / "model.vmfb"), "-q"]) == 0
+    monkeypatch.chdir(tmp_path)
+    scope: dict[str, object] = {}
+    exec(snippet, scope)
+    request = ts.compile_model(ROOT / "examples" / "lstm_cell.xml").create_infer_request()
+    x = np.ones((1, 8), np.float32)
+    want = [request.infer([x])[0] for _ in range(2)]
+    np.testing.assert_allclose(scope["first"], want[0], atol=1e-6)
+    np.testing.assert_allclose(scope["second"], want[1], atol=1e-6)
+    np.testing.assert_allclose(scope["after_reset"], want[0], atol=1e-6)
+    np.testing.assert_array_equal(scope["h"], np.full((1, 8), 0.5, np.float32))
