@@ -31,7 +31,12 @@ from test_tflite import LiteRT  # noqa: E402
 import tosa_state as ts  # noqa: E402
 from tosa_state.devices.iree_compile import CACHE_ENV, cache_dir, clear_cache  # noqa: E402
 
-pytestmark = pytest.mark.peers
+pytestmark = [
+    pytest.mark.peers,
+    # OpenVINO's PyTorch frontend traces the torch modules with torch.jit (its choice)
+    pytest.mark.filterwarnings("ignore:`torch.jit.trace:DeprecationWarning"),
+    pytest.mark.filterwarnings("ignore::torch.jit.TracerWarning"),
+]
 
 ROOT = Path(__file__).resolve().parent.parent
 TFLITE = ROOT / "tests" / "tflite_models"

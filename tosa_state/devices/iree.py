@@ -138,21 +138,52 @@ class IreeInferRequest(InferRequest):
         self._compiled = compiled
         self._context = rt.SystemContext(config=config, vm_modules=[compiled._vm_module])
         functions = self._context.modules[compiled._vm_module.name]
-        self._main = functions[compiled.entry]
         self._store = IreeStore(functions, compiled._specs)
+        self._call = _Call(rt, config.device, self._context.vm_context,
+                           compiled._vm_module.lookup_function(compiled.entry), compiled)
 
     def _run(self, args: list[Any]) -> list[np.ndarray]:
         try:
-            results = self._main(*args)
+            return self._call(args)
         except (RuntimeError, ValueError) as error:
             raise InferenceError(f"error: IREE failed to run '{self._compiled.entry}': "
                                  f"{error}") from None
-        if results is None:
-            return []
-        if not isinstance(results, tuple | list):
-            results = (results,)
-        return [_host(r).astype(port.dtype, copy=False)
-                for r, port in zip(results, self._compiled.outputs, strict=True)]
+
+
+class _Call:
+    """The entry function called through `VmContext.invoke`: inputs copied into device
+    buffers, results mapped and copied out (~15 µs less per call than `FunctionInvoker`
+    and `DeviceArray.to_host()`)."""
+
+    def __init__(self, rt: Any, device: Any, vm_context: Any, function: Any,
+                 compiled: IreeCompiledModel):
+        from iree.runtime.array_interop import map_dtype_to_element_type
+
+        self._rt, self._device, self._vm_context, self._function = rt, device, vm_context, function
+        self._allocator = device.allocator
+        self._element_types = [map_dtype_to_element_type(p.dtype) for p in compiled.inputs]
+        if None in self._element_types:
+            missing = compiled.inputs[self._element_types.index(None)]
+            raise TosaStateError(f"error: device 'iree' cannot pass input '{missing.name}' of "
+                                 f"dtype {missing.dtype}")
+        self._outputs = [(np.dtype(np.uint8) if p.dtype == np.bool_ else p.dtype, p.dtype)
+                         for p in compiled.outputs]
+
+    def __call__(self, args: list[np.ndarray]) -> list[np.ndarray]:
+        rt = self._rt
+        inputs = rt.VmVariantList(len(args))
+        for array, element_type in zip(args, self._element_types, strict=True):
+            inputs.push_ref(self._allocator.allocate_buffer_copy(
+                memory_type=rt.MemoryType.DEVICE_LOCAL, allowed_usage=rt.BufferUsage.DEFAULT,
+                device=self._device, buffer=np.ascontiguousarray(array),
+                element_type=element_type))
+        results = rt.VmVariantList(len(self._outputs))
+        self._vm_context.invoke(self._function, inputs, results)
+        values = []
+        for index, (raw, dtype) in enumerate(self._outputs):
+            view = results.get_as_object(index, rt.HalBufferView)
+            values.append(np.array(view.map().asarray(view.shape, raw), dtype=dtype, copy=True))
+        return values
 
 
 __all__ = ["IREE_LEGALIZATION", "IreeCompiledModel", "IreeInferRequest", "prepare_module"]
