@@ -299,3 +299,46 @@ def test_the_documented_loader_runs_a_compiled_model(tmp_path: Path,
     np.testing.assert_allclose(scope["second"], want[1], atol=1e-6)
     np.testing.assert_allclose(scope["after_reset"], want[0], atol=1e-6)
     np.testing.assert_array_equal(scope["h"], np.full((1, 8), 0.5, np.float32))
+
+
+def test_i64_is_computed_in_i32(openvino_runtime: None, tmp_path: Path) -> None:
+    """An i64 input and output (index math, as ONNX exports have; OpenVINO's CPU plugin
+    keeps no i64 state), and an i64 variable against the interpreter: the module is demoted
+    to i32 (tosa-demote-i64); the API keeps i64 and checks the range."""
+    from openvino import opset13 as ops
+    from openvino.opset6 import assign, read_value
+
+    x = ops.parameter([1, 4], np.int64, name="x")
+    count = read_value(ops.constant(np.zeros((1, 4), np.int32)), "count", np.int32, [1, 4])
+    total = ops.add(ops.convert(ops.add(x, ops.constant(np.int64(7))), np.int32), count)
+    model = ov.Model([ops.result(ops.convert(total, np.float32), name="y"),
+                      ops.result(ops.convert(total, np.int64), name="total")],
+                     [assign(total, "count")], [x], "i64")
+    xml = _save(model, tmp_path)
+    run_three_ways(xml, Scenario(), "i64_index_math")
+    request = ts.compile_model(xml, device="iree").create_infer_request()
+    assert request.infer([np.full((1, 4), 3, np.int64)])["total"].dtype == np.int64
+    with pytest.raises(ts.TosaStateError, match="input 'x' has values beyond int32"):
+        request.infer([np.full((1, 4), 2**40, np.int64)])
+
+    source = tmp_path / "counter.mlir"
+    source.write_text(
+        "tosa.variable @n = dense<5> : tensor<2xi64>\n"
+        "func.func @main(%x: tensor<2xi64>) -> tensor<2xi64> {\n"
+        "  %n = tosa.variable.read @n : tensor<2xi64>\n"
+        "  %s = tosa.add %n, %x : (tensor<2xi64>, tensor<2xi64>) -> tensor<2xi64>\n"
+        "  tosa.variable.write @n, %s : tensor<2xi64>\n"
+        "  return %s : tensor<2xi64>\n}\n")
+    iree = ts.compile_model(source, device="iree").create_infer_request()
+    ours = ts.compile_model(source).create_infer_request()
+    for step in range(4):
+        if step == 2:
+            for request in (iree, ours):
+                request.query_state()[0].state = np.array([2**31 - 10, -4], np.int64)
+        x = np.array([step, -step], np.int64)
+        np.testing.assert_array_equal(iree.infer([x])[0], ours.infer([x])[0])
+        (mine,), (theirs,) = iree.query_state(), ours.query_state()
+        assert mine.state.dtype == np.int64
+        np.testing.assert_array_equal(mine.state, theirs.state)
+    with pytest.raises(ts.TosaStateError, match="the new state of 'n' has values beyond"):
+        iree.query_state()[0].state = np.array([2**33, 0], np.int64)

@@ -37,7 +37,8 @@ from tosa_state.transforms.pipeline import apply_pipeline
 from .iree_compile import DEFAULT_FLAGS, compile_module_text
 
 IREE_LEGALIZATION = (
-    "tosa-unroll-loops,tosa-sink-cond-if-inputs,tosa-rank0-conditions,export-state-control"
+    "tosa-demote-i64,tosa-unroll-loops,tosa-sink-cond-if-inputs,tosa-rank0-conditions,"
+    "export-state-control"
 )
 """The passes that make an `ml_program`-level module IREE input (after the lowering)."""
 
@@ -88,7 +89,14 @@ class IreeCompiledModel(CompiledModel):
         self.outputs = _ports(func, function_type.outputs.data, func.res_attrs, "result")
         self._specs = tuple(collect_specs(module))
         self.flags = tuple(flags)
-        self.vmfb: Path = compile_module_text(prepare_module(module), self.flags, describe)
+        text = prepare_module(module)
+        compiled = select_entry(module, self.entry)  # its types after tosa-demote-i64
+        self._device_inputs = [p.dtype for p in _ports(
+            compiled, compiled.function_type.inputs.data, None, "arg")]
+        self._device_outputs = [p.dtype for p in _ports(
+            compiled, compiled.function_type.outputs.data, None, "result")]
+        self._device_specs = {spec.name: spec for spec in collect_specs(module)}
+        self.vmfb: Path = compile_module_text(text, self.flags, describe)
         rt, config = _runtime()
         self._vm_module = rt.VmModule.mmap(config.vm_instance, str(self.vmfb))
 
@@ -100,9 +108,11 @@ class IreeStore:
     """The state of one request, through the module's state-control functions (the
     `VariableStore` protocol that `VariableState` and `InferRequest` use)."""
 
-    def __init__(self, functions: Any, specs: Sequence[VariableSpec]):
+    def __init__(self, functions: Any, specs: Sequence[VariableSpec],
+                 device_specs: dict[str, VariableSpec]):
         self._functions = functions
         self.specs = {spec.name: spec for spec in specs}
+        self._device_dtypes = {name: device_specs[name].dtype for name in self.specs}
         self.flags = {spec.flag_of for spec in specs if spec.flag_of is not None}
 
     def _call(self, name: str, *args: Any) -> Any:
@@ -114,7 +124,8 @@ class IreeStore:
     def set_checked(self, name: str, value: object) -> None:
         array = np.asarray(value)
         self.specs[name].check(array, "the new state")
-        self._call(SET + name, np.ascontiguousarray(array))
+        value = to_device(array, self._device_dtypes[name], f"the new state of '{name}'")
+        self._call(SET + name, np.ascontiguousarray(value))
 
     def user_value(self, name: str) -> np.ndarray:
         if name in self.flags and not np.all(_host(self._call(INITIALIZED + name))):
@@ -122,12 +133,24 @@ class IreeStore:
                 f"error: variable '{name}' has no value yet: its initial value is computed "
                 "from the model's inputs at the next inference"
             )
-        return _host(self._call(GET + name))
+        return _host(self._call(GET + name)).astype(self.specs[name].dtype, copy=False)
 
 
 def _host(value: Any) -> np.ndarray:
     """A copy in host memory of a result (`to_host()` maps device memory)."""
     return np.array(value.to_host(), copy=True)
+
+
+def to_device(array: np.ndarray, dtype: np.dtype, what: str) -> np.ndarray:
+    """`array` in the dtype the compiled module computes in (`i64` demoted to `i32`),
+    checking that every value fits."""
+    if array.dtype == dtype:
+        return array
+    limits = np.iinfo(dtype)
+    if array.size and (array.min() < limits.min or array.max() > limits.max):
+        raise InferenceError(f"error: {what} has values beyond {dtype}, in which device 'iree' "
+                             "computes this model's 64-bit integers (tosa-demote-i64)")
+    return array.astype(dtype)
 
 
 class IreeInferRequest(InferRequest):
@@ -138,7 +161,7 @@ class IreeInferRequest(InferRequest):
         self._compiled = compiled
         self._context = rt.SystemContext(config=config, vm_modules=[compiled._vm_module])
         functions = self._context.modules[compiled._vm_module.name]
-        self._store = IreeStore(functions, compiled._specs)
+        self._store = IreeStore(functions, compiled._specs, compiled._device_specs)
         self._call = _Call(rt, config.device, self._context.vm_context,
                            compiled._vm_module.lookup_function(compiled.entry), compiled)
 
@@ -161,21 +184,23 @@ class _Call:
 
         self._rt, self._device, self._vm_context, self._function = rt, device, vm_context, function
         self._allocator = device.allocator
-        self._element_types = [map_dtype_to_element_type(p.dtype) for p in compiled.inputs]
-        if None in self._element_types:
-            missing = compiled.inputs[self._element_types.index(None)]
-            raise TosaStateError(f"error: device 'iree' cannot pass input '{missing.name}' of "
-                                 f"dtype {missing.dtype}")
-        self._outputs = [(np.dtype(np.uint8) if p.dtype == np.bool_ else p.dtype, p.dtype)
-                         for p in compiled.outputs]
+        self._inputs = [(p.name, dtype, map_dtype_to_element_type(dtype))
+                        for p, dtype in zip(compiled.inputs, compiled._device_inputs, strict=True)]
+        for name, dtype, element_type in self._inputs:
+            if element_type is None:
+                raise TosaStateError(f"error: device 'iree' cannot pass input '{name}' of "
+                                     f"dtype {dtype}")
+        self._outputs = [(np.dtype(np.uint8) if raw == np.bool_ else raw, p.dtype) for p, raw
+                         in zip(compiled.outputs, compiled._device_outputs, strict=True)]
 
     def __call__(self, args: list[np.ndarray]) -> list[np.ndarray]:
         rt = self._rt
         inputs = rt.VmVariantList(len(args))
-        for array, element_type in zip(args, self._element_types, strict=True):
+        for array, (name, dtype, element_type) in zip(args, self._inputs, strict=True):
             inputs.push_ref(self._allocator.allocate_buffer_copy(
                 memory_type=rt.MemoryType.DEVICE_LOCAL, allowed_usage=rt.BufferUsage.DEFAULT,
-                device=self._device, buffer=np.ascontiguousarray(array),
+                device=self._device,
+                buffer=np.ascontiguousarray(to_device(array, dtype, f"input '{name}'")),
                 element_type=element_type))
         results = rt.VmVariantList(len(self._outputs))
         self._vm_context.invoke(self._function, inputs, results)

@@ -14,6 +14,7 @@ from tosa_state.transforms.export_state_control import ExportStateControlPass
 from tosa_state.transforms.externalize_state import ExternalizeStatePass
 from tosa_state.transforms.make_stateful import MakeStatefulPass
 from tosa_state.transforms.specialize_input_shapes import SpecializeInputShapesPass
+from tosa_state.transforms.tosa_demote_i64 import TosaDemoteI64Pass
 from tosa_state.transforms.tosa_fold_conv_bias import TosaFoldConvBiasPass
 from tosa_state.transforms.tosa_fold_identities import TosaFoldIdentitiesPass
 from tosa_state.transforms.tosa_hoist_variables import TosaHoistVariablesPass
@@ -63,6 +64,7 @@ def get_tosa_state_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         TosaMergeSlicedElementwisePass.name: lambda: TosaMergeSlicedElementwisePass,
         TosaRank0ConditionsPass.name: lambda: TosaRank0ConditionsPass,
         TosaUnrollLoopsPass.name: lambda: TosaUnrollLoopsPass,
+        TosaDemoteI64Pass.name: lambda: TosaDemoteI64Pass,
         TosaSinkCondIfInputsPass.name: lambda: TosaSinkCondIfInputsPass,
         MakeStatefulPass.name: lambda: MakeStatefulPass,
         ExternalizeStatePass.name: lambda: ExternalizeStatePass,
@@ -83,6 +85,7 @@ __all__ = [
     "ExternalizeStatePass",
     "MakeStatefulPass",
     "SpecializeInputShapesPass",
+    "TosaDemoteI64Pass",
     "TosaFoldConvBiasPass",
     "TosaFoldIdentitiesPass",
     "TosaHoistVariablesPass",
