@@ -37,8 +37,8 @@ from tosa_state.transforms.pipeline import apply_pipeline
 from .iree_compile import DEFAULT_FLAGS, compile_module_text
 
 IREE_LEGALIZATION = (
-    "tosa-demote-i64,tosa-unroll-loops,tosa-sink-cond-if-inputs,tosa-rank0-conditions,"
-    "export-state-control"
+    "tosa-demote-i64,tosa-unroll-loops,tosa-sink-cond-if-inputs,tosa-dynamic-empty-dims,"
+    "tosa-rank0-conditions,export-state-control"
 )
 """The passes that make an `ml_program`-level module IREE input (after the lowering)."""
 

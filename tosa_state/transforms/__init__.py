@@ -15,6 +15,7 @@ from tosa_state.transforms.externalize_state import ExternalizeStatePass
 from tosa_state.transforms.make_stateful import MakeStatefulPass
 from tosa_state.transforms.specialize_input_shapes import SpecializeInputShapesPass
 from tosa_state.transforms.tosa_demote_i64 import TosaDemoteI64Pass
+from tosa_state.transforms.tosa_dynamic_empty_dims import TosaDynamicEmptyDimsPass
 from tosa_state.transforms.tosa_fold_conv_bias import TosaFoldConvBiasPass
 from tosa_state.transforms.tosa_fold_identities import TosaFoldIdentitiesPass
 from tosa_state.transforms.tosa_hoist_variables import TosaHoistVariablesPass
@@ -65,6 +66,7 @@ def get_tosa_state_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         TosaRank0ConditionsPass.name: lambda: TosaRank0ConditionsPass,
         TosaUnrollLoopsPass.name: lambda: TosaUnrollLoopsPass,
         TosaDemoteI64Pass.name: lambda: TosaDemoteI64Pass,
+        TosaDynamicEmptyDimsPass.name: lambda: TosaDynamicEmptyDimsPass,
         TosaSinkCondIfInputsPass.name: lambda: TosaSinkCondIfInputsPass,
         MakeStatefulPass.name: lambda: MakeStatefulPass,
         ExternalizeStatePass.name: lambda: ExternalizeStatePass,
@@ -86,6 +88,7 @@ __all__ = [
     "MakeStatefulPass",
     "SpecializeInputShapesPass",
     "TosaDemoteI64Pass",
+    "TosaDynamicEmptyDimsPass",
     "TosaFoldConvBiasPass",
     "TosaFoldIdentitiesPass",
     "TosaHoistVariablesPass",
