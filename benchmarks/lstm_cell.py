@@ -8,10 +8,18 @@ The TOSA module keeps `h` and `c` in variables (zeros initially), like a Keras
     c' = sigmoid(f) * c + sigmoid(i) * tanh(g)
     h' = sigmoid(o) * tanh(c')
 
-Used by the benchmark (`python benchmarks/lstm_cell.py`), the examples and the tests.
+Used by the benchmark (`python benchmarks/lstm_cell.py`), the examples and the tests. The
+benchmark runs every contender on one thread: numpy's OpenBLAS (`OPENBLAS_NUM_THREADS=1`
+unless the environment says otherwise), OpenVINO (`INFERENCE_NUM_THREADS=1`) and IREE
+(`local-sync`).
 """
 
 from __future__ import annotations
+
+import os
+
+if __name__ == "__main__":  # one BLAS thread for numpy too, set before numpy is imported
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import time
 from collections.abc import Callable
@@ -200,7 +208,8 @@ def measure(hidden: int, pipeline: str | None = None, steps: int = 200,
         pass
     else:
         compiled = ov.Core().compile_model(openvino_lstm_model(weights), "CPU",
-                                           {"INFERENCE_PRECISION_HINT": "f32"})
+                                           {"INFERENCE_PRECISION_HINT": "f32",
+                                            "INFERENCE_NUM_THREADS": 1})
         ov_request = compiled.create_infer_request()
         steppers["openvino"] = lambda x: ov_request.infer([x])
     try:
