@@ -270,6 +270,17 @@ def test_cli_run_validate_compile_and_cache(tmp_path: Path, monkeypatch: pytest.
     code, _, err = cli(tosa_state_main.main, "compile", xml, "-o", str(vmfb), "-q")
     assert code == 0, err
     assert vmfb.read_bytes() == ts.compile_model(xml, device="iree").vmfb.read_bytes()
+    # deployed without Python: IREE's own runner, one call from the initial state
+    import subprocess
+    import sys
+
+    runner = Path(sys.executable).parent / "iree-run-module"
+    done = subprocess.run([str(runner), f"--module={vmfb}", "--function=main",
+                           "--input=1x8xf32=1", "--output=@" + str(tmp_path / "h.npy")],
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    first = ts.compile_model(xml).create_infer_request().infer([np.ones((1, 8), np.float32)])
+    np.testing.assert_allclose(np.load(tmp_path / "h.npy"), first[0], atol=1e-6)
 
     monkeypatch.setenv(CACHE_ENV, str(tmp_path / "cache"))
     code, stdout, _ = cli(tosa_state_main.main, "cache")
