@@ -353,3 +353,25 @@ def test_i64_is_computed_in_i32(openvino_runtime: None, tmp_path: Path) -> None:
         np.testing.assert_array_equal(mine.state, theirs.state)
     with pytest.raises(ts.TosaStateError, match="the new state of 'n' has values beyond"):
         iree.query_state()[0].state = np.array([2**33, 0], np.int64)
+
+
+def test_llm_decoder_with_a_growing_kv_cache(llm_exports: dict[str, Path]) -> None:
+    """The tiny Llama (optimum-intel export, KV caches in dynamic variables, run-time
+    shapes lowered by tosa-lower-shape-ops) on device iree against OpenVINO: a prompt and
+    greedy steps, reset_state and a second prompt, a batch of 2 with a beam reorder that
+    swaps then duplicates the rows; logits, tokens and caches after every call."""
+    import llm_models
+    from test_llm_generation import Pair
+
+    pair = Pair(llm_exports["llama"], device="iree")
+    pair.generate(llm_models.prompt(1, 5, seed=1), steps=4)
+    pair.reset()
+    tokens = pair.generate(llm_models.prompt(2, 4, seed=3), steps=1)[-1]
+    tokens = pair.call(tokens[::-1], beam_idx=np.array([1, 0]))
+    pair.call(tokens, beam_idx=np.array([0, 0]))
+    (key, *_) = pair.ours.query_state()
+    cache = key.state
+    key.reset()
+    assert key.state.shape[2] == 0  # a dynamic variable resets to empty
+    key.state = cache
+    np.testing.assert_array_equal(key.state, cache)

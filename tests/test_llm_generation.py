@@ -37,10 +37,10 @@ OPENVINO_CONFIG = {"INFERENCE_PRECISION_HINT": "f32", "KV_CACHE_PRECISION": "f32
 class Pair:
     """One request of each runtime, fed the same inputs; every call is compared."""
 
-    def __init__(self, xml: Path) -> None:
+    def __init__(self, xml: Path, device: str = "interpreter") -> None:
         compiled = ov.Core().compile_model(str(xml), "CPU", OPENVINO_CONFIG)
         self.theirs = compiled.create_infer_request()
-        self.ours = tosa_state.compile_model(xml).create_infer_request()
+        self.ours = tosa_state.compile_model(xml, device=device).create_infer_request()
         self.past = 0
         self.calls = 0
 

@@ -3,7 +3,8 @@
 
 - **Compiling.** The module, lowered to `ml_program` globals, is made IREE input
   (`IREE_LEGALIZATION`: fixed-count loops unrolled, rank-0 conditions, exported
-  state-control functions; `tosa.cond_if` inputs computed in their branch), printed in
+  state-control functions; `tosa.cond_if` inputs computed in their branch; i64 as i32;
+  no size-0 dims; run-time shape values as `tensor`/`arith`), printed in
   upstream spelling and compiled once; the `.vmfb` is cached (`iree_compile`).
 - **State.** Each `InferRequest` has its own IREE context (`local-sync`: one thread), so
   its module globals, the model's state, are its own. `query_state()` / `reset_state()`
@@ -38,7 +39,7 @@ from .iree_compile import DEFAULT_FLAGS, compile_module_text
 
 IREE_LEGALIZATION = (
     "tosa-demote-i64,tosa-unroll-loops,tosa-sink-cond-if-inputs,tosa-dynamic-empty-dims,"
-    "tosa-rank0-conditions,export-state-control"
+    "tosa-lower-shape-ops,tosa-rank0-conditions,export-state-control"
 )
 """The passes that make an `ml_program`-level module IREE input (after the lowering)."""
 

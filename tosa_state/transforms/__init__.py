@@ -19,6 +19,7 @@ from tosa_state.transforms.tosa_dynamic_empty_dims import TosaDynamicEmptyDimsPa
 from tosa_state.transforms.tosa_fold_conv_bias import TosaFoldConvBiasPass
 from tosa_state.transforms.tosa_fold_identities import TosaFoldIdentitiesPass
 from tosa_state.transforms.tosa_hoist_variables import TosaHoistVariablesPass
+from tosa_state.transforms.tosa_lower_shape_ops import TosaLowerShapeOpsPass
 from tosa_state.transforms.tosa_merge_sliced_elementwise import TosaMergeSlicedElementwisePass
 from tosa_state.transforms.tosa_rank0_conditions import TosaRank0ConditionsPass
 from tosa_state.transforms.tosa_reduce_transposes import TosaReduceTransposesPass
@@ -66,6 +67,7 @@ def get_tosa_state_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         TosaRank0ConditionsPass.name: lambda: TosaRank0ConditionsPass,
         TosaUnrollLoopsPass.name: lambda: TosaUnrollLoopsPass,
         TosaDemoteI64Pass.name: lambda: TosaDemoteI64Pass,
+        TosaLowerShapeOpsPass.name: lambda: TosaLowerShapeOpsPass,
         TosaDynamicEmptyDimsPass.name: lambda: TosaDynamicEmptyDimsPass,
         TosaSinkCondIfInputsPass.name: lambda: TosaSinkCondIfInputsPass,
         MakeStatefulPass.name: lambda: MakeStatefulPass,
@@ -92,6 +94,7 @@ __all__ = [
     "TosaFoldConvBiasPass",
     "TosaFoldIdentitiesPass",
     "TosaHoistVariablesPass",
+    "TosaLowerShapeOpsPass",
     "TosaMergeSlicedElementwisePass",
     "TosaRank0ConditionsPass",
     "TosaReduceTransposesPass",
