@@ -21,13 +21,11 @@ import numpy as np
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
-    FunctionType,
     ModuleOp,
     TensorType,
     i32,
     i64,
 )
-from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Operation
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
@@ -38,6 +36,7 @@ from tosa_state.dialects.ml_program import GlobalOp
 from tosa_state.dialects.tosa.elementwise import CastOp
 from tosa_state.dialects.tosa.tensor import ConstOp
 from tosa_state.dtypes import dense_to_numpy, numpy_to_dense
+from tosa_state.transforms.retype import retype
 
 _I32 = np.iinfo(np.int32)
 
@@ -61,24 +60,13 @@ def _demoted_dense(op: Operation, dense: Attribute) -> Attribute:
 
 
 def _demote_op(op: Operation) -> None:
-    if isinstance(op, FuncOp):
-        kind = op.function_type
-        op.function_type = FunctionType.from_lists(
-            [demoted(t) for t in kind.inputs.data], [demoted(t) for t in kind.outputs.data])
-    elif isinstance(op, GlobalOp):
+    if isinstance(op, GlobalOp):
         op.type = demoted(op.type)
         if op.value is not None:
             op.value = _demoted_dense(op, op.value)
     elif isinstance(op, ConstOp):
         op.values = _demoted_dense(op, op.values)  # type: ignore[assignment]
-    for result in list(op.results):
-        if (new := demoted(result.type)) != result.type:
-            Rewriter.replace_value_with_new_type(result, new)
-    for region in op.regions:
-        for block in region.blocks:
-            for arg in list(block.args):
-                if (new := demoted(arg.type)) != arg.type:
-                    Rewriter.replace_value_with_new_type(arg, new)
+    retype(op, demoted)
 
 
 @dataclass(frozen=True)

@@ -29,19 +29,18 @@ from xdsl.context import Context
 from xdsl.dialects.arith import ConstantOp
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
-    FunctionType,
     IndexType,
     IntegerAttr,
     ModuleOp,
     TensorType,
 )
-from xdsl.dialects.func import FuncOp
 from xdsl.dialects.tensor import EmptyOp
-from xdsl.ir import Attribute, Operation
+from xdsl.ir import Attribute
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from tosa_state.dialects.tosa.tensor import ConstOp
+from tosa_state.transforms.retype import retype
 
 DYNAMIC = DYNAMIC_INDEX
 
@@ -67,22 +66,6 @@ def _empty_constant(op: ConstOp) -> None:
     Rewriter.replace_op(op, [], [empty.tensor])
 
 
-def _retype(op: Operation) -> None:
-    for result in list(op.results):
-        if (new := dynamic_empty_dims(result.type)) != result.type:
-            Rewriter.replace_value_with_new_type(result, new)
-    if isinstance(op, FuncOp):
-        kind = op.function_type
-        op.function_type = FunctionType.from_lists(
-            [dynamic_empty_dims(t) for t in kind.inputs.data],
-            [dynamic_empty_dims(t) for t in kind.outputs.data])
-    for region in op.regions:
-        for block in region.blocks:
-            for arg in list(block.args):
-                if (new := dynamic_empty_dims(arg.type)) != arg.type:
-                    Rewriter.replace_value_with_new_type(arg, new)
-
-
 @dataclass(frozen=True)
 class TosaDynamicEmptyDimsPass(ModulePass):
     """Types every size-0 dim of an op result, block argument or function signature as
@@ -95,7 +78,7 @@ class TosaDynamicEmptyDimsPass(ModulePass):
             if isinstance(inner, ConstOp) and 0 in inner.output.type.get_shape():
                 _empty_constant(inner)
             else:
-                _retype(inner)
+                retype(inner, dynamic_empty_dims)
 
 
 __all__ = ["TosaDynamicEmptyDimsPass", "dynamic_empty_dims"]
