@@ -38,37 +38,41 @@ _COMMON = {
 }
 
 
-def _config(family: str):  # -> transformers.PretrainedConfig
+def _config(family: str, sizes: dict[str, int] | None = None):  # -> transformers.PretrainedConfig
+    """The model class and tiny config of `family` (`sizes`: `_COMMON`'s keys, default those)."""
     import transformers
 
+    sizes = sizes or _COMMON
     if family == "llama":
-        return transformers.LlamaForCausalLM, transformers.LlamaConfig(**_COMMON)
+        return transformers.LlamaForCausalLM, transformers.LlamaConfig(**sizes)
     if family == "qwen2":
-        return transformers.Qwen2ForCausalLM, transformers.Qwen2Config(**_COMMON)
+        return transformers.Qwen2ForCausalLM, transformers.Qwen2Config(**sizes)
     if family == "mistral":
-        return transformers.MistralForCausalLM, transformers.MistralConfig(**_COMMON)
+        return transformers.MistralForCausalLM, transformers.MistralConfig(**sizes)
     if family == "phi3":
-        config = transformers.Phi3Config(**_COMMON, pad_token_id=0, bos_token_id=1, eos_token_id=2)
+        config = transformers.Phi3Config(**sizes, pad_token_id=0, bos_token_id=1, eos_token_id=2)
         return transformers.Phi3ForCausalLM, config
     if family == "gemma":
         config = transformers.GemmaConfig(
-            **_COMMON, head_dim=16, pad_token_id=0, bos_token_id=1, eos_token_id=2
+            **sizes, head_dim=16, pad_token_id=0, bos_token_id=1, eos_token_id=2
         )
         return transformers.GemmaForCausalLM, config
     if family == "gpt2":
-        config = transformers.GPT2Config(vocab_size=128, n_embd=64, n_layer=2, n_head=4,
-                                         n_positions=2048)
+        config = transformers.GPT2Config(
+            vocab_size=sizes["vocab_size"], n_embd=sizes["hidden_size"],
+            n_layer=sizes["num_hidden_layers"], n_head=sizes["num_attention_heads"],
+            n_positions=sizes["max_position_embeddings"])
         return transformers.GPT2LMHeadModel, config
     raise ValueError(f"unknown family '{family}' (known: {', '.join(FAMILIES)})")
 
 
-def _export_here(family: str, directory: Path) -> None:
+def _export_here(family: str, directory: Path, sizes: dict[str, int] | None = None) -> None:
     sys.modules.setdefault("torchvision", None)  # type: ignore[arg-type]
     import torch
     from optimum.intel import OVModelForCausalLM
 
     torch.manual_seed(SEED)
-    model_class, config = _config(family)
+    model_class, config = _config(family, sizes)
     source = directory / "source"
     model_class(config).save_pretrained(source)
     exported = OVModelForCausalLM.from_pretrained(
@@ -123,3 +127,145 @@ def step_inputs(tokens: np.ndarray, past: int, beam_idx: np.ndarray | None = Non
 def prompt(batch: int, length: int, seed: int) -> np.ndarray:
     """Random token ids [batch, length] (the tiny vocabulary has 128)."""
     return np.random.default_rng(seed).integers(3, 128, (batch, length)).astype(np.int64)
+
+
+# ---------------------------------------------------------------------------------------------
+# Generation against OpenVINO, call by call (tests/test_llm_*.py and export_sweep.py)
+# ---------------------------------------------------------------------------------------------
+
+RTOL, ATOL = 1e-4, 1e-5
+# f32 inference and KV cache: by default the CPU plugin keeps the cache in f16 or u8, which
+# moves the logits by about 1e-4
+OPENVINO_CONFIG = {"INFERENCE_PRECISION_HINT": "f32", "KV_CACHE_PRECISION": "f32"}
+
+
+class GenerationPair:
+    """One request of tosa-state and one of the OpenVINO CPU plugin on the same IR, fed the same
+    inputs; every call compares the logits (RTOL/ATOL), the greedy tokens and every state
+    (`query_state`), raising AssertionError at the first difference.
+
+    The inputs of a call are those of `step_inputs` (plus `cache_position`) that the model has,
+    and `extra` arrays (e.g. a seq2seq decoder's `encoder_hidden_states`, batch 1) repeated to
+    the batch; an input the model has and neither provides is an error."""
+
+    def __init__(self, xml: Path, compiled=None, extra: dict[str, np.ndarray] | None = None,
+                 conv_kernel: int | None = None, full_mask: bool = True) -> None:
+        """`compiled`: a tosa_state CompiledModel of `xml` (else compiled here). `conv_kernel`:
+        feed `cache_position` as optimum-intel's state-space models want it (`0 ... kernel-1`
+        for a prompt, `[past]` for a step; else `past ... past+n-1`); `full_mask=False`: the
+        attention mask of a step covers the new tokens only (Mamba's convention)."""
+        import openvino as ov
+
+        import tosa_state
+
+        model = ov.Core().compile_model(str(xml), "CPU", OPENVINO_CONFIG)
+        self.theirs = model.create_infer_request()
+        self.ours = (compiled or tosa_state.compile_model(xml)).create_infer_request()
+        self.names = [port.get_any_name() for port in model.inputs]
+        self.extra = extra or {}
+        self.conv_kernel, self.full_mask = conv_kernel, full_mask
+        self.past = 0
+        self.calls = 0
+        self.max_error = 0.0
+
+    def inputs(self, tokens: np.ndarray, beam_idx: np.ndarray | None) -> dict[str, np.ndarray]:
+        known = step_inputs(tokens, self.past, beam_idx)
+        count = tokens.shape[1]
+        known["cache_position"] = np.arange(self.past, self.past + count, dtype=np.int64)
+        if self.conv_kernel is not None:
+            known["cache_position"] = np.arange(self.conv_kernel, dtype=np.int64) \
+                if self.past == 0 else np.array([self.past], np.int64)
+        if not self.full_mask and self.past:
+            known["attention_mask"] = np.ones(tokens.shape, np.int64)
+        for name, value in self.extra.items():
+            known[name] = np.repeat(value, tokens.shape[0], axis=0)
+        missing = [name for name in self.names if name not in known]
+        if missing:
+            raise ValueError(f"no value for the model's inputs {missing}")
+        return {name: known[name] for name in self.names}
+
+    def call(self, tokens: np.ndarray, beam_idx: np.ndarray | None = None) -> np.ndarray:
+        """One call with `tokens` [batch, n]; returns the greedy next tokens [batch, 1]."""
+        inputs = self.inputs(tokens, beam_idx)
+        self.theirs.infer(inputs)
+        want = self.theirs.get_tensor("logits").data.copy()
+        got = self.ours.infer(inputs)["logits"]
+        what = f"call {self.calls} (past {self.past}, {tokens.shape[1]} new tokens)"
+        if got.shape == want.shape:
+            self.max_error = max(self.max_error, float(np.max(np.abs(got - want), initial=0)))
+        np.testing.assert_allclose(got, want, rtol=RTOL, atol=ATOL, err_msg=f"{what}: logits")
+        ours_next, theirs_next = got[:, -1].argmax(-1), want[:, -1].argmax(-1)
+        np.testing.assert_array_equal(ours_next, theirs_next, err_msg=f"{what}: greedy tokens")
+        self.compare_states(what)
+        self.past += tokens.shape[1]
+        self.calls += 1
+        return theirs_next[:, None]
+
+    def compare_states(self, what: str) -> None:
+        theirs = {s.name: s.state.data.copy() for s in self.theirs.query_state()}
+        ours = {s.name: s.state for s in self.ours.query_state()}
+        assert sorted(ours) == sorted(theirs), f"{what}: states {sorted(ours)} {sorted(theirs)}"
+        for name, want in theirs.items():
+            assert ours[name].shape == want.shape, (
+                f"{what}: state {name} shape {ours[name].shape} != {want.shape}")
+            np.testing.assert_allclose(ours[name], want, rtol=RTOL, atol=ATOL,
+                                       err_msg=f"{what}: state {name}")
+
+    @property
+    def state_names(self) -> list[str]:
+        return sorted(s.name for s in self.ours.query_state())
+
+    def reset(self) -> None:
+        self.theirs.reset_state()
+        self.ours.reset_state()
+        self.past = 0
+
+    def generate(self, tokens: np.ndarray, steps: int) -> list[np.ndarray]:
+        produced = [self.call(tokens)]
+        for _ in range(steps):
+            produced.append(self.call(produced[-1]))
+        return produced
+
+
+def run_generation(pair: GenerationPair) -> None:
+    """The generation every LLM comparison runs (21 calls): a prompt of 5 tokens and 8 greedy
+    steps; `reset_state()`, a prompt of 3 tokens and 3 steps; `reset_state()`, a batch of 2:
+    a prompt of 4 tokens, 2 steps, a `beam_idx` that swaps the rows, one that duplicates row 0,
+    2 more steps."""
+    pair.generate(prompt(1, 5, seed=1), steps=8)
+    pair.reset()
+    pair.generate(prompt(1, 3, seed=2), steps=3)
+    pair.reset()
+    tokens = pair.generate(prompt(2, 4, seed=3), steps=2)[-1]
+    tokens = pair.call(tokens[::-1], beam_idx=np.array([1, 0]))
+    tokens = pair.call(tokens, beam_idx=np.array([0, 0]))
+    for _ in range(2):
+        tokens = pair.call(tokens)
+
+
+class OpenVINOModel:
+    """A second OpenVINO request in the place of tosa-state's (`GenerationPair(xml,
+    OpenVINOModel(xml))`): checks that OpenVINO itself runs a generation as fed."""
+
+    class _State:
+        def __init__(self, state) -> None:  # an openvino VariableState
+            self.name, self.state = state.name, state.state.data.copy()
+
+    def __init__(self, xml: Path) -> None:
+        import openvino as ov
+
+        self.compiled = ov.Core().compile_model(str(xml), "CPU", OPENVINO_CONFIG)
+
+    def create_infer_request(self) -> OpenVINOModel:
+        self.request = self.compiled.create_infer_request()
+        return self
+
+    def infer(self, inputs: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+        self.request.infer(inputs)
+        return {"logits": self.request.get_tensor("logits").data.copy()}
+
+    def query_state(self) -> list[_State]:
+        return [self._State(state) for state in self.request.query_state()]
+
+    def reset_state(self) -> None:
+        self.request.reset_state()

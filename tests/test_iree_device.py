@@ -173,6 +173,16 @@ def test_requests_are_independent_and_results_are_copies() -> None:
         a.infer([np.ones((2, 8), np.float32)])
     with pytest.raises(ts.TosaStateError, match="expected shape"):
         a.query_state()[0].state = np.ones((3,), np.float32)
+    (h, _) = a.query_state()
+    a._busy.acquire()  # as while another thread runs it: the request guard of every device
+    try:
+        with pytest.raises(RuntimeError, match="infer request is busy"):
+            a.infer([x])
+        with pytest.raises(RuntimeError, match="infer request is busy"):
+            _ = h.state
+        b.infer([x])  # another request is not held up
+    finally:
+        a._busy.release()
 
 
 def test_computed_init_is_pending_until_the_next_inference(tmp_path: Path) -> None:
@@ -361,14 +371,11 @@ def test_llm_decoder_with_a_growing_kv_cache(llm_exports: dict[str, Path]) -> No
     greedy steps, reset_state and a second prompt, a batch of 2 with a beam reorder that
     swaps then duplicates the rows; logits, tokens and caches after every call."""
     import llm_models
-    from test_llm_generation import Pair
 
-    pair = Pair(llm_exports["llama"], device="iree")
-    pair.generate(llm_models.prompt(1, 5, seed=1), steps=4)
-    pair.reset()
-    tokens = pair.generate(llm_models.prompt(2, 4, seed=3), steps=1)[-1]
-    tokens = pair.call(tokens[::-1], beam_idx=np.array([1, 0]))
-    tokens = pair.call(tokens, beam_idx=np.array([0, 0]))
+    xml = llm_exports["llama"]
+    pair = llm_models.GenerationPair(xml, ts.compile_model(xml, device="iree"))
+    llm_models.run_generation(pair)
+    tokens = pair.call(llm_models.prompt(2, 1, seed=4))
     (cache, *_) = pair.ours.query_state()
     value = cache.state
     cache.reset()  # its initial value is computed from the inputs: pending until a call

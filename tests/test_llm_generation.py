@@ -25,75 +25,19 @@ pytest.importorskip("optimum.intel", reason="optimum-intel exports the models")
 
 import llm_models  # noqa: E402  (benchmarks/, put on sys.path by conftest)
 
-import tosa_state  # noqa: E402
 from tosa_state.tools import run  # noqa: E402
 
 pytestmark = pytest.mark.peers
 
-RTOL, ATOL = 1e-4, 1e-5
-OPENVINO_CONFIG = {"INFERENCE_PRECISION_HINT": "f32", "KV_CACHE_PRECISION": "f32"}
-
-
-class Pair:
-    """One request of each runtime, fed the same inputs; every call is compared."""
-
-    def __init__(self, xml: Path, device: str = "interpreter") -> None:
-        compiled = ov.Core().compile_model(str(xml), "CPU", OPENVINO_CONFIG)
-        self.theirs = compiled.create_infer_request()
-        self.ours = tosa_state.compile_model(xml, device=device).create_infer_request()
-        self.past = 0
-        self.calls = 0
-
-    def call(self, tokens: np.ndarray, beam_idx: np.ndarray | None = None) -> np.ndarray:
-        """One call with `tokens` [batch, n]; returns the greedy next tokens [batch, 1]."""
-        inputs = llm_models.step_inputs(tokens, self.past, beam_idx)
-        self.theirs.infer(inputs)
-        want = self.theirs.get_tensor("logits").data.copy()
-        got = self.ours.infer(inputs)["logits"]
-        what = f"call {self.calls} (past {self.past}, {tokens.shape[1]} new tokens)"
-        np.testing.assert_allclose(got, want, rtol=RTOL, atol=ATOL, err_msg=f"{what}: logits")
-        ours_next, theirs_next = got[:, -1].argmax(-1), want[:, -1].argmax(-1)
-        np.testing.assert_array_equal(ours_next, theirs_next, err_msg=f"{what}: greedy tokens")
-        self.compare_states(what)
-        self.past += tokens.shape[1]
-        self.calls += 1
-        return theirs_next[:, None]
-
-    def compare_states(self, what: str) -> None:
-        theirs = {s.name: s.state.data.copy() for s in self.theirs.query_state()}
-        ours = {s.name: s.state for s in self.ours.query_state()}
-        assert sorted(ours) == sorted(theirs)
-        assert len(ours) == 4  # key and value of two layers
-        for name, want in theirs.items():
-            assert ours[name].shape == want.shape, f"{what}: state {name} shape"
-            np.testing.assert_allclose(ours[name], want, rtol=RTOL, atol=ATOL,
-                                       err_msg=f"{what}: state {name}")
-
-    def reset(self) -> None:
-        self.theirs.reset_state()
-        self.ours.reset_state()
-        self.past = 0
-
-    def generate(self, tokens: np.ndarray, steps: int) -> list[np.ndarray]:
-        produced = [self.call(tokens)]
-        for _ in range(steps):
-            produced.append(self.call(produced[-1]))
-        return produced
+RTOL, ATOL, OPENVINO_CONFIG = llm_models.RTOL, llm_models.ATOL, llm_models.OPENVINO_CONFIG
 
 
 @pytest.mark.parametrize("family", ["llama", "qwen2", "gpt2"])
 def test_generation_matches_openvino(llm_exports: dict[str, Path], family: str) -> None:
-    pair = Pair(llm_exports[family])
-    first = pair.generate(llm_models.prompt(1, 5, seed=1), steps=8)
-    assert len(first) == 9
-    pair.reset()
-    pair.generate(llm_models.prompt(1, 3, seed=2), steps=3)
-    pair.reset()
-    tokens = pair.generate(llm_models.prompt(2, 4, seed=3), steps=2)[-1]
-    tokens = pair.call(tokens[::-1], beam_idx=np.array([1, 0]))
-    tokens = pair.call(tokens, beam_idx=np.array([0, 0]))
-    for _ in range(2):
-        tokens = pair.call(tokens)
+    pair = llm_models.GenerationPair(llm_exports[family])
+    assert len(pair.state_names) == 4  # key and value of two layers
+    llm_models.run_generation(pair)
+    assert pair.calls == 20
 
 
 def test_tosa_state_run_with_steps_of_different_lengths(llm_exports: dict[str, Path],

@@ -208,7 +208,7 @@ B, H, L, S, E, EV = 2, 4, 3, 5, 8, 6
 
 def attention_model(kind: str) -> object:
     """One SDPA of `kind`: causal (L != S: rows aligned at the top left), a boolean or float
-    mask, a scale input, one K/V head for all query heads."""
+    mask, a scale input, one K/V head for all query heads, a sink per head."""
     kv_heads = 1 if kind in ("causal", "float_mask_scale") else H
     q = ops.parameter([B, H, L, E], np.float32, name="q")
     k = ops.parameter([B, kv_heads, S, E], np.float32, name="k")
@@ -220,6 +220,16 @@ def attention_model(kind: str) -> object:
         mask = ops.parameter([B, 1, L, S], np.bool_, name="mask")
         params.append(mask)
         node = ops.scaled_dot_product_attention(q, k, v, mask)
+    elif kind == "sink":  # gpt-oss's attention sinks: the sixth input (no opset13 helper)
+        from openvino.utils.node_factory import NodeFactory
+
+        mask = ops.parameter([L, S], np.float32, name="mask")
+        params.append(mask)
+        sink = ops.constant(np.random.default_rng(7).standard_normal((1, H, 1, 1))
+                            .astype(np.float32))
+        inputs = [q, k, v, mask, ops.constant(np.float32(0.3)), sink]
+        node = NodeFactory("opset13").create("ScaledDotProductAttention",
+                                             [n.output(0) for n in inputs], {"causal": False})
     else:
         mask = ops.parameter([L, S], np.float32, name="mask")
         scale = ops.parameter([], np.float32, name="scale")
@@ -230,7 +240,7 @@ def attention_model(kind: str) -> object:
 
 
 @pytest.mark.parametrize("kind", ["causal", "bool_mask", "float_mask_scale",
-                                  "causal_ignores_mask"])
+                                  "causal_ignores_mask", "sink"])
 def test_scaled_dot_product_attention(openvino_runtime: None, tmp_path: Path, kind: str) -> None:
     xml = _save(attention_model(kind), tmp_path)
     shapes = {p.get_friendly_name(): tuple(p.get_shape()) for p in

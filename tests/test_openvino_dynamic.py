@@ -47,20 +47,28 @@ def _i64(*values: int) -> object:
     return ops.constant(np.array(values, np.int64))
 
 
-def growing_state_model() -> object:
-    """`kv <- concat(kv * 0.5, 2 x, axis 2)`, output: the sum over time.
+def empty_cache(x: object) -> object:
+    """A ReadValue `kv: [?, 2, ?, 4]` whose init is an empty cache of `x`'s batch (as
+    optimum-intel's).
 
     OpenVINO's CPU plugin needs the init's time length to be computed (`T * 0`, not a
-    constant 0) and an op between the ReadValue and the Concat, else it fails to compile
-    ("Invalid graph status") or keeps the init's shape as the state's."""
-    x = ops.parameter([-1, 2, -1, 4], np.float32, name="x")
+    constant 0), else it fails to compile ("Invalid graph status") or keeps the init's
+    shape as the state's."""
     shape_of = ops.shape_of(x)
     axis0 = ops.constant(np.int64(0))
     batch = ops.gather(shape_of, _i64(0), axis0)
     empty = ops.multiply(ops.gather(shape_of, _i64(2), axis0), _i64(0))
     zeros = ops.broadcast(ops.constant(np.float32(0.0)),
                           ops.concat([batch, _i64(2), empty, _i64(4)], 0))
-    past = ops.read_value(zeros, "kv", np.float32, ov.PartialShape([-1, 2, -1, 4]))
+    return ops.read_value(zeros, "kv", np.float32, ov.PartialShape([-1, 2, -1, 4]))
+
+
+def growing_state_model() -> object:
+    """`kv <- concat(kv * 0.5, 2 x, axis 2)`, output: the sum over time (OpenVINO's CPU
+    plugin needs an op between the ReadValue and the Concat, else it keeps the init's
+    shape as the state's)."""
+    x = ops.parameter([-1, 2, -1, 4], np.float32, name="x")
+    past = empty_cache(x)
     decayed = ops.multiply(past, ops.constant(np.float32(0.5)))
     both = ops.concat([decayed, ops.multiply(x, ops.constant(np.float32(2.0)))], 2)
     total = ops.reduce_sum(both, _i64(2), False)

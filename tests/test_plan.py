@@ -97,7 +97,9 @@ def test_kernel_ops_call_their_kernels_directly():
     go through their impl. Both give the stock interpreter's results (`test_tosa_*.py`)."""
     plan = plan_of(lstm(4))
     lines = {op.name: [] for op in plan.ops_per_call}
-    for line, op in zip(plan.source.splitlines()[1:], plan.ops_per_call, strict=True):
+    op_lines = [line for line in plan.source.splitlines()[1:]
+                if not line.lstrip().startswith("del ")]  # releases (`liveness`)
+    for line, op in zip(op_lines, plan.ops_per_call, strict=True):
         lines[op.name].append(line)
     direct = ("tosa.sigmoid", "tosa.tanh", "tosa.mul", "tosa.add", "tosa.matmul", "tosa.slice",
               "tosa.reshape", "tosa.concat")

@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import tflite
-from ai_edge_litert.interpreter import Interpreter
+from ai_edge_litert.interpreter import Interpreter, OpResolverType
 from peers.upstream_mlir import iree_opt
 
 import tosa_state as ts
@@ -35,14 +35,17 @@ def _golden(name: str) -> dict[str, np.ndarray]:
 
 class LiteRT:
     """The LiteRT interpreter; a reset recreates it (`reset_all_variables()` does not bring
-    resource variables back, see docs/tflite.md)."""
+    resource variables back, see docs/tflite.md). `builtin_kernels`: without the default
+    delegate (XNNPACK), as the quantized models are compared."""
 
-    def __init__(self, path: Path):
+    def __init__(self, path: Path, builtin_kernels: bool = False):
         self.path = path
+        self.options = {"experimental_op_resolver_type":
+                        OpResolverType.BUILTIN_WITHOUT_DEFAULT_DELEGATES} if builtin_kernels else {}
         self.reset_state()
 
     def reset_state(self) -> None:
-        interpreter = Interpreter(model_path=str(self.path))
+        interpreter = Interpreter(model_path=str(self.path), **self.options)
         interpreter.allocate_tensors()
         self.runner = interpreter.get_signature_runner()
         (self.input_name,) = self.runner.get_input_details()

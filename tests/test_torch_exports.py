@@ -202,23 +202,36 @@ def test_torch_module_runs_like_openvino(openvino_runtime: None, exported, confi
 
 
 def test_dynamic_state_shapes_are_explained(openvino_runtime: None, tmp_path: Path) -> None:
-    """MakeStateful on state inputs left dynamic gives variables that start empty (OpenVINO
-    rejects the model when it runs, with a batch size mismatch): the conversion fails with
-    an error naming the layer."""
+    """MakeStateful on state inputs left dynamic gives variables that start empty: OpenVINO
+    rejects the first call (a batch size mismatch) until the states are set, and so does
+    tosa-state, naming the layer; after `set_state` tosa-state gives torch's results
+    (OpenVINO's CPU plugin then fails to run this model: "Can't reorder data with dynamic
+    shapes"). tests/test_torch_dynamic_rnn.py runs exports with a dynamic batch and time
+    against OpenVINO."""
     config = Config("LSTM", inputs=40, hidden=64, batch=1)
     torch.manual_seed(0)
     args = (torch.zeros(config.input_shape), torch.zeros(config.state_shape),
             torch.zeros(config.state_shape))
-    model = ov.convert_model(Recurrent(config).eval(), example_input=args)
+    module = Recurrent(config).eval()
+    model = ov.convert_model(module, example_input=args)
     for output, name in zip(model.outputs, ["y", "hn", "cn"], strict=True):
         output.get_tensor().set_names({name})
     model.reshape({"x": config.input_shape})  # the states stay [?, ?, ?]
     apply_make_stateful_transformation(model, {"h": "hn", "c": "cn"})
     xml = tmp_path / "model.xml"
     ov.save_model(model, str(xml), compress_to_fp16=False)
-    with pytest.raises(TosaStateError, match=r"error: layer id=\d+ name='__module\.rnn/"):
-        ts.compile_model(xml)
-    # OpenVINO cannot run it either
-    request = ov.Core().compile_model(str(xml), "CPU").create_infer_request()
+    ours = ts.compile_model(xml).create_infer_request()
+    x = np.random.default_rng(0).standard_normal(config.input_shape).astype(np.float32)
+    with pytest.raises(TosaStateError, match=r"error: layer id=\d+ name='__module\.rnn/.*"
+                       r"type='LSTMSequence'.*starts empty .* set it with set_state first"):
+        ours.infer({"x": x})
+    theirs = ov.Core().compile_model(str(xml), "CPU").create_infer_request()
     with pytest.raises(RuntimeError, match="batch_size"):
-        request.infer({"x": np.zeros(config.input_shape, np.float32)})
+        theirs.infer({"x": x})
+    for state in ours.query_state():
+        state.state = np.zeros(config.state_shape, np.float32)
+    h = c = torch.zeros(config.state_shape)
+    for _ in range(2):
+        with torch.no_grad():
+            y, h, c = module(torch.from_numpy(x), h, c)
+        np.testing.assert_allclose(ours.infer({"x": x})["y"], y.numpy(), rtol=1e-5, atol=1e-5)

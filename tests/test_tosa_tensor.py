@@ -36,7 +36,7 @@ from tosa_state.dialects.tosa.tensor import (
 )
 from tosa_state.dtypes import element_type, numpy_dtype
 from tosa_state.frontends.mlir import parse_mlir
-from tosa_state.interpreter.plan import ModulePlan
+from tosa_state.interpreter.plan import FunctionPlan, ModulePlan
 from tosa_state.interpreter.tosa_control_flow import TosaControlFlowFunctions
 from tosa_state.interpreter.tosa_tensor import TosaTensorFunctions
 from tosa_state.printing import print_module
@@ -602,12 +602,20 @@ def test_index_out_of_range_is_an_error(op: str, rows: list[list[int]]) -> None:
         f"  %r = {call}\n  return %r : {result}\n}}"
     )
     plan = ModulePlan(module, interpreter).plan("main")
+    bad = sorted({i for i in rows[0] if not 0 <= i < 25})
+    with pytest.raises(  # indices straight from an input: its name and bad values
+        InferenceError, match=rf"^test.mlir:2:3: error: 'tosa.{op}' op: input 'i' "
+        rf"\[{', '.join(map(str, bad))}\] is out of range for a dimension of size 25 "
+        r"\(valid: 0 to 24\)$"
+    ):
+        plan(interpreter, [values, indices, update])
     low, high = min(rows[0]), max(rows[0])
-    with pytest.raises(
+    with pytest.raises(  # a function called with them: the kernel's message
         InferenceError, match=rf"^test.mlir:2:3: error: 'tosa.{op}' op index out of range: "
         rf"indices must be in \[0, 25\), got values from {low} to {high}$"
     ):
-        plan(interpreter, [values, indices, update])
+        FunctionPlan(module.body.block.first_op, interpreter, None)(  # type: ignore[arg-type]
+            interpreter, [values, indices, update])
 
 
 # ---------------------------------------------------------------------------------------

@@ -18,6 +18,7 @@ from tosa_state.interpreter.runtime import (
     Port,
     VariableState,
 )
+from tosa_state.request_guard import RequestBusyError
 from tosa_state.validation import ValidationReport, validate
 
 __all__ = [
@@ -25,6 +26,7 @@ __all__ = [
     "InferRequest",
     "InferResult",
     "Port",
+    "RequestBusyError",
     "TosaStateError",
     "ValidationReport",
     "VariableState",

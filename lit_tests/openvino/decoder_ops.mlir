@@ -31,9 +31,11 @@ func.func @decoder_ops(%start: tensor<i32>, %stop: tensor<i64>, %step: tensor<i3
 // CHECK-NEXT:    %0 = openvino.scaled_dot_product_attention %q, %k, %v {causal = true} : tensor<?x4x?x16xf32>, tensor<?x1x?x16xf32>, tensor<?x1x?x8xf32> -> tensor<?x4x?x8xf32>
 // CHECK-NEXT:    %1 = openvino.scaled_dot_product_attention %q, %k, %v mask %bool_mask {causal = false} : tensor<?x4x?x16xf32>, tensor<?x1x?x16xf32>, tensor<?x1x?x8xf32> mask tensor<?x1x?x?xi1> -> tensor<?x4x?x8xf32>
 // CHECK-NEXT:    %2 = openvino.scaled_dot_product_attention %q, %k, %v mask %float_mask scale %scale {causal = false} : tensor<?x4x?x16xf32>, tensor<?x1x?x16xf32>, tensor<?x1x?x8xf32> mask tensor<?x?xf32> scale tensor<f32> -> tensor<?x4x?x8xf32>
-func.func @attention(%q: tensor<?x4x?x16xf32>, %k: tensor<?x1x?x16xf32>, %v: tensor<?x1x?x8xf32>, %bool_mask: tensor<?x1x?x?xi1>, %float_mask: tensor<?x?xf32>, %scale: tensor<f32>) {
+// CHECK-NEXT:    %3 = openvino.scaled_dot_product_attention %q, %k, %v mask %float_mask scale %scale sink %sink {causal = false} : tensor<?x4x?x16xf32>, tensor<?x1x?x16xf32>, tensor<?x1x?x8xf32> mask tensor<?x?xf32> scale tensor<f32> sink tensor<1x4x1x1xf32> -> tensor<?x4x?x8xf32>
+func.func @attention(%q: tensor<?x4x?x16xf32>, %k: tensor<?x1x?x16xf32>, %v: tensor<?x1x?x8xf32>, %bool_mask: tensor<?x1x?x?xi1>, %float_mask: tensor<?x?xf32>, %scale: tensor<f32>, %sink: tensor<1x4x1x1xf32>) {
   %0 = openvino.scaled_dot_product_attention %q, %k, %v {causal = true} : tensor<?x4x?x16xf32>, tensor<?x1x?x16xf32>, tensor<?x1x?x8xf32> -> tensor<?x4x?x8xf32>
   %1 = openvino.scaled_dot_product_attention %q, %k, %v mask %bool_mask {causal = false} : tensor<?x4x?x16xf32>, tensor<?x1x?x16xf32>, tensor<?x1x?x8xf32> mask tensor<?x1x?x?xi1> -> tensor<?x4x?x8xf32>
   %2 = openvino.scaled_dot_product_attention %q, %k, %v mask %float_mask scale %scale {causal = false} : tensor<?x4x?x16xf32>, tensor<?x1x?x16xf32>, tensor<?x1x?x8xf32> mask tensor<?x?xf32> scale tensor<f32> -> tensor<?x4x?x8xf32>
+  %3 = openvino.scaled_dot_product_attention %q, %k, %v mask %float_mask scale %scale sink %sink {causal = false} : tensor<?x4x?x16xf32>, tensor<?x1x?x16xf32>, tensor<?x1x?x8xf32> mask tensor<?x?xf32> scale tensor<f32> sink tensor<1x4x1x1xf32> -> tensor<?x4x?x8xf32>
   func.return
 }

@@ -360,6 +360,14 @@ func.func @sdpa_mask_type(%q: tensor<1x4x3x16xf32>, %m: tensor<3x5xi32>) -> tens
 
 // -----
 
+func.func @sdpa_sink_shape(%q: tensor<1x4x3x16xf32>, %m: tensor<3x3xf32>, %s: tensor<f32>, %sink: tensor<1x4x1x2xf32>) -> tensor<1x4x3x16xf32> {
+  // expected-error@+1 {{openvino.scaled_dot_product_attention: sink must end in a dim of 1 (one extra score per row), got tensor<1x4x1x2xf32>}}
+  %0 = openvino.scaled_dot_product_attention %q, %q, %q mask %m scale %s sink %sink {causal = false} : tensor<1x4x3x16xf32>, tensor<1x4x3x16xf32>, tensor<1x4x3x16xf32> mask tensor<3x3xf32> scale tensor<f32> sink tensor<1x4x1x2xf32> -> tensor<1x4x3x16xf32>
+  func.return %0 : tensor<1x4x3x16xf32>
+}
+
+// -----
+
 func.func @sdpa_scale_shape(%q: tensor<1x4x3x16xf32>, %m: tensor<3x3xf32>, %s: tensor<2xf32>) -> tensor<1x4x3x16xf32> {
   // expected-error@+1 {{openvino.scaled_dot_product_attention: scale must be a scalar, got tensor<2xf32>}}
   %0 = openvino.scaled_dot_product_attention %q, %q, %q mask %m scale %s {causal = false} : tensor<1x4x3x16xf32>, tensor<1x4x3x16xf32>, tensor<1x4x3x16xf32> mask tensor<3x3xf32> scale tensor<2xf32> -> tensor<1x4x3x16xf32>

@@ -3,18 +3,27 @@
 // The dynamic-shape forms of the ops of decoder LLMs: sizes known only at run time are
 // `tosa.dim`s and shape arithmetic.
 
-// A beam_idx reorder of a KV cache: tosa.gather on the cache as [1, batch, rest].
+// A beam_idx reorder of a KV cache: tosa.gather on the cache as [1, batch, rest]. Negative
+// indices count from the end (Gather-8): the batch as a tensor (a reduce_sum of a run-time
+// tile of ones) is added where an index is negative.
 // CHECK-LABEL: func.func @beam_reorder(
 // CHECK-NEXT:    %[[B:.*]] = tosa.dim %cache {axis = 0 : i32} : (tensor<?x2x?x16xf32>) -> !tosa.shape<1>
 // CHECK-NEXT:    %[[S:.*]] = tosa.dim %cache {axis = 2 : i32} : (tensor<?x2x?x16xf32>) -> !tosa.shape<1>
 // CHECK-NEXT:    %[[W:.*]] = tosa.dim %beam {axis = 0 : i32} : (tensor<?xi32>) -> !tosa.shape<1>
+// CHECK-NEXT:    %[[ZERO:.*]] = "tosa.const"() <{values = dense<0> : tensor<1xi32>}> : () -> tensor<1xi32>
+// CHECK-NEXT:    %[[ONE:.*]] = "tosa.const"() <{values = dense<1> : tensor<1xi32>}> : () -> tensor<1xi32>
+// CHECK-NEXT:    %[[ONES:.*]] = tosa.tile %[[ONE]], %[[B]] : (tensor<1xi32>, !tosa.shape<1>) -> tensor<?xi32>
+// CHECK-NEXT:    %[[BATCH:.*]] = tosa.reduce_sum %[[ONES]] {axis = 0 : i32} : (tensor<?xi32>) -> tensor<1xi32>
+// CHECK-NEXT:    %[[UP:.*]] = tosa.add %beam, %[[BATCH]] : (tensor<?xi32>, tensor<1xi32>) -> tensor<?xi32>
+// CHECK-NEXT:    %[[NEG:.*]] = tosa.greater %[[ZERO]], %beam : (tensor<1xi32>, tensor<?xi32>) -> tensor<?xi1>
+// CHECK-NEXT:    %[[WRAPPED:.*]] = tosa.select %[[NEG]], %[[UP]], %beam : (tensor<?xi1>, tensor<?xi32>, tensor<?xi32>) -> tensor<?xi32>
 // CHECK-NEXT:    %[[C32:.*]] = tosa.const_shape {{ *}}{values = dense<32> : tensor<1xindex>} : () -> !tosa.shape<1>
 // CHECK-NEXT:    %[[INNER:.*]] = tosa.mul_shape %[[S]], %[[C32]] : (!tosa.shape<1>, !tosa.shape<1>) -> !tosa.shape<1>
 // CHECK-NEXT:    %[[C1:.*]] = tosa.const_shape {{ *}}{values = dense<1> : tensor<1xindex>} : () -> !tosa.shape<1>
 // CHECK-NEXT:    %[[VS:.*]] = tosa.concat_shape %[[C1]], %[[B]], %[[INNER]] : (!tosa.shape<1>, !tosa.shape<1>, !tosa.shape<1>) -> !tosa.shape<3>
 // CHECK-NEXT:    %[[V:.*]] = tosa.reshape %cache, %[[VS]] : (tensor<?x2x?x16xf32>, !tosa.shape<3>) -> tensor<1x?x?xf32>
 // CHECK-NEXT:    %[[IS:.*]] = tosa.concat_shape %[[C1]], %[[W]] : (!tosa.shape<1>, !tosa.shape<1>) -> !tosa.shape<2>
-// CHECK-NEXT:    %[[I:.*]] = tosa.reshape %beam, %[[IS]] : (tensor<?xi32>, !tosa.shape<2>) -> tensor<1x?xi32>
+// CHECK-NEXT:    %[[I:.*]] = tosa.reshape %[[WRAPPED]], %[[IS]] : (tensor<?xi32>, !tosa.shape<2>) -> tensor<1x?xi32>
 // CHECK-NEXT:    %[[G:.*]] = tosa.gather %[[V]], %[[I]] : (tensor<1x?x?xf32>, tensor<1x?xi32>) -> tensor<1x?x?xf32>
 // CHECK:         %[[OS:.*]] = tosa.concat_shape %[[W]], %{{.*}}, %[[S]], %{{.*}} : (!tosa.shape<1>, !tosa.shape<1>, !tosa.shape<1>, !tosa.shape<1>) -> !tosa.shape<4>
 // CHECK-NEXT:    %[[R:.*]] = tosa.reshape %[[G]], %[[OS]] : (tensor<1x?x?xf32>, !tosa.shape<4>) -> tensor<?x2x?x16xf32>

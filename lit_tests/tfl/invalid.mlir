@@ -50,6 +50,22 @@ func.func @fully_connected_bias(%x: tensor<1x4xf32>, %w: tensor<3x4xf32>, %b: te
 
 // -----
 
+func.func @fully_connected_hybrid_scales(%x: tensor<1x4xf32>, %w: tensor<3x4xi8>) -> tensor<1x3xf32> {
+  // expected-error@+1 {{tfl.fully_connected: filter_scale needs 1 or 3 values, got 2}}
+  %0 = tfl.fully_connected %x, %w {filter_scale = array<f32: 0.5, 0.25>} : (tensor<1x4xf32>, tensor<3x4xi8>) -> tensor<1x3xf32>
+  func.return %0 : tensor<1x3xf32>
+}
+
+// -----
+
+func.func @fully_connected_hybrid_types(%x: tensor<1x4xf32>, %w: tensor<3x4xf32>) -> tensor<1x3xf32> {
+  // expected-error@+1 {{tfl.fully_connected: a hybrid fully_connected takes an i8 filter and f32 input}}
+  %0 = tfl.fully_connected %x, %w {filter_scale = array<f32: 0.5>} : (tensor<1x4xf32>, tensor<3x4xf32>) -> tensor<1x3xf32>
+  func.return %0 : tensor<1x3xf32>
+}
+
+// -----
+
 func.func @conv(%x: tensor<1x5x5x3xf32>, %w: tensor<8x3x3x2xf32>) -> tensor<1x5x5x8xf32> {
   // expected-error@+1 {{tfl.conv_2d: input [1,5,5,3] (NHWC) and filter [8,3,3,2] (OHWI) do not match}}
   %0 = tfl.conv_2d %x, %w {padding = "SAME", stride_h = 1 : i32, stride_w = 1 : i32} : (tensor<1x5x5x3xf32>, tensor<8x3x3x2xf32>) -> tensor<1x5x5x8xf32>
@@ -163,4 +179,44 @@ func.func @variable_tensor() -> tensor<2xf32> {
   // expected-error@+1 {{tfl.variable_tensor: tensor_name must not be empty}}
   %v = tfl.variable_tensor {tensor_name = ""} : tensor<2xf32>
   func.return %v : tensor<2xf32>
+}
+
+// -----
+
+func.func @quantize_types(%x: tensor<2xf32>) -> tensor<2xi16> {
+  // expected-error@+1 {{tfl.quantize: converts between f32 and i8, got f32 -> i16}}
+  %0 = tfl.quantize %x {scale = array<f32: 0.5>, zero_point = array<i64: 0>} : (tensor<2xf32>) -> tensor<2xi16>
+  func.return %0 : tensor<2xi16>
+}
+
+// -----
+
+func.func @dequantize_channels(%x: tensor<2x3xi8>) -> tensor<2x3xf32> {
+  // expected-error@+1 {{tfl.dequantize: 2 scales do not match dimension 1 of [2, 3]}}
+  %0 = tfl.dequantize %x {quantized_dimension = 1 : i64, scale = array<f32: 0.5, 0.25>, zero_point = array<i64: 0, 0>} : (tensor<2x3xi8>) -> tensor<2x3xf32>
+  func.return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+func.func @dequantize_zero_points(%x: tensor<2xi8>) -> tensor<2xf32> {
+  // expected-error@+1 {{tfl.dequantize: needs as many zero points as scales}}
+  %0 = tfl.dequantize %x {scale = array<f32: 0.5>, zero_point = array<i64: 0, 1>} : (tensor<2xi8>) -> tensor<2xf32>
+  func.return %0 : tensor<2xf32>
+}
+
+// -----
+
+func.func @unpack_count(%x: tensor<3x4xf32>) -> tensor<4xf32> {
+  // expected-error@+1 {{tfl.unpack: num is 2, there are 2 results and dim 0 of [3,4] to unpack}}
+  %a, %b = tfl.unpack %x {num = 2 : i32, axis = 0 : i32} : (tensor<3x4xf32>) -> (tensor<4xf32>, tensor<4xf32>)
+  func.return %a : tensor<4xf32>
+}
+
+// -----
+
+func.func @lstm_hybrid_scale(%x: tensor<1x1x2xf32>, %w: tensor<3x2xf32>, %r: tensor<3x3xf32>, %b: tensor<3xf32>, %h: tensor<1x3xf32>) -> tensor<1x1x3xf32> {
+  // expected-error@+1 {{tfl.unidirectional_sequence_lstm: weight_scales names input_to_forget_weights, which is not an i8 weight of the op}}
+  %0 = "tfl.unidirectional_sequence_lstm"(%x, %w, %w, %w, %r, %r, %r, %b, %b, %b, %h, %h) <{operandSegmentSizes = array<i32: 1, 0, 1, 1, 1, 0, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, 0, 0, 1, 1, 0, 0, 0, 0>, weight_scales = {input_to_forget_weights = 0.5 : f32}}> : (tensor<1x1x2xf32>, tensor<3x2xf32>, tensor<3x2xf32>, tensor<3x2xf32>, tensor<3x3xf32>, tensor<3x3xf32>, tensor<3x3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<1x3xf32>, tensor<1x3xf32>) -> tensor<1x1x3xf32>
+  func.return %0 : tensor<1x1x3xf32>
 }

@@ -104,3 +104,45 @@ func.func private @body(%i: tensor<i32>, %s: tensor<2xf32>) -> (tensor<i32>, ten
   %k, %t = tfl.while %j, %s {cond = @cond, body = @body} : (tensor<i32>, tensor<2xf32>) -> (tensor<i32>, tensor<2xf32>)
   func.return %k, %t : tensor<i32>, tensor<2xf32>
 }
+
+// -----
+
+// LiteRT's symmetric per-call input quantization (asymmetric_quantize_inputs = false).
+func.func @hybrid_symmetric(%x: tensor<1x3xf32>) -> tensor<1x2xf32> {
+  %w = tfl.pseudo_const {value = dense<[[1, -2, 3], [4, 5, -128]]> : tensor<2x3xi8>} : tensor<2x3xi8>
+  // expected-note@+2 {{in pass 'convert-tflite-to-tosa'}}
+  // expected-error@+1 {{'tfl.fully_connected' op could not be converted to TOSA: a hybrid FULLY_CONNECTED with symmetric input quantization (asymmetric_quantize_inputs = false) is not supported yet}}
+  %y = tfl.fully_connected %x, %w {filter_scale = array<f32: 0.5>} : (tensor<1x3xf32>, tensor<2x3xi8>) -> tensor<1x2xf32>
+  func.return %y : tensor<1x2xf32>
+}
+
+// -----
+
+// int8 data movement keeps the values: a change of scale (a requantization) is refused.
+func.func @requantizing_reshape(%x: tensor<1x4xi8>) -> tensor<4xi8> {
+  // expected-note@+2 {{in pass 'convert-tflite-to-tosa'}}
+  // expected-error@+1 {{'tfl.reshape' op could not be converted to TOSA: int8 inputs and results with different scales or zero points (requantizing data movement is not supported)}}
+  %y = tfl.reshape %x {tfl.quantization = {inputs = [{scale = array<f32: 0.5>, zero_point = array<i64: 0>, dimension = 0 : i64}], outputs = [{scale = array<f32: 0.25>, zero_point = array<i64: 0>, dimension = 0 : i64}]}} : (tensor<1x4xi8>) -> tensor<4xi8>
+  func.return %y : tensor<4xi8>
+}
+
+// -----
+
+// Per-channel scales on an activation (only weights are quantized per channel).
+func.func @per_channel_activation(%x: tensor<1x2xi8>) -> tensor<1x2xi8> {
+  // expected-note@+2 {{in pass 'convert-tflite-to-tosa'}}
+  // expected-error@+1 {{'tfl.relu' op could not be converted to TOSA: the input is quantized per channel (2 scales)}}
+  %y = tfl.relu %x {tfl.quantization = {inputs = [{scale = array<f32: 0.5, 0.25>, zero_point = array<i64: 0, 0>, dimension = 1 : i64}], outputs = [{scale = array<f32: 0.25>, zero_point = array<i64: 0>, dimension = 0 : i64}]}} : (tensor<1x2xi8>) -> tensor<1x2xi8>
+  func.return %y : tensor<1x2xi8>
+}
+
+// -----
+
+// A hybrid CONV_2D with SAME padding: LiteRT pads with each batch's zero point.
+func.func @hybrid_conv_same(%x: tensor<1x2x2x3xf32>) -> tensor<1x2x2x2xf32> {
+  %w = tfl.pseudo_const {value = dense<1> : tensor<2x1x2x3xi8>} : tensor<2x1x2x3xi8>
+  // expected-note@+2 {{in pass 'convert-tflite-to-tosa'}}
+  // expected-error@+1 {{'tfl.conv_2d' op could not be converted to TOSA: a hybrid CONV_2D with padding (LiteRT pads with each batch's zero point) is not supported yet}}
+  %y = tfl.conv_2d %x, %w {filter_scale = array<f32: 0.5>, padding = "SAME", stride_h = 1 : i32, stride_w = 1 : i32} : (tensor<1x2x2x3xf32>, tensor<2x1x2x3xi8>) -> tensor<1x2x2x2xf32>
+  func.return %y : tensor<1x2x2x2xf32>
+}

@@ -177,13 +177,13 @@ func.func @constants_and_attributes(%i: tensor<4xi32>, %q: tensor<4xi8>) {
 
 // CHECK-LABEL: func.func @rescale(
 // CHECK-NEXT:    %{{.*}} = tosa.rescale %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {input_unsigned = false, output_unsigned = false, per_channel = true, rounding_mode = DOUBLE_ROUND, scale32 = true} : (tensor<2x3xi32>, tensor<3xi32>, tensor<3xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<2x3xi8>
-// CHECK-NEXT:    %{{.*}} = tosa.rescale %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {input_unsigned = true, output_unsigned = false, per_channel = false, rounding_mode = SINGLE_ROUND, scale32 = false} : (tensor<2x3xi8>, tensor<1xi16>, tensor<1xi8>, tensor<1xi8>, tensor<1xi32>) -> tensor<2x3xi32>
+// CHECK-NEXT:    %{{.*}} = tosa.rescale %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {input_unsigned = true, output_unsigned = false, per_channel = false, rounding_mode = SINGLE_ROUND, scale32 = false} : (tensor<2x3xi8>, tensor<1xi16>, tensor<1xi8>, tensor<1xi8>, tensor<1xi16>) -> tensor<2x3xi16>
 // GENERIC-LABEL: sym_name = "rescale"
 // GENERIC:       "tosa.rescale"({{.*}}) <{input_unsigned = false, output_unsigned = false, per_channel = true, rounding_mode = #tosa.rounding_mode<DOUBLE_ROUND>, scale32 = true}>
 func.func @rescale(%x: tensor<2x3xi32>, %m: tensor<3xi32>, %s: tensor<3xi8>, %izp: tensor<1xi32>, %ozp: tensor<1xi8>,
-                   %q: tensor<2x3xi8>, %m16: tensor<1xi16>, %s1: tensor<1xi8>, %qzp: tensor<1xi8>, %ozp32: tensor<1xi32>) {
+                   %q: tensor<2x3xi8>, %m16: tensor<1xi16>, %s1: tensor<1xi8>, %qzp: tensor<1xi8>, %ozp32: tensor<1xi16>) {
   %0 = tosa.rescale %x, %m, %s, %izp, %ozp {input_unsigned = false, output_unsigned = false, per_channel = true, rounding_mode = DOUBLE_ROUND, scale32 = true} : (tensor<2x3xi32>, tensor<3xi32>, tensor<3xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<2x3xi8>
-  %1 = "tosa.rescale"(%q, %m16, %s1, %qzp, %ozp32) <{input_unsigned = true, output_unsigned = false, per_channel = false, rounding_mode = #tosa.rounding_mode<SINGLE_ROUND>, scale32 = false}> : (tensor<2x3xi8>, tensor<1xi16>, tensor<1xi8>, tensor<1xi8>, tensor<1xi32>) -> tensor<2x3xi32>
+  %1 = "tosa.rescale"(%q, %m16, %s1, %qzp, %ozp32) <{input_unsigned = true, output_unsigned = false, per_channel = false, rounding_mode = #tosa.rounding_mode<SINGLE_ROUND>, scale32 = false}> : (tensor<2x3xi8>, tensor<1xi16>, tensor<1xi8>, tensor<1xi8>, tensor<1xi16>) -> tensor<2x3xi16>
   return
 }
 

@@ -339,6 +339,24 @@ func.func @rescale_zero_point(%x: tensor<2x3xi32>, %m: tensor<1xi32>, %s: tensor
   return
 }
 // -----
+func.func @rescale_unsigned_to_i32(%x: tensor<2x3xi8>, %m: tensor<1xi32>, %s: tensor<1xi8>, %izp: tensor<1xi8>, %ozp: tensor<1xi32>) {
+  // expected-error@+1 {{'tosa.rescale' op expect an i8 or i16 output when input_unsigned is set}}
+  %0 = tosa.rescale %x, %m, %s, %izp, %ozp {input_unsigned = true, output_unsigned = false, per_channel = false, rounding_mode = SINGLE_ROUND, scale32 = true} : (tensor<2x3xi8>, tensor<1xi32>, tensor<1xi8>, tensor<1xi8>, tensor<1xi32>) -> tensor<2x3xi32>
+  return
+}
+// -----
+func.func @rescale_i32_to_unsigned(%x: tensor<2x3xi32>, %m: tensor<1xi32>, %s: tensor<1xi8>, %izp: tensor<1xi32>, %ozp: tensor<1xi8>) {
+  // expected-error@+1 {{'tosa.rescale' op expect an i8 or i16 input when output_unsigned is set}}
+  %0 = tosa.rescale %x, %m, %s, %izp, %ozp {input_unsigned = false, output_unsigned = true, per_channel = false, rounding_mode = SINGLE_ROUND, scale32 = true} : (tensor<2x3xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<2x3xi8>
+  return
+}
+// -----
+func.func @rescale_double_round_16(%x: tensor<2x3xi8>, %m: tensor<1xi16>, %s: tensor<1xi8>, %izp: tensor<1xi8>, %ozp: tensor<1xi8>) {
+  // expected-error@+1 {{'tosa.rescale' op DOUBLE_ROUND is only allowed with scale32 = true}}
+  %0 = tosa.rescale %x, %m, %s, %izp, %ozp {input_unsigned = false, output_unsigned = false, per_channel = false, rounding_mode = DOUBLE_ROUND, scale32 = false} : (tensor<2x3xi8>, tensor<1xi16>, tensor<1xi8>, tensor<1xi8>, tensor<1xi8>) -> tensor<2x3xi8>
+  return
+}
+// -----
 func.func @rescale_rounding_keyword(%x: tensor<2x3xi32>, %m: tensor<1xi32>, %s: tensor<1xi8>, %izp: tensor<1xi32>, %ozp: tensor<1xi8>) {
   // expected-error@+1 {{expected rounding_mode SINGLE_ROUND or INEXACT_ROUND or DOUBLE_ROUND, got 'HALF_EVEN'}}
   %0 = tosa.rescale %x, %m, %s, %izp, %ozp {input_unsigned = false, output_unsigned = false, per_channel = false, rounding_mode = HALF_EVEN, scale32 = true} : (tensor<2x3xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<2x3xi8>

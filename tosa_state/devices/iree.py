@@ -31,6 +31,7 @@ from tosa_state.dialects.tosa.variables import VariableOp
 from tosa_state.interpreter.runtime import CompiledModel, InferRequest, _ports
 from tosa_state.interpreter.state import VariableSpec, collect_specs
 from tosa_state.printing import LargeConstants, Spelling, print_module
+from tosa_state.request_guard import Exclusive
 from tosa_state.signature import select_entry
 from tosa_state.transforms.export_state_control import GET, INITIALIZED, RESET, RESET_ALL, SET
 from tosa_state.transforms.pipeline import apply_pipeline
@@ -158,6 +159,7 @@ class IreeInferRequest(InferRequest):
     """One IREE context: the model's globals (its state) belong to this request."""
 
     def __init__(self, compiled: IreeCompiledModel):
+        Exclusive.__init__(self)  # the busy guard of every request (`request_guard`)
         rt, config = _runtime()
         self._compiled = compiled
         self._context = rt.SystemContext(config=config, vm_modules=[compiled._vm_module])

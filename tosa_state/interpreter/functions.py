@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.interpreter import Interpreter, InterpreterFunctions
+from xdsl.ir import Operation
+
+from tosa_state import folding
 
 
 def all_functions() -> list[InterpreterFunctions]:
@@ -35,3 +41,17 @@ def make_interpreter(module: ModuleOp, functions: list[InterpreterFunctions]) ->
     for ft in functions:
         interpreter.register_implementations(ft)
     return interpreter
+
+
+_folder: Interpreter | None = None
+
+
+def _evaluate(op: Operation, args: Sequence[Any]) -> Sequence[Any]:
+    """`op` run on constant arguments with the runtime's numpy impls (`folding.register`)."""
+    global _folder
+    if _folder is None:
+        _folder = make_interpreter(ModuleOp([]), all_functions())
+    return _folder.run_op(op, tuple(args))
+
+
+folding.register(_evaluate)

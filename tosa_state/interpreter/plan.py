@@ -22,8 +22,9 @@ function (a condition comparing a one-element integer with a constant compares P
 ints; a step index that only advances and selects one row to gather or scatter is a Python
 int, the gather a slice and the scatter an assignment). Other ops with regions (`scf.if`
 of the lowerings) run their regions through the stock interpreter, with the values they
-capture from outside put in its scope first. A failing op is reported with its location
-(the generated line maps back to the op).
+capture from outside put in its scope first. Each local is deleted after its last use
+(`liveness.py`), so a call holds only its live values. A failing op is reported with its
+location and layer (the generated line maps back to the op; `run_errors.py`).
 """
 
 from __future__ import annotations
@@ -41,21 +42,16 @@ from xdsl.interpreter import Interpreter, InterpreterFunctions, OpImplResult
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.traits import IsTerminator, is_side_effect_free
 
-from tosa_state.diagnostics import InferenceError, TosaStateError, error_at, location_prefix
+from tosa_state.diagnostics import TosaStateError, error_at
 from tosa_state.dialects.tosa.control_flow import IfOp, WhileOp, YieldOp
 from tosa_state.dialects.tosa.elementwise import AddOp, GreaterOp
 from tosa_state.dialects.tosa.tensor import ConstOp, GatherOp, ScatterOp
 from tosa_state.dtypes import numpy_dtype
+from tosa_state.interpreter.liveness import releases
+from tosa_state.interpreter.run_errors import run_failure
 from tosa_state.interpreter.tosa_tensor import scatter_into
 
 _plan_ids = count()
-
-
-def _layer_of(op: Operation) -> str | None:
-    """The OpenVINO layer an op was converted from (its location is the layer's line)."""
-    from tosa_state.transforms.openvino_to_tosa.common import describe_layer
-
-    return describe_layer(op)
 
 
 class PlanError(TosaStateError):
@@ -101,15 +97,20 @@ def _freeze(value: Any) -> Any:
 
 
 class FunctionPlan:
-    """One `func.func`, compiled to a Python function `plan(interpreter, args) -> results`."""
+    """One `func.func`, compiled to a Python function `plan(interpreter, args) -> results`.
+
+    `model_inputs`: the function's arguments are the model's inputs (it is the entry), so
+    that errors may name them."""
 
     def __init__(
         self,
         func: FuncOp,
         interpreter: Interpreter,
         plan_of: Callable[[str, Operation], FunctionPlan],
+        model_inputs: bool = False,
     ):
         self.func = func
+        self._model_inputs = model_inputs
         self.name = func.sym_name.data
         self._plan_of = plan_of
         self._filename = f"<plan {self.name} #{next(_plan_ids)}>"
@@ -132,19 +133,12 @@ class FunctionPlan:
     def __call__(self, interpreter: Interpreter, args: Sequence[Any]) -> tuple[Any, ...]:
         try:
             return self._run(interpreter, *args)
-        except InferenceError as error:
-            op = self._failing_op(error)
-            if op is None or not str(error).startswith("error: "):
-                raise
-            raise InferenceError(location_prefix(op) + str(error)) from None
-        except TosaStateError:
-            raise
         except Exception as error:
-            op = self._failing_op(error)
-            message = f"'{op.name}' op failed at run time: {error}" if op else str(error)
-            if op is not None and (layer := _layer_of(op)) is not None:
-                message = f"{layer}: {message}"
-            raise InferenceError(error_at(op, message)) from error
+            failure = run_failure(error, self._failing_op(error),
+                                  self.func if self._model_inputs else None, args)
+            if failure is None:
+                raise
+            raise failure from (None if isinstance(error, TosaStateError) else error)
 
     # -- generation -----------------------------------------------------------------
 
@@ -176,6 +170,7 @@ class FunctionPlan:
         if not isinstance(terminator, ReturnOp):
             raise PlanError(error_at(self.func, f"function '{self.name}' has no return"))
         self._emit(terminator, f"return ({self._list(terminator.operands)})", 1)
+        self._release_at_last_use()
         source = self.source = "\n".join(self._lines) + "\n"
         linecache.cache[self._filename] = (len(source), None, source.splitlines(True), "")
         namespace = self._namespace
@@ -183,6 +178,20 @@ class FunctionPlan:
         del self._namespace, self._names, self._folded, self._ints, self._lines, self._impls
         del self._interpreter
         return namespace["run"]
+
+    def _release_at_last_use(self) -> None:
+        """A `del` after the last use of each local (`liveness.releases`), so that a call
+        holds only its live values; `_line_ops` follows the lines that move."""
+        inserts = releases(self._lines)
+        lines: list[str] = []
+        line_ops: dict[int, Operation] = {}
+        for number, line in enumerate(self._lines, 1):
+            lines.append(line)
+            if (op := self._line_ops.get(number)) is not None:
+                line_ops[len(lines)] = op
+            for depth, names in inserts.get(number, ()):
+                lines.append(f"{'    ' * depth}del {', '.join(names)}")
+        self._lines, self._line_ops = lines, line_ops
 
     def _bind(self, value: Any) -> str:
         key = f"k{len(self._namespace)}"
@@ -546,7 +555,8 @@ class ModulePlan:
         """The functions being planned (callers first): a call back into one is recursion."""
 
     def plan(self, name: str, call: Operation | None = None) -> FunctionPlan:
-        """The plan of function `name` (planned on first use; `call` is the op calling it)."""
+        """The plan of function `name` (planned on first use; `call` is the op calling it,
+        `None` for the entry, whose arguments are the model's inputs)."""
         if (plan := self._plans.get(name)) is None:
             if name not in self._funcs:
                 raise PlanError(error_at(call, f"no function named '{name}' in the module"))
@@ -558,7 +568,8 @@ class ModulePlan:
                 )
             self._planning.append(name)
             try:
-                plan = FunctionPlan(self._funcs[name], self._interpreter, self.plan)
+                plan = FunctionPlan(self._funcs[name], self._interpreter, self.plan,
+                                    model_inputs=call is None)
             finally:
                 self._planning.pop()
             self._plans[name] = plan

@@ -18,12 +18,13 @@ from xdsl.dialects.builtin import ArrayAttr, ModuleOp, TensorType
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute
 
-from tosa_state.diagnostics import InferenceError, error_at
+from tosa_state.diagnostics import InferenceError, brief, error_at
 from tosa_state.dtypes import UnsupportedElementType, numpy_dtype
 from tosa_state.interpreter.functions import all_functions, make_interpreter
 from tosa_state.interpreter.plan import ModulePlan, PlanError
 from tosa_state.interpreter.state import VariableSpec, VariableStore, collect_specs
 from tosa_state.interpreter.tosa_variables import attach_store
+from tosa_state.request_guard import Exclusive, exclusive
 from tosa_state.signature import port_names, positional_index, select_entry
 
 InputsLike = Sequence[Any] | Mapping[str | int, Any] | None
@@ -122,24 +123,29 @@ class InferResult(Sequence[np.ndarray]):
         return {port.name: value for port, value in zip(self._ports, self._values, strict=True)}
 
 
-class VariableState:
-    """One variable of a request: `name`, `state` (a copy; settable) and `reset()`."""
+class VariableState(Exclusive):
+    """One variable of a request: `name`, `state` (a copy; settable) and `reset()`; busy
+    while its request is (`request_guard`)."""
 
-    def __init__(self, store: VariableStore, name: str):
+    def __init__(self, store: VariableStore, name: str, request: Exclusive | None = None):
+        super().__init__(request)
         self._store = store
         self.name = name
 
     @property
+    @exclusive
     def state(self) -> np.ndarray:
         return self._store.user_value(self.name)
 
     @state.setter
+    @exclusive
     def state(self, value: Any) -> None:
         self._store.set_checked(self.name, value)
 
     def set_state(self, value: Any) -> None:
         self.state = value
 
+    @exclusive
     def reset(self) -> None:
         self._store.reset(self.name)
 
@@ -235,21 +241,24 @@ def _checked(port: Port, value: Any) -> np.ndarray:
     if not port.accepts(array.shape):
         want = [d if d >= 0 else "?" for d in port.shape]
         raise InferenceError(
-            f"error: input '{port.name}' has shape {list(array.shape)}; expected {want}"
+            f"error: input '{port.name}' has shape {brief(list(array.shape))}; expected {want}"
         )
     return array
 
 
-class InferRequest:
-    """Runs the model call after call, keeping its own state between calls."""
+class InferRequest(Exclusive):
+    """Runs the model call after call, keeping its own state between calls; one thread at
+    a time (another gets `RequestBusyError`, see `request_guard`)."""
 
     def __init__(self, compiled: CompiledModel):
+        super().__init__()
         self._compiled = compiled
         self._store = VariableStore(compiled._specs)
         self._interpreter = make_interpreter(compiled.module, compiled._functions)
         attach_store(self._interpreter, self._store)
         self._plan = compiled._plan
 
+    @exclusive
     def infer(self, inputs: InputsLike = None) -> InferResult:
         args = self._compiled.bind_inputs(inputs)
         return InferResult(self._compiled.outputs, self._run(args))
@@ -261,9 +270,11 @@ class InferRequest:
             results = self._plan(self._interpreter, args)
         return [r.copy() if type(r) is np.ndarray else np.array(r, copy=True) for r in results]
 
+    @exclusive
     def query_state(self) -> list[VariableState]:
-        return [VariableState(self._store, spec.name) for spec in self._compiled.variables]
+        return [VariableState(self._store, spec.name, self) for spec in self._compiled.variables]
 
+    @exclusive
     def reset_state(self) -> None:
         self._store.reset()
 

@@ -16,7 +16,7 @@ import numpy as np
 from xdsl.dialects.builtin import ModuleOp, StringAttr
 from xdsl.ir import Operation
 
-from tosa_state.diagnostics import InferenceError, error_at
+from tosa_state.diagnostics import InferenceError, brief, error_at
 from tosa_state.dialects.tosa.variables import INIT_FLAG_ATTR, SIZES_ATTR
 from tosa_state.dtypes import UnsupportedElementType
 from tosa_state.interpreter.plan import PlanError
@@ -59,8 +59,9 @@ class VariableSpec:
         if value.dtype != self.dtype or not self.admits(value.shape):
             expected = [d if d >= 0 else "?" for d in self.shape]
             raise InferenceError(
-                f"error: {what} for variable '{self.name}' has shape {list(value.shape)} and "
-                f"dtype {value.dtype}; expected shape {expected} and dtype {self.dtype}"
+                f"error: {what} for variable '{self.name}' has shape "
+                f"{brief(list(value.shape))} and dtype {value.dtype}; expected shape {expected} "
+                f"and dtype {self.dtype}"
             )
 
 

@@ -411,11 +411,53 @@ def _rescale_kernel(op: RescaleOp) -> Kernel:
             rounding = np.asarray(rounding).astype(object)
         scaled = (value * multipliers + rounding) >> shifts
         result = np.clip(scaled + widen(out_zp, out_unsigned), low, high).astype(np.int64)
+        return narrow(result)
+
+    def narrow(result: np.ndarray) -> np.ndarray:
         if out_unsigned:
             return result.astype(np.dtype(f"u{out_dtype.itemsize}")).view(out_dtype)
         return result.astype(out_dtype)
 
-    return rescale
+    constants = [constant_values(v) for v in (op.multiplier, op.shift, op.input_zp,
+                                                op.output_zp)]
+    if any(c is None for c in constants):
+        return rescale
+    # Constant multiplier, shift and zero points (what the conversions emit): prepared once.
+    multipliers = np.array(constants[0], np.int64)
+    shifts = np.array(constants[1], np.int64)
+    if shifts.size and (shifts.min() < 2 or shifts.max() > 62):
+        return rescale  # raises at run time, as the general path
+    if not per_channel:
+        multipliers, shifts = multipliers.reshape(()), shifts.reshape(())
+    rounding = np.left_shift(np.int64(1), shifts - 1)
+    adjust = np.where(shifts > 31, np.int64(1 << 30), np.int64(0)) if double_round else 0
+    up, down = rounding + adjust, rounding - adjust
+    in_bits, out_bits_zp = _dtype(op.input_zp).itemsize * 8, _dtype(op.output_zp).itemsize * 8
+    in_zp = int(constants[2][0]) & ((1 << in_bits) - 1) if in_unsigned else int(constants[2][0])
+    out_zp = int(constants[3][0]) & ((1 << out_bits_zp) - 1) if out_unsigned \
+        else int(constants[3][0])
+    # |x - zp| < 2**17 for 8 / 16-bit inputs: the products cannot overflow int64
+    wide_input = _dtype(op.input).itemsize > 2
+    bound = int(multipliers.max(initial=0)), int(np.max(up, initial=0))
+    floor, ceiling = np.int64(low), np.int64(high)
+
+    def rescale_constant(x: np.ndarray, multiplier: np.ndarray, shift: np.ndarray,
+                         input_zp: np.ndarray, output_zp: np.ndarray) -> np.ndarray:
+        value = widen(x, in_unsigned)
+        if in_zp:
+            value -= in_zp
+        if wide_input and value.size and \
+                int(np.abs(value).max()) * bound[0] + bound[1] >= 1 << 62:
+            return rescale(x, multiplier, shift, input_zp, output_zp)
+        scaled = value * multipliers
+        scaled += np.where(value >= 0, up, down) if double_round else rounding
+        scaled >>= shifts
+        if out_zp:
+            scaled += out_zp
+        np.maximum(scaled, floor, out=scaled)  # np.clip with Python bounds is slower
+        return narrow(np.minimum(scaled, ceiling, out=scaled))
+
+    return rescale_constant
 
 
 @_builds(NegateOp)

@@ -25,7 +25,7 @@ from xdsl.interpreter import (
 )
 from xdsl.ir import Operation
 
-from tosa_state.diagnostics import InferenceError
+from tosa_state.diagnostics import InferenceError, brief
 from tosa_state.dialects.tosa.tensor import (
     ArgMaxOp,
     AvgPool2DOp,
@@ -66,6 +66,7 @@ from tosa_state.interpreter.im2col import (
     zero_one,
 )
 from tosa_state.interpreter.op_cache import Kernel, Kernels, per_op
+from tosa_state.interpreter.run_errors import IndexOutOfRange
 
 _F32 = np.dtype(np.float32)
 _BF16 = numpy_dtype(bf16)
@@ -225,11 +226,13 @@ def _pad_cache(op: PadOp) -> dict[tuple[Any, ...], tuple[tuple[int, ...], tuple[
 def _window(
     op: SliceOp, shape: tuple[int, ...], start: tuple[int, ...], size: tuple[int, ...]
 ) -> tuple[slice, ...]:
-    """The slices of `tosa.slice` (checked against the input shape once per key)."""
+    """The slices of `tosa.slice` (checked against the input shape once per key). An empty
+    window (a run-time size of 0, as a slice past the end of a dynamic dim gives in
+    OpenVINO) is allowed: TOSA forbids size 0, but sizes computed at run time can be."""
     window: list[slice] = []
     for dim, (begin, extent, length) in enumerate(zip(start, size, shape, strict=True)):
         end = length if extent == -1 else begin + extent
-        if begin < 0 or end > length or end <= begin:
+        if begin < 0 or end > length or end < begin:
             raise _fail(
                 op,
                 f"slice [{begin}, {end}) is out of bounds of dimension {dim} (size {length})",
@@ -243,7 +246,7 @@ def _padded(
 ) -> tuple[tuple[int, ...], tuple[slice, ...]]:
     """The output shape of `tosa.pad` and where the input goes in it."""
     if any(p < 0 for p in padding):
-        raise _fail(op, f"padding {list(padding)} has negative values")
+        raise _fail(op, f"padding {brief(list(padding))} has negative values")
     out_shape = tuple(
         padding[2 * d] + length + padding[2 * d + 1] for d, length in enumerate(shape)
     )
@@ -738,8 +741,4 @@ def _check_indices(op: Operation, indices: np.ndarray, size: int) -> None:
     else:
         in_range = indices.view(_UNSIGNED[indices.dtype]).max() < size
     if not in_range:
-        raise _fail(
-            op,
-            f"index out of range: indices must be in [0, {size}), got values from "
-            f"{indices.min()} to {indices.max()}",
-        )
+        raise IndexOutOfRange(op, size, (indices.min(), indices.max()))

@@ -19,12 +19,19 @@ The ops are grouped by OpenVINO op family, in modules named like those of
 - `tensor_iterator`: TensorIterator and its body terminator
 - `attention`: ScaledDotProductAttention
 - `state`: ReadValue, Assign
+- `activation`: SoftPlus (later activations; the older ones are in `elementwise`)
+- `cumulative`: CumSum
+- `indexing`: Roll, GatherND, GatherElements, NonZero
+- `scatter`: ScatterUpdate, ScatterNDUpdate, ScatterElementsUpdate
+- `sorting`: TopK
+- `einsum`: Einsum
 
 `common` holds what they share. Each module ends with its op list; `OpenVINO` is the dialect.
 """
 
 from xdsl.ir import Dialect
 
+from tosa_state.dialects.openvino.activation import ACTIVATION_OPS, SoftPlusOp
 from tosa_state.dialects.openvino.attention import ATTENTION_OPS, ScaledDotProductAttentionOp
 from tosa_state.dialects.openvino.common import (
     COMMON_ATTRIBUTES,
@@ -52,6 +59,7 @@ from tosa_state.dialects.openvino.convolution import (
     MaxPoolOp,
     PoolBase,
 )
+from tosa_state.dialects.openvino.cumulative import CUMULATIVE_OPS, CumSumOp
 from tosa_state.dialects.openvino.data_movement import (
     BROADCAST_MODES,
     DATA_MOVEMENT_OPS,
@@ -74,6 +82,7 @@ from tosa_state.dialects.openvino.data_movement import (
     UnsqueezeOp,
     VariadicSplitOp,
 )
+from tosa_state.dialects.openvino.einsum import EINSUM_OPS, EinsumOp, parse_equation, term_labels
 from tosa_state.dialects.openvino.elementwise import (
     AUTO_BROADCAST_VALUES,
     ELEMENTWISE_OPS,
@@ -128,6 +137,13 @@ from tosa_state.dialects.openvino.elementwise import (
     SwishOp,
     TanhOp,
 )
+from tosa_state.dialects.openvino.indexing import (
+    INDEXING_OPS,
+    GatherElementsOp,
+    GatherNDOp,
+    NonZeroOp,
+    RollOp,
+)
 from tosa_state.dialects.openvino.matrix import (
     MATRIX_OPS,
     LogSoftmaxOp,
@@ -151,6 +167,15 @@ from tosa_state.dialects.openvino.rnn_cells import (
     RNNCellOp,
     RNNSequenceOp,
 )
+from tosa_state.dialects.openvino.scatter import (
+    ELEMENTS_REDUCTIONS,
+    ND_REDUCTIONS,
+    SCATTER_OPS,
+    ScatterElementsUpdateOp,
+    ScatterNDUpdateOp,
+    ScatterUpdateOp,
+)
+from tosa_state.dialects.openvino.sorting import SORTING_OPS, TOPK_MODES, TOPK_SORTS, TopKOp
 from tosa_state.dialects.openvino.state import STATE_OPS, AssignOp, ReadValueOp
 from tosa_state.dialects.openvino.tensor_iterator import (
     TENSOR_ITERATOR_ATTRIBUTES,
@@ -172,21 +197,37 @@ OpenVINO = Dialect(
         *TENSOR_ITERATOR_OPS,
         *ATTENTION_OPS,
         *STATE_OPS,
+        *ACTIVATION_OPS,
+        *CUMULATIVE_OPS,
+        *INDEXING_OPS,
+        *SCATTER_OPS,
+        *SORTING_OPS,
+        *EINSUM_OPS,
     ],
     [*COMMON_ATTRIBUTES, *TENSOR_ITERATOR_ATTRIBUTES],
 )
 
 __all__ = [
+    "ACTIVATION_OPS",
     "ATTENTION_OPS",
     "AUTO_BROADCAST_VALUES",
     "AUTO_PADS",
     "BROADCAST_MODES",
+    "CUMULATIVE_OPS",
     "DIRECTIONS",
+    "EINSUM_OPS",
+    "ELEMENTS_REDUCTIONS",
+    "INDEXING_OPS",
     "MASK_NAMES",
+    "ND_REDUCTIONS",
     "OPERANDS_FORMAT",
     "PAD_MODES",
     "ROUNDING_TYPES",
+    "SCATTER_OPS",
+    "SORTING_OPS",
     "SPEC_ROOT",
+    "TOPK_MODES",
+    "TOPK_SORTS",
     "UNBOUNDED",
     "AbsOp",
     "AddOp",
@@ -207,7 +248,9 @@ __all__ = [
     "ConvolutionBase",
     "ConvolutionOp",
     "CosOp",
+    "CumSumOp",
     "DivideOp",
+    "EinsumOp",
     "ElementwiseBinaryOp",
     "ElementwiseUnaryOp",
     "EluOp",
@@ -218,6 +261,8 @@ __all__ = [
     "FloorOp",
     "GRUCellOp",
     "GRUSequenceOp",
+    "GatherElementsOp",
+    "GatherNDOp",
     "GatherOp",
     "GeluOp",
     "GreaterEqualOp",
@@ -244,6 +289,7 @@ __all__ = [
     "ModOp",
     "MultiplyOp",
     "NegativeOp",
+    "NonZeroOp",
     "NotEqualOp",
     "OpenVINO",
     "PReluOp",
@@ -264,12 +310,17 @@ __all__ = [
     "ReduceSumOp",
     "ReluOp",
     "ReshapeOp",
+    "RollOp",
     "ScaledDotProductAttentionOp",
+    "ScatterElementsUpdateOp",
+    "ScatterNDUpdateOp",
+    "ScatterUpdateOp",
     "SelectOp",
     "ShapeOfOp",
     "SigmoidOp",
     "SinOp",
     "SliceOp",
+    "SoftPlusOp",
     "SoftmaxOp",
     "SplitOp",
     "SqrtOp",
@@ -282,6 +333,7 @@ __all__ = [
     "TensorIteratorOp",
     "TensorLike",
     "TileOp",
+    "TopKOp",
     "TransposeOp",
     "UnsqueezeOp",
     "VariadicSplitOp",
@@ -290,7 +342,9 @@ __all__ = [
     "dims_compatible",
     "element_type",
     "format_shape",
+    "parse_equation",
     "parse_openvino_dim",
     "shapes_compatible",
     "tensor_shape",
+    "term_labels",
 ]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from xdsl.dialects.builtin import AnyFloat, BoolAttr, i1
+from xdsl.dialects.builtin import DYNAMIC_INDEX, AnyFloat, BoolAttr, i1
 from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import (
     AttrSizedOperandSegments,
@@ -38,7 +38,8 @@ def _dims_match(a: int, b: int) -> bool:
 
 @irdl_op_definition
 class ScaledDotProductAttentionOp(IRDLOperation):
-    """ScaledDotProductAttention-13: `softmax(Q K^T * scale + mask) V`.
+    """ScaledDotProductAttention-13: `softmax(Q K^T * scale + mask) V`; with a `sink` (gpt-oss's
+    attention sinks), one more score per row joins the softmax and is dropped after it.
 
     https://docs.openvino.ai/2025/documentation/openvino-ir-format/operation-sets/operation-specs/sequence/scaled-dot-product-attention.html
 
@@ -58,15 +59,17 @@ class ScaledDotProductAttentionOp(IRDLOperation):
     value = operand_def(TensorLike)
     attention_mask = opt_operand_def(TensorLike)
     scale = opt_operand_def(TensorLike)
+    sink = opt_operand_def(TensorLike)
     result = result_def(TensorLike)
     causal = prop_def(BoolAttr)
 
     traits = traits_def(Pure())
     irdl_options = (AttrSizedOperandSegments(as_property=True), ParsePropInAttrDict())
     assembly_format = (
-        "$query `,` $key `,` $value (`mask` $attention_mask^)? (`scale` $scale^)? attr-dict "
-        "`:` type($query) `,` type($key) `,` type($value) (`mask` type($attention_mask)^)? "
-        "(`scale` type($scale)^)? `->` type($result)"
+        "$query `,` $key `,` $value (`mask` $attention_mask^)? (`scale` $scale^)? "
+        "(`sink` $sink^)? attr-dict `:` type($query) `,` type($key) `,` type($value) "
+        "(`mask` type($attention_mask)^)? (`scale` type($scale)^)? (`sink` type($sink)^)? "
+        "`->` type($result)"
     )
 
     def __init__(
@@ -78,9 +81,11 @@ class ScaledDotProductAttentionOp(IRDLOperation):
         scale: SSAValue | None,
         result_type: Attribute,
         causal: bool,
+        sink: SSAValue | None = None,
     ):
         super().__init__(
-            operands=[query, key, value, _optional(attention_mask), _optional(scale)],
+            operands=[query, key, value, _optional(attention_mask), _optional(scale),
+                      _optional(sink)],
             result_types=[result_type],
             properties={"causal": bool_attr(causal)},
         )
@@ -144,6 +149,13 @@ class ScaledDotProductAttentionOp(IRDLOperation):
             if dims is not None and dims not in ((), (1,)):
                 raise VerifyException(f"{self.name}: scale must be a scalar, got "
                                       f"{self.scale.type}")
+        if self.sink is not None:
+            if element_type(self.sink.type) != query_element:
+                raise VerifyException(f"{self.name}: sink must have the query's element type")
+            dims = tensor_shape(self.sink.type)
+            if dims is not None and (not dims or dims[-1] not in (1, DYNAMIC_INDEX)):
+                raise VerifyException(f"{self.name}: sink must end in a dim of 1 (one extra "
+                                      f"score per row), got {self.sink.type}")
 
 
 def _optional(value: SSAValue | None) -> Sequence[SSAValue]:

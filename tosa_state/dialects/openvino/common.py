@@ -23,6 +23,8 @@ from xdsl.parser import AttrParser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
+from tosa_state.diagnostics import brief
+
 SPEC_ROOT = (
     "https://docs.openvino.ai/2025/documentation/openvino-ir-format/operation-sets/operation-specs/"
 )
@@ -56,7 +58,7 @@ def format_shape(shape: Sequence[int] | None) -> str:
     """A shape the way OpenVINO prints it: `[1,?,4]`, `[]`, or `[...]` for dynamic rank."""
     if shape is None:
         return "[...]"
-    return "[" + ",".join("?" if d == DYNAMIC_INDEX else str(d) for d in shape) + "]"
+    return brief(["?" if d == DYNAMIC_INDEX else str(d) for d in shape], separator=",")
 
 
 def dims_compatible(a: int, b: int) -> bool:

@@ -26,6 +26,7 @@ from xdsl.irdl import (
     irdl_op_definition,
     operand_def,
     opt_operand_def,
+    opt_prop_def,
     prop_def,
     result_def,
     traits_def,
@@ -542,7 +543,9 @@ class ShapeOfOp(IRDLOperation):
 
 @irdl_op_definition
 class GatherOp(IRDLOperation):
-    """Gather-8 (negative indices count from the end).
+    """Gather-1/7/8: slices of `input` along `axis` at `indices` (Gather-7 adds
+    `batch_dims`; Gather-8 counts negative indices from the end, where OpenVINO's runtime
+    gives zeros for the older versions). `version` is set for Gather-1/7 only.
 
     https://docs.openvino.ai/2025/documentation/openvino-ir-format/operation-sets/operation-specs/movement/gather-8.html
     """
@@ -554,6 +557,7 @@ class GatherOp(IRDLOperation):
     axis = operand_def(TensorLike)
     result = result_def(TensorLike)
     batch_dims = prop_def(IntegerAttr[IntegerType], default_value=IntegerAttr(0, i64))
+    version = opt_prop_def(IntegerAttr[IntegerType])
 
     traits = traits_def(Pure())
     irdl_options = (ParsePropInAttrDict(),)
@@ -566,12 +570,19 @@ class GatherOp(IRDLOperation):
         axis: SSAValue,
         result_type: Attribute,
         batch_dims: int = 0,
+        version: int = 8,
     ):
+        properties = {"batch_dims": i64_attr(batch_dims)}
+        if version != 8:
+            properties["version"] = i64_attr(version)
         super().__init__(
-            operands=[input, indices, axis],
-            result_types=[result_type],
-            properties={"batch_dims": i64_attr(batch_dims)},
+            operands=[input, indices, axis], result_types=[result_type], properties=properties
         )
+
+    @property
+    def wraps_negative_indices(self) -> bool:
+        """Gather-8 counts negative indices from the end; Gather-1/7 do not."""
+        return self.version is None or self.version.value.data >= 8
 
     def verify_(self) -> None:
         check_integer_operand(self, self.indices, "indices")

@@ -15,6 +15,7 @@ from tosa_state.dialects.tfl.convolution import CONVOLUTION_OPS
 from tosa_state.dialects.tfl.data_movement import DATA_MOVEMENT_OPS
 from tosa_state.dialects.tfl.elementwise import ELEMENTWISE_OPS
 from tosa_state.dialects.tfl.matrix import MATRIX_OPS
+from tosa_state.dialects.tfl.quantized import QUANTIZED_OPS
 from tosa_state.dialects.tfl.rnn import RNN_OPS
 from tosa_state.dialects.tfl.state import STATE_OPS
 
@@ -24,6 +25,7 @@ TFL = Dialect(
         *ELEMENTWISE_OPS,
         *DATA_MOVEMENT_OPS,
         *MATRIX_OPS,
+        *QUANTIZED_OPS,
         *CONVOLUTION_OPS,
         *RNN_OPS,
         *CONTROL_FLOW_OPS,

@@ -10,16 +10,21 @@ from collections.abc import Iterable, Sequence
 
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
+    DenseArrayBase,
     IntegerAttr,
     IntegerType,
     StringAttr,
     TensorType,
+    f32,
     i1,
+    i8,
     i32,
 )
 from xdsl.ir import Attribute, ParametrizedAttribute, SSAValue, TypeAttribute
 from xdsl.irdl import IRDLOperation, base, irdl_attr_definition
 from xdsl.utils.exceptions import VerifyException
+
+from tosa_state.diagnostics import brief
 
 OPERANDS_FORMAT = "operands attr-dict `:` functional-type(operands, results)"
 
@@ -57,7 +62,7 @@ def element(value: SSAValue) -> Attribute:
 
 
 def fmt(shape: Sequence[int]) -> str:
-    return "[" + ",".join("?" if d == DYNAMIC_INDEX else str(d) for d in shape) + "]"
+    return brief(["?" if d == DYNAMIC_INDEX else str(d) for d in shape], separator=",")
 
 
 def check_activation(op: IRDLOperation, value: StringAttr) -> None:
@@ -124,3 +129,17 @@ def check_result_shape(op: IRDLOperation, result: SSAValue, expected: Sequence[i
             f"{op.name}: result shape {fmt(dims(result))} does not match the expected "
             f"{fmt(expected)}"
         )
+
+
+def check_hybrid(op: IRDLOperation, value: SSAValue, filter: SSAValue, result: SSAValue,
+                 filter_scale: DenseArrayBase) -> None:
+    """A hybrid op: f32 input and result, an i8 filter with 1 or [O] scales."""
+    check_same_element(op, (value, result), "input and result")
+    if element(filter) != i8 or element(value) != f32:
+        raise VerifyException(f"{op.name}: a hybrid {op.name.removeprefix('tfl.')} takes an "
+                              "i8 filter and f32 input")
+    filter_dims = dims(filter)
+    scales = len(filter_scale.get_values())
+    if not filter_dims or scales not in (1, filter_dims[0]):
+        raise VerifyException(f"{op.name}: filter_scale needs 1 or "
+                              f"{filter_dims[0] if filter_dims else '?'} values, got {scales}")

@@ -5,7 +5,9 @@ https://www.tensorflow.org/mlir/tfl_ops#tflconv_2d_tflconv2dop
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import IntegerAttr, IntegerType, StringAttr
+from collections.abc import Sequence
+
+from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, IntegerType, StringAttr, f32
 from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
@@ -13,6 +15,7 @@ from xdsl.irdl import (
     irdl_op_definition,
     operand_def,
     opt_operand_def,
+    opt_prop_def,
     prop_def,
     result_def,
     traits_def,
@@ -24,6 +27,7 @@ from tosa_state.dialects.tfl.common import (
     OPERANDS_FORMAT,
     Tensor,
     check_activation,
+    check_hybrid,
     check_result_shape,
     check_same_element,
     dims,
@@ -67,6 +71,9 @@ class Conv2DOp(IRDLOperation):
     dilation_h_factor = prop_def(IntegerAttr[IntegerType], default_value=i32_attr(1))
     dilation_w_factor = prop_def(IntegerAttr[IntegerType], default_value=i32_attr(1))
     fused_activation_function = prop_def(StringAttr, default_value=StringAttr("NONE"))
+    filter_scale = opt_prop_def(DenseArrayBase)
+    """Hybrid form: the int8 filter's scales (one, or one per output channel; zero points
+    0); each input batch is quantized per call, as LiteRT's hybrid kernel does."""
 
     traits = traits_def(Pure())
     irdl_options = (ParsePropInAttrDict(),)
@@ -74,15 +81,18 @@ class Conv2DOp(IRDLOperation):
 
     def __init__(self, value: SSAValue, filter: SSAValue, bias: SSAValue | None,
                  result_type: Attribute, padding: str, stride: tuple[int, int],
-                 dilation: tuple[int, int], activation: str = "NONE"):
-        super().__init__(
-            operands=[value, filter, bias], result_types=[result_type],
-            properties={
-                "padding": StringAttr(padding),
-                "stride_h": i32_attr(stride[0]), "stride_w": i32_attr(stride[1]),
-                "dilation_h_factor": i32_attr(dilation[0]),
-                "dilation_w_factor": i32_attr(dilation[1]),
-                "fused_activation_function": StringAttr(activation)})
+                 dilation: tuple[int, int], activation: str = "NONE",
+                 filter_scale: Sequence[float] | None = None):
+        properties: dict[str, Attribute] = {
+            "padding": StringAttr(padding),
+            "stride_h": i32_attr(stride[0]), "stride_w": i32_attr(stride[1]),
+            "dilation_h_factor": i32_attr(dilation[0]),
+            "dilation_w_factor": i32_attr(dilation[1]),
+            "fused_activation_function": StringAttr(activation)}
+        if filter_scale is not None:
+            properties["filter_scale"] = DenseArrayBase.from_list(f32, list(filter_scale))
+        super().__init__(operands=[value, filter, bias], result_types=[result_type],
+                         properties=properties)
 
     def window(self) -> tuple[tuple[int, int], tuple[int, int]]:
         """(stride_h, stride_w), (dilation_h, dilation_w)."""
@@ -91,7 +101,11 @@ class Conv2DOp(IRDLOperation):
 
     def verify_(self) -> None:
         check_activation(self, self.fused_activation_function)
-        check_same_element(self, (self.input, self.filter, self.output), "input, filter, result")
+        if self.filter_scale is None:
+            check_same_element(self, (self.input, self.filter, self.output),
+                               "input, filter, result")
+        else:
+            check_hybrid(self, self.input, self.filter, self.output, self.filter_scale)
         if self.padding.data not in PADDINGS:
             raise VerifyException(f"{self.name}: padding must be SAME or VALID, "
                                   f"got '{self.padding.data}'")

@@ -302,6 +302,40 @@ class SplitOp(IRDLOperation):
 
 
 @irdl_op_definition
+class UnpackOp(IRDLOperation):
+    """UNPACK (unstack) `value` into its `num` slices along `axis`, that dim removed."""
+
+    name = "tfl.unpack"
+
+    value = operand_def(Tensor)
+    outputs = var_result_def(Tensor)
+    num = prop_def(IntegerAttr[IntegerType])
+    axis = prop_def(IntegerAttr[IntegerType])
+
+    traits = traits_def(Pure())
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = OPERANDS_FORMAT
+
+    def __init__(self, value: SSAValue, result_types: Sequence[Attribute], axis: int):
+        super().__init__(operands=[value], result_types=[list(result_types)],
+                         properties={"num": i32_attr(len(result_types)),
+                                     "axis": i32_attr(axis)})
+
+    def verify_(self) -> None:
+        shape = dims(self.value)
+        axis = check_axis(self, self.axis.value.data, len(shape))
+        count = self.num.value.data
+        if count != len(self.outputs) or (static(shape) and shape[axis] != count):
+            raise VerifyException(f"{self.name}: num is {count}, there are "
+                                  f"{len(self.outputs)} results and dim {axis} of "
+                                  f"{fmt(shape)} to unpack")
+        check_same_element(self, (self.value, *self.outputs), "value and results")
+        expected = (*shape[:axis], *shape[axis + 1:])
+        for result in self.outputs:
+            check_result_shape(self, result, expected)
+
+
+@irdl_op_definition
 class TransposeOp(_SameElementResult):
     """TRANSPOSE by the permutation `perm`."""
 
@@ -341,5 +375,6 @@ DATA_MOVEMENT_OPS = (
     SliceOp,
     StridedSliceOp,
     SplitOp,
+    UnpackOp,
     TransposeOp,
 )

@@ -7,8 +7,9 @@ https://www.tensorflow.org/mlir/tfl_ops#tflfully_connected_tflfullyconnectedop
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
-from xdsl.dialects.builtin import BoolAttr, StringAttr
+from xdsl.dialects.builtin import BoolAttr, DenseArrayBase, StringAttr, f32
 from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
@@ -16,6 +17,7 @@ from xdsl.irdl import (
     irdl_op_definition,
     operand_def,
     opt_operand_def,
+    opt_prop_def,
     prop_def,
     result_def,
     traits_def,
@@ -27,6 +29,7 @@ from tosa_state.dialects.tfl.common import (
     OPERANDS_FORMAT,
     Tensor,
     check_activation,
+    check_hybrid,
     check_result_shape,
     check_same_element,
     dims,
@@ -48,6 +51,10 @@ class FullyConnectedOp(IRDLOperation):
     fused_activation_function = prop_def(StringAttr, default_value=StringAttr("NONE"))
     weights_format = prop_def(StringAttr, default_value=StringAttr("DEFAULT"))
     keep_num_dims = prop_def(BoolAttr, default_value=BoolAttr.from_bool(False))
+    filter_scale = opt_prop_def(DenseArrayBase)
+    """Hybrid form: the int8 filter's scales (one, or one per output channel; zero points
+    0); the input is quantized per call, as LiteRT's hybrid kernel does."""
+    asymmetric_quantize_inputs = prop_def(BoolAttr, default_value=BoolAttr.from_bool(False))
 
     traits = traits_def(Pure())
     irdl_options = (ParsePropInAttrDict(),)
@@ -55,16 +62,24 @@ class FullyConnectedOp(IRDLOperation):
 
     def __init__(self, value: SSAValue, filter: SSAValue, bias: SSAValue | None,
                  result_type: Attribute, activation: str = "NONE",
-                 keep_num_dims: bool = False):
-        super().__init__(
-            operands=[value, filter, bias], result_types=[result_type],
-            properties={"fused_activation_function": StringAttr(activation),
-                        "keep_num_dims": BoolAttr.from_bool(keep_num_dims)})
+                 keep_num_dims: bool = False,
+                 hybrid: tuple[Sequence[float], bool] | None = None):
+        properties: dict[str, Attribute] = {
+            "fused_activation_function": StringAttr(activation),
+            "keep_num_dims": BoolAttr.from_bool(keep_num_dims)}
+        if hybrid is not None:
+            properties["filter_scale"] = DenseArrayBase.from_list(f32, list(hybrid[0]))
+            properties["asymmetric_quantize_inputs"] = BoolAttr.from_bool(hybrid[1])
+        super().__init__(operands=[value, filter, bias], result_types=[result_type],
+                         properties=properties)
 
     def verify_(self) -> None:
         check_activation(self, self.fused_activation_function)
-        values = [self.input, self.filter, self.output]
-        check_same_element(self, values, "input, filter and result")
+        if self.filter_scale is None:
+            check_same_element(self, [self.input, self.filter, self.output],
+                               "input, filter and result")
+        else:
+            check_hybrid(self, self.input, self.filter, self.output, self.filter_scale)
         if self.weights_format.data != "DEFAULT":
             raise VerifyException(
                 f"{self.name}: weights_format '{self.weights_format.data}' (only DEFAULT)"

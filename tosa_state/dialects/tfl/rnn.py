@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from xdsl.dialects.builtin import BoolAttr, FloatAttr, StringAttr, f32
+from xdsl.dialects.builtin import BoolAttr, DictionaryAttr, FloatAttr, StringAttr, f32, i8
 from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import (
     AttrSizedOperandSegments,
@@ -16,6 +16,7 @@ from xdsl.irdl import (
     irdl_op_definition,
     operand_def,
     opt_operand_def,
+    opt_prop_def,
     prop_def,
     result_def,
     traits_def,
@@ -29,6 +30,7 @@ from tosa_state.dialects.tfl.common import (
     check_same_element,
     compatible,
     dims,
+    element,
     fmt,
 )
 
@@ -91,19 +93,34 @@ class UnidirectionalSequenceLSTMOp(IRDLOperation):
     cell_clip = prop_def(FloatAttr, default_value=FloatAttr(0.0, f32))
     proj_clip = prop_def(FloatAttr, default_value=FloatAttr(0.0, f32))
     time_major = prop_def(BoolAttr, default_value=BoolAttr.from_bool(False))
+    weight_scales = opt_prop_def(DictionaryAttr)
+    """Hybrid form: the scale of each int8 weight, by operand name (zero points 0); the
+    input and the state are quantized per call, as LiteRT's hybrid kernel does."""
+    asymmetric_quantize_inputs = prop_def(BoolAttr, default_value=BoolAttr.from_bool(False))
 
     traits = traits_def(Pure())
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
     def __init__(self, operands: Sequence[SSAValue | None], result_type: Attribute,
-                 activation: str, cell_clip: float, proj_clip: float, time_major: bool):
-        super().__init__(
-            operands=[[v] if v is not None else [] for v in operands],
-            result_types=[result_type],
-            properties={"fused_activation_function": StringAttr(activation),
-                        "cell_clip": FloatAttr(cell_clip, f32),
-                        "proj_clip": FloatAttr(proj_clip, f32),
-                        "time_major": BoolAttr.from_bool(time_major)})
+                 activation: str, cell_clip: float, proj_clip: float, time_major: bool,
+                 hybrid: tuple[dict[str, float], bool] | None = None):
+        properties: dict[str, Attribute] = {
+            "fused_activation_function": StringAttr(activation),
+            "cell_clip": FloatAttr(cell_clip, f32), "proj_clip": FloatAttr(proj_clip, f32),
+            "time_major": BoolAttr.from_bool(time_major)}
+        if hybrid is not None:
+            properties["weight_scales"] = DictionaryAttr(
+                {k: FloatAttr(v, f32) for k, v in hybrid[0].items()})
+            properties["asymmetric_quantize_inputs"] = BoolAttr.from_bool(hybrid[1])
+        super().__init__(operands=[[v] if v is not None else [] for v in operands],
+                         result_types=[result_type], properties=properties)
+
+    def hybrid_scales(self) -> dict[str, float]:
+        """The int8 weights' scales by operand name (empty: a float LSTM)."""
+        if self.weight_scales is None:
+            return {}
+        return {k: float(v.value.data) for k, v in self.weight_scales.data.items()
+                if isinstance(v, FloatAttr)}
 
     def operand_named(self, name: str) -> SSAValue | None:
         value = getattr(self, name)
@@ -112,8 +129,15 @@ class UnidirectionalSequenceLSTMOp(IRDLOperation):
 
     def verify_(self) -> None:
         check_activation(self, self.fused_activation_function)
-        present = [v for n in LSTM_OPERANDS if (v := self.operand_named(n)) is not None]
+        hybrid = self.hybrid_scales()
+        present = [v for n in LSTM_OPERANDS
+                   if (v := self.operand_named(n)) is not None and n not in hybrid]
         check_same_element(self, (*present, self.output), "operands and result")
+        for name in hybrid:
+            if name not in LSTM_OPERANDS or "weights" not in name or \
+                    (value := self.operand_named(name)) is None or element(value) != i8:
+                raise VerifyException(f"{self.name}: weight_scales names {name}, which is not "
+                                      "an i8 weight of the op")
         x = dims(self.input)
         if len(x) != 3:
             raise VerifyException(f"{self.name}: input must have rank 3, got {fmt(x)}")

@@ -1224,6 +1224,13 @@ class RescaleOp(TosaElementwiseOperation):
                             ElementTypes(RESCALE_TYPES, "8/16/32-bit integer"))
         _check_same_shape(self.input, self.output,
                           "requires the same shape for input and output")
+        # the spec's ERROR_IFs: no unsigned side facing an i32 side, no 16-bit double rounding
+        if self.input_unsigned.value.data and _element_type(self.output) == i32:
+            raise VerifyException("expect an i8 or i16 output when input_unsigned is set")
+        if self.output_unsigned.value.data and _element_type(self.input) == i32:
+            raise VerifyException("expect an i8 or i16 input when output_unsigned is set")
+        if not self.scale32.value.data and self.rounding_mode.data == "DOUBLE_ROUND":
+            raise VerifyException("DOUBLE_ROUND is only allowed with scale32 = true")
         scale_t = i32 if self.scale32.value.data else i16
         channels = 1
         if self.per_channel.value.data:

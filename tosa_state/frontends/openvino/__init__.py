@@ -7,7 +7,8 @@
   `.bin` file;
 - by OpenVINO op family, named like the modules of `tosa_state/dialects/openvino/` and
   `tosa_state/transforms/openvino_to_tosa/`: `elementwise`, `data_movement`, `matrix`,
-  `convolution`, `rnn_cells`, `tensor_iterator`, `state`; each ends with the table of the layer
+  `convolution`, `rnn_cells`, `tensor_iterator`, `state`, `activation`, `cumulative`,
+  `indexing`, `scatter`, `sorting`, `einsum`; each ends with the table of the layer
   types it imports (`ELEMENTWISE_LAYERS`, ...); `common` holds what they share (`OpBuilder`,
   `OpSpec`).
 """

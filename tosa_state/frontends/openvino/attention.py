@@ -12,10 +12,10 @@ def _build_sdpa(b: OpBuilder) -> Operation:
     query, key, value = b.operands[:3]
     return ov.ScaledDotProductAttentionOp(
         query, key, value, b.optional_operand(3), b.optional_operand(4), b.result_types[0],
-        b.data_bool("causal", False),
+        b.data_bool("causal", False), b.optional_operand(5),
     )
 
 
 ATTENTION_LAYERS: dict[str, OpSpec] = {
-    "ScaledDotProductAttention": OpSpec(("opset13",), (3, 5), _build_sdpa),
+    "ScaledDotProductAttention": OpSpec(("opset13",), (3, 6), _build_sdpa),
 }

@@ -76,7 +76,10 @@ def _build_shape_of(b: OpBuilder) -> Operation:
 
 
 def _build_gather(b: OpBuilder) -> Operation:
-    return ov.GatherOp(*b.operands, b.result_types[0], b.data_int("batch_dims", 0))
+    version = int(b.layer.version.removeprefix("opset"))
+    if version == 1 and "batch_dims" in b.layer.data:
+        b.fail("Gather-1 has no batch_dims (Gather-7 added it)")
+    return ov.GatherOp(*b.operands, b.result_types[0], b.data_int("batch_dims", 0), version)
 
 
 def _build_broadcast(b: OpBuilder) -> Operation:
@@ -108,7 +111,7 @@ DATA_MOVEMENT_LAYERS: dict[str, OpSpec] = {
     "Unsqueeze": OpSpec(("opset1",), (2, 2), _build_unsqueeze),
     "Transpose": OpSpec(("opset1",), (2, 2), _build_transpose),
     "ShapeOf": OpSpec(("opset1", "opset3"), (1, 1), _build_shape_of),
-    "Gather": OpSpec(("opset8",), (3, 3), _build_gather),
+    "Gather": OpSpec(("opset1", "opset7", "opset8"), (3, 3), _build_gather),
     "Broadcast": OpSpec(("opset3",), (2, 3), _build_broadcast),
     "Range": OpSpec(("opset4",), (3, 3), _build_range),
 }

@@ -37,10 +37,13 @@ from xdsl.utils.exceptions import VerifyException
 
 from tosa_state.dialects import openvino as ov
 from tosa_state.dtypes import numpy_to_dense
+from tosa_state.frontends.openvino.activation import ACTIVATION_LAYERS
 from tosa_state.frontends.openvino.attention import ATTENTION_LAYERS
 from tosa_state.frontends.openvino.common import OpBuilder, OpSpec
 from tosa_state.frontends.openvino.convolution import CONVOLUTION_LAYERS
+from tosa_state.frontends.openvino.cumulative import CUMULATIVE_LAYERS
 from tosa_state.frontends.openvino.data_movement import DATA_MOVEMENT_LAYERS
+from tosa_state.frontends.openvino.einsum import EINSUM_LAYERS
 from tosa_state.frontends.openvino.element_types import (
     DYNAMIC_ELEMENT_TYPES,
     ELEMENT_TYPES,
@@ -59,8 +62,11 @@ from tosa_state.frontends.openvino.graph import (
     split_names,
     topological_order,
 )
+from tosa_state.frontends.openvino.indexing import INDEXING_LAYERS
 from tosa_state.frontends.openvino.matrix import MATRIX_LAYERS
 from tosa_state.frontends.openvino.rnn_cells import RNN_CELL_LAYERS
+from tosa_state.frontends.openvino.scatter import SCATTER_LAYERS
+from tosa_state.frontends.openvino.sorting import SORTING_LAYERS
 from tosa_state.frontends.openvino.state import STATE_LAYERS, depends_on, variable_declaration
 from tosa_state.frontends.openvino.tensor_iterator import TENSOR_ITERATOR_LAYERS
 from tosa_state.frontends.openvino.weights import Weights
@@ -75,6 +81,12 @@ SUPPORTED_OPS: dict[str, OpSpec] = {
     **TENSOR_ITERATOR_LAYERS,
     **ATTENTION_LAYERS,
     **STATE_LAYERS,
+    **ACTIVATION_LAYERS,
+    **CUMULATIVE_LAYERS,
+    **INDEXING_LAYERS,
+    **SCATTER_LAYERS,
+    **SORTING_LAYERS,
+    **EINSUM_LAYERS,
 }
 """Layer types the importer understands (besides Parameter, Result and Const)."""
 

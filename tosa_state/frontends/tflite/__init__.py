@@ -3,7 +3,10 @@
 Subgraph 0 becomes the public entry function (named as the subgraph, `main` for TensorFlow's
 exports), the others private functions that WHILE / CALL_ONCE name. Inputs and outputs are
 named after the model's signature (`serving_default`) when it has one, else after their
-tensors. Constant tensors become `tfl.pseudo_const` ops. Every index, offset and shape read
+tensors. Constant tensors become `tfl.pseudo_const` ops. Quantized tensors: the int8 weights
+of hybrid operators (their scales on the op), and the int8 tensors of operators with an
+integer lowering (their scales and zero points in `tfl.quantization`); any other is refused,
+naming the operator. Every index, offset and shape read
 from the file is checked (see `reader`); errors name the operator:
 `model.tflite: error: operator #12 (FULLY_CONNECTED) in subgraph 'while_body': ...`.
 """
@@ -14,14 +17,18 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
+from tflite.BuiltinOperator import BuiltinOperator
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
+    AnyFloat,
     ArrayAttr,
     DictionaryAttr,
     FunctionType,
     ModuleOp,
     StringAttr,
     TensorType,
+    i8,
+    i32,
 )
 from xdsl.dialects.func import FuncOp, ReturnOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
@@ -29,6 +36,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from tosa_state.dialects.tfl.common import ResourceType
 from tosa_state.dialects.tfl.data_movement import PseudoConstOp
+from tosa_state.dialects.tfl.quantized import Quantization, set_quantization
 from tosa_state.dialects.tfl.state import VariableTensorOp
 from tosa_state.dtypes import numpy_to_dense
 from tosa_state.frontends.tflite import (
@@ -37,6 +45,7 @@ from tosa_state.frontends.tflite import (
     data_movement,
     elementwise,
     matrix,
+    quantized,
     rnn,
     state,
 )
@@ -60,6 +69,7 @@ BUILDERS: dict[int, Builder] = {
     **rnn.BUILDERS,
     **control_flow.BUILDERS,
     **state.BUILDERS,
+    **quantized.BUILDERS,
 }
 SOURCE_ATTR = "tfl.operator"
 """Discardable attribute on each imported op: `operator #12 (FULLY_CONNECTED) in subgraph
@@ -123,13 +133,26 @@ class _Importer:
                 if rank > 64:
                     shape = [0] * rank
                 what = f"tensor #{index} ('{name}')"
-                quantized = tensor.Quantization() is not None and (
-                    tensor.Quantization().ScaleLength() > 0
-                )
                 return TensorInfo(index, name, tensor_type(tensor.Type(), shape, where, what),
-                                  tensor.Buffer(), bool(tensor.IsVariable()), quantized)
+                                  tensor.Buffer(), bool(tensor.IsVariable()),
+                                  self._quantization(tensor, where, what))
             infos.append(guarded(where, f"tensor #{index}", read))
         return infos
+
+    def _quantization(self, tensor: object, where: Where, what: str) -> Quantization | None:
+        params = tensor.Quantization()  # type: ignore[attr-defined]
+        if params is None:
+            return None
+        count = self.model.length(f"the scales of {what}", params.ScaleLength, where)
+        if count == 0:
+            return None
+        zero_count = self.model.length(f"the zero points of {what}", params.ZeroPointLength,
+                                       where)
+        if zero_count not in (0, count):
+            raise where.error(f"{what} has {count} scales but {zero_count} zero points")
+        scales = tuple(float(params.Scale(i)) for i in range(count))
+        zeros = tuple(int(params.ZeroPoint(i)) for i in range(zero_count)) or (0,) * count
+        return Quantization(scales, zeros, int(params.QuantizedDimension()))
 
     def _index_list(self, read_length: object, read: object, what: str, where: Where,
                     num_tensors: int, optional: bool = False) -> list[int]:
@@ -199,6 +222,23 @@ class _Importer:
         return self.names[index]
 
 
+FULLY_CONNECTED_CODE = BuiltinOperator.FULLY_CONNECTED
+HYBRID_WEIGHTS: dict[int, tuple[int, ...]] = {
+    **matrix.HYBRID_WEIGHTS, **convolution.HYBRID_WEIGHTS, **rnn.HYBRID_WEIGHTS}
+"""The builtin operators that take quantized int8 weights with float activations (LiteRT's
+hybrid kernels), and the positions of those weights."""
+
+
+def _form(info: TensorInfo) -> str:
+    """`i8, per-channel (80 scales, dimension 0)` / `i16, per-tensor`."""
+    element = info.type.element_type if isinstance(info.type, TensorType) else info.type
+    q = info.quantization
+    assert q is not None
+    if len(q.scales) == 1:
+        return f"{element}, per-tensor"
+    return f"{element}, per-channel ({len(q.scales)} scales, dimension {q.dimension})"
+
+
 def _name_attrs(names: Sequence[str]) -> ArrayAttr[DictionaryAttr]:
     return ArrayAttr([DictionaryAttr({"tosa_state.name": StringAttr(n)}) for n in names])
 
@@ -217,6 +257,8 @@ class _SubgraphBuilder:
                  values: dict[int, SSAValue], block: Block):
         self.importer, self.where, self.tensors = importer, where, tensors
         self.values, self.block = values, block
+        self.quantized_constants: set[int] = set()
+        """Quantized constant tensors an operator takes (its int8 / i32 values imported)."""
 
     def value(self, index: int, where: Where, what: str) -> SSAValue:
         """The value of tensor `index`: computed before, or a constant from its buffer."""
@@ -235,7 +277,7 @@ class _SubgraphBuilder:
         if not raw or not isinstance(info.type, TensorType):
             raise where.error(f"{what} tensor #{index} ('{info.name}') is used before any "
                               "operator computes it and has no constant data")
-        if info.quantized:
+        if info.quantized and index not in self.quantized_constants:
             raise where.error(f"{what} tensor #{index} ('{info.name}') is quantized, which "
                               "tosa-state does not support yet")
         array = constant_array(info, raw, where)
@@ -243,6 +285,52 @@ class _SubgraphBuilder:
         self.block.add_op(const)
         self.values[index] = const.output
         return const.output
+
+    def _check_quantized(self, code: int, inputs: Sequence[int], outputs: Sequence[int],
+                         where: Where) -> bool:
+        """Whether the operator runs on quantized tensors (full-integer); refused, naming the
+        operator, unless they are int8 (an i32 bias) of an operator with an integer lowering,
+        or the int8 weight of a hybrid operator (float input and output, zero points 0)."""
+        used = [(p, i) for p, i in enumerate(inputs) if i != -1]
+        marked = [(p, i) for p, i in used if self.tensors[i].quantized]
+        marked_out = [i for i in outputs if self.tensors[i].quantized]
+        if not marked and not marked_out:
+            return False
+        hybrid = HYBRID_WEIGHTS.get(code, ())
+        if not marked_out and {p for p, _ in marked} <= set(hybrid) and \
+                not self.tensors[inputs[0]].quantized:
+            for _, index in marked:
+                info = self.tensors[index]
+                assert info.quantization is not None
+                if not isinstance(info.type, TensorType) or info.type.element_type != i8 or \
+                        any(info.quantization.zero_points) or \
+                        not self.importer.model.buffer_bytes(info.buffer, where):
+                    raise where.error(f"input tensor #{index} ('{info.name}'): a hybrid weight "
+                                      "must be a constant int8 tensor with zero points 0, got "
+                                      f"{_form(info)}")
+                self.quantized_constants.add(index)
+            return False
+        for position, index in [*marked, *[(-1, o) for o in marked_out]]:
+            info = self.tensors[index]
+            what = f"{'output' if position < 0 else 'input'} tensor #{index} ('{info.name}')"
+            element = info.type.element_type if isinstance(info.type, TensorType) else None
+            allowed = element == i8 or (element == i32 and code == FULLY_CONNECTED_CODE
+                                        and position == 2)
+            if code not in quantized.INTEGER_OPERATORS or not allowed:
+                raise where.error(f"{what} is quantized ({_form(info)}), which tosa-state does "
+                                  "not support for this operator yet")
+            if position >= 0:
+                self.quantized_constants.add(index)
+        if code not in (BuiltinOperator.QUANTIZE, BuiltinOperator.DEQUANTIZE):
+            for index in [i for _, i in used if not self.tensors[i].quantized] + \
+                    [o for o in outputs if not self.tensors[o].quantized]:
+                info = self.tensors[index]
+                if isinstance(info.type, TensorType) and isinstance(
+                        info.type.element_type, AnyFloat):
+                    raise where.error(f"tensor #{index} ('{info.name}') is float while others of "
+                                      "the operator are quantized, which tosa-state does not "
+                                      "support for this operator yet")
+        return True
 
     def operator(self, index: int, operator: object) -> None:
         model, tensors = self.importer.model, self.tensors
@@ -270,14 +358,19 @@ class _SubgraphBuilder:
             if out in self.values:
                 raise where.error(f"output tensor #{out} is already computed (each tensor "
                                   "has one producer)")
+        quantization = [None if i == -1 else tensors[i].quantization for i in inputs]
+        integer = self._check_quantized(code, inputs, outputs, where)
         operands = [None if i == -1 else self.value(i, where, "input") for i in inputs]
         result_types: list[Attribute] = [tensors[o].type for o in outputs]
         op_input = OperatorInput(
             operands, result_types,
             guarded(where, "builtin options", operator.BuiltinOptions),  # type: ignore[attr-defined]
             guarded(where, "builtin options type", operator.BuiltinOptionsType),  # type: ignore[attr-defined]
-            where, lambda i, what: self.importer.function_name(i, what, where))
+            where, lambda i, what: self.importer.function_name(i, what, where), quantization,
+            [tensors[o].quantization for o in outputs])
         op = builder.build(op_input)
+        if integer and code not in (BuiltinOperator.QUANTIZE, BuiltinOperator.DEQUANTIZE):
+            set_quantization(op, quantization, op_input.result_quantization)
         op.attributes[SOURCE_ATTR] = StringAttr(f"{where.operator} in subgraph '{where.subgraph}'")
         if op.name in ("tfl.while", "tfl.call_once"):
             self.importer.deferred.append((op, where))

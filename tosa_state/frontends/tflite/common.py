@@ -11,6 +11,7 @@ from tflite.ActivationFunctionType import ActivationFunctionType
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from tosa_state.dialects.tfl.common import ACTIVATIONS
+from tosa_state.dialects.tfl.quantized import Quantization
 from tosa_state.frontends.tflite.reader import Where, guarded
 
 _ACTIVATION_NAMES = {
@@ -31,6 +32,9 @@ class OperatorInput:
     where: Where
     function_name: Callable[[int, str], str]
     """The function of subgraph `index` (checked), for control-flow operators."""
+    quantization: Sequence[Quantization | None] = ()
+    """By input position: the input's quantization (a hybrid weight's scales)."""
+    result_quantization: Sequence[Quantization | None] = ()
 
     def operand(self, index: int, what: str) -> SSAValue:
         value = self.operands[index] if index < len(self.operands) else None

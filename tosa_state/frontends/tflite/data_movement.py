@@ -1,4 +1,4 @@
-"""RESHAPE, CONCATENATION, GATHER, SLICE, STRIDED_SLICE, SPLIT, TRANSPOSE."""
+"""RESHAPE, CONCATENATION, GATHER, SLICE, STRIDED_SLICE, SPLIT, UNPACK, TRANSPOSE."""
 
 from __future__ import annotations
 
@@ -58,6 +58,16 @@ def _split(op: OperatorInput) -> Operation:
     return dm.SplitOp(op.operand(0, "split_dim"), op.operand(1, "value"), op.result_types)
 
 
+def _unpack(op: OperatorInput) -> Operation:
+    options = op.options(tflite.UnpackOptions, O.UnpackOptions)
+    axis = op.read("axis", options.Axis) if options is not None else 0
+    count = op.read("num", options.Num) if options is not None else 0
+    if count != len(op.result_types):
+        raise op.where.error(f"num is {count} but the operator has {len(op.result_types)} "
+                             "outputs")
+    return dm.UnpackOp(op.operand(0, "value"), op.result_types, axis)
+
+
 def _transpose(op: OperatorInput) -> Operation:
     return dm.TransposeOp(op.operand(0, "input"), op.operand(1, "perm"), op.result())
 
@@ -70,4 +80,5 @@ BUILDERS: dict[int, Builder] = {
     B.STRIDED_SLICE: Builder(_strided_slice, (4, 4)),
     B.SPLIT: Builder(_split, (2, 2), None),
     B.TRANSPOSE: Builder(_transpose, (2, 2)),
+    B.UNPACK: Builder(_unpack, (1, 1), None),
 }

@@ -21,8 +21,19 @@ def _fully_connected(op: OperatorInput) -> Operation:
         ):
             raise op.where.error("only the DEFAULT weights_format is supported")
         keep = bool(op.read("keep_num_dims", options.KeepNumDims))
+    weight = op.quantization[1] if len(op.quantization) > 1 else None
+    hybrid = None
+    if weight is not None and op.quantization[0] is None:  # LiteRT's hybrid kernel
+        asymmetric = options is not None and bool(
+            op.read("asymmetric_quantize_inputs", options.AsymmetricQuantizeInputs))
+        if weight.dimension != 0 and len(weight.scales) > 1:
+            raise op.where.error(f"per-channel weight scales along dimension {weight.dimension}"
+                                 " (expected 0, the output channels)")
+        hybrid = (weight.scales, asymmetric)
     return FullyConnectedOp(op.operand(0, "input"), op.operand(1, "filter"), op.optional(2),
-                            op.result(), op.activation(options), keep)
+                            op.result(), op.activation(options), keep, hybrid)
 
 
 BUILDERS: dict[int, Builder] = {B.FULLY_CONNECTED: Builder(_fully_connected, (2, 3))}
+HYBRID_WEIGHTS: dict[int, tuple[int, ...]] = {B.FULLY_CONNECTED: (1,)}
+"""FULLY_CONNECTED takes an int8 filter with float input and output (hybrid)."""

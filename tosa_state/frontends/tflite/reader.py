@@ -33,8 +33,9 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute
 
-from tosa_state.diagnostics import ModelImportError
+from tosa_state.diagnostics import ModelImportError, brief
 from tosa_state.dialects.tfl.common import ResourceType
+from tosa_state.dialects.tfl.quantized import Quantization
 
 OPERATOR_NAMES = {
     v: k for k, v in vars(BuiltinOperator).items() if not k.startswith("_")
@@ -99,7 +100,12 @@ class TensorInfo:
     """`TensorType` (static shape) or `ResourceType`."""
     buffer: int
     is_variable: bool
-    quantized: bool
+    quantization: Quantization | None = None
+    """Its affine quantization (`real = scale * (q - zero_point)`), when it has one."""
+
+    @property
+    def quantized(self) -> bool:
+        return self.quantization is not None
 
 
 class CheckedModel:
@@ -193,10 +199,10 @@ def tensor_type(type_code: int, shape: list[int], where: Where, what: str) -> At
         name = TENSOR_TYPE_NAMES.get(type_code, f"#{type_code}")
         raise where.error(f"{what} has element type {name}, which tosa-state does not support")
     if len(shape) > MAX_RANK or any(d < -1 for d in shape):
-        raise where.error(f"{what} has shape {shape}: tosa-state takes ranks <= {MAX_RANK} "
+        raise where.error(f"{what} has shape {brief(shape)}: tosa-state takes ranks <= {MAX_RANK} "
                           "and dims >= 0 (-1 for a dynamic one)")
     if math.prod(abs(d) for d in shape) > 1 << 31:
-        raise where.error(f"{what} has shape {shape}, too many elements")
+        raise where.error(f"{what} has shape {brief(shape)}, too many elements")
     return TensorType(ELEMENT_TYPES[type_code][0], [DYNAMIC_INDEX if d == -1 else d
                                                     for d in shape])
 
@@ -211,7 +217,7 @@ def constant_array(info: TensorInfo, raw: bytes, where: Where) -> np.ndarray:
     expected = math.prod(shape) * dtype.itemsize
     if len(raw) != expected:
         raise where.error(
-            f"tensor #{info.index} ('{info.name}') of shape {list(shape)} needs {expected} bytes "
-            f"but its buffer {info.buffer} has {len(raw)}"
+            f"tensor #{info.index} ('{info.name}') of shape {brief(list(shape))} needs "
+            f"{expected} bytes but its buffer {info.buffer} has {len(raw)}"
         )
     return np.frombuffer(raw, dtype).reshape(shape)

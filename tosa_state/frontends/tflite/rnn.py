@@ -20,12 +20,30 @@ def _lstm(op: OperatorInput) -> Operation:
     for index, name in enumerate(LSTM_OPERANDS):
         if name in LSTM_REQUIRED:
             op.operand(index, name)
+    scales: dict[str, float] = {}
+    if op.quantization and op.quantization[0] is None:  # LiteRT's hybrid kernel
+        for index, params in enumerate(op.quantization):
+            if params is None:
+                continue
+            if params.per_channel:
+                raise op.where.error(f"{LSTM_OPERANDS[index]} is quantized per channel (a "
+                                     "hybrid LSTM takes one scale per weight)")
+            scales[LSTM_OPERANDS[index]] = params.scales[0]
+    hybrid = None
+    if scales:
+        hybrid = (scales, bool(op.read("asymmetric_quantize_inputs",
+                                       options.AsymmetricQuantizeInputs)))
     return UnidirectionalSequenceLSTMOp(
         operands, op.result(), op.activation(options),
         float(op.read("cell_clip", options.CellClip)),
         float(op.read("proj_clip", options.ProjClip)),
         bool(op.read("time_major", options.TimeMajor)),
+        hybrid,
     )
 
 
 BUILDERS: dict[int, Builder] = {B.UNIDIRECTIONAL_SEQUENCE_LSTM: Builder(_lstm, (20, 24))}
+HYBRID_WEIGHTS: dict[int, tuple[int, ...]] = {
+    B.UNIDIRECTIONAL_SEQUENCE_LSTM: tuple(range(1, 9))}
+"""UNIDIRECTIONAL_SEQUENCE_LSTM takes int8 input and recurrent weights with float input,
+state and output (hybrid)."""

@@ -10,19 +10,33 @@
 - `loops`: the `tosa.while_loop` builder of both (`TimeLoop`)
 - `attention`: ScaledDotProductAttention-13
 - `state`: ReadValue / Assign to TOSA variables
+- `activation`: SoftPlus-4
+- `cumulative`: CumSum-3 as a scan of shifted sums
+- `indexing`: Roll-7 as slices and concatenations; GatherND, GatherElements as `tosa.gather`;
+  NonZero of a constant
+- `einsum`: Einsum-7 as transposes, sums and batched matmuls
+- `scatter`: ScatterUpdate, ScatterNDUpdate, ScatterElementsUpdate with `tosa.scatter`
+  (reductions through a one-hot table)
+- `sorting`: TopK by ranks from a comparison table
 
 `common` holds what they share: the pattern base class, the emitter and its helpers.
 """
 
 from xdsl.pattern_rewriter import RewritePattern
 
+from tosa_state.transforms.openvino_to_tosa.activation import ACTIVATION_PATTERNS
 from tosa_state.transforms.openvino_to_tosa.attention import ATTENTION_PATTERNS
 from tosa_state.transforms.openvino_to_tosa.common import Lowering, OpenVINOPattern
 from tosa_state.transforms.openvino_to_tosa.convolution import CONVOLUTION_PATTERNS
+from tosa_state.transforms.openvino_to_tosa.cumulative import CUMULATIVE_PATTERNS
 from tosa_state.transforms.openvino_to_tosa.data_movement import DATA_MOVEMENT_PATTERNS
+from tosa_state.transforms.openvino_to_tosa.einsum import EINSUM_PATTERNS
 from tosa_state.transforms.openvino_to_tosa.elementwise import ELEMENTWISE_PATTERNS
+from tosa_state.transforms.openvino_to_tosa.indexing import INDEXING_PATTERNS
 from tosa_state.transforms.openvino_to_tosa.matrix import MATRIX_PATTERNS
 from tosa_state.transforms.openvino_to_tosa.rnn_cells import RNN_CELL_PATTERNS
+from tosa_state.transforms.openvino_to_tosa.scatter import SCATTER_PATTERNS
+from tosa_state.transforms.openvino_to_tosa.sorting import SORTING_PATTERNS
 from tosa_state.transforms.openvino_to_tosa.state import STATE_PATTERNS
 from tosa_state.transforms.openvino_to_tosa.tensor_iterator import TENSOR_ITERATOR_PATTERNS
 
@@ -35,6 +49,12 @@ ALL_PATTERNS: tuple[type[OpenVINOPattern], ...] = (
     *TENSOR_ITERATOR_PATTERNS,
     *ATTENTION_PATTERNS,
     *STATE_PATTERNS,
+    *ACTIVATION_PATTERNS,
+    *CUMULATIVE_PATTERNS,
+    *INDEXING_PATTERNS,
+    *SCATTER_PATTERNS,
+    *SORTING_PATTERNS,
+    *EINSUM_PATTERNS,
 )
 
 

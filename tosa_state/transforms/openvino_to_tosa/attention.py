@@ -15,6 +15,7 @@ from xdsl.dialects.builtin import i1
 from xdsl.ir import SSAValue
 
 from tosa_state.dialects import openvino as ov
+from tosa_state.transforms.openvino_to_tosa import sizes as sz
 from tosa_state.transforms.openvino_to_tosa.common import (
     DYN,
     Emitter,
@@ -48,8 +49,9 @@ def _additive_mask(e: Emitter, op: ov.ScaledDotProductAttentionOp, rows: int,
 
 
 class ScaledDotProductAttention(OpenVINOPattern):
-    """ScaledDotProductAttention-13: causal, boolean or float masks, a scale input, K / V with
-    one head for all of Q's (numpy broadcasting of the batch dims)."""
+    """ScaledDotProductAttention-13: causal, boolean or float masks, a scale input, a sink
+    (one more score per row in the softmax, dropped after it), K / V with one head for all
+    of Q's (numpy broadcasting of the batch dims)."""
 
     OPS = (ov.ScaledDotProductAttentionOp,)
 
@@ -67,7 +69,14 @@ class ScaledDotProductAttention(OpenVINOPattern):
         mask = _additive_mask(e, op, q_dims[-2], dims(key)[-2])
         if mask is not None:
             scores = e.add(scores, mask)
-        probabilities = softmax(e, scores, len(dims(scores)) - 1)
+        last = len(dims(scores)) - 1
+        if op.sink is None:
+            return [matmul(e, softmax(e, scores, last), value)]
+        # The sink joins each row's softmax as one more score, then is dropped.
+        sizes = e.sizes(scores)
+        sink = e.broadcast_to(op.sink, [*sizes[:-1], 1])
+        probabilities = softmax(e, e.concat([scores, sink], last), last)
+        probabilities = sz.window(e, probabilities, [0] * len(sizes), sizes)
         return [matmul(e, probabilities, value)]
 
 

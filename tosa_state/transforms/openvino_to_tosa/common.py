@@ -16,25 +16,18 @@ rather than copied from the `openvino` op. A pattern
 
 from __future__ import annotations
 
-import functools
-import html
 import math
-import re
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, ClassVar
 
 import numpy as np
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     AnyFloat,
-    FileLineColLoc,
     IntegerType,
-    ModuleOp,
     Signedness,
-    StringAttr,
     TensorType,
     UnknownLoc,
     f32,
@@ -43,13 +36,13 @@ from xdsl.dialects.builtin import (
     i32,
 )
 from xdsl.dialects.func import FuncOp
-from xdsl.interpreter import Interpreter
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.rewriter import InsertPoint
 from xdsl.utils.exceptions import VerifyException
 
-from tosa_state.diagnostics import TosaStateError, error_at
+from tosa_state import folding
+from tosa_state.diagnostics import TosaStateError, describe_layer, error_at
 from tosa_state.dialects import openvino as ov
 from tosa_state.dialects.tensor import BitcastOp
 from tosa_state.dialects.tosa import control_flow as cf
@@ -67,9 +60,6 @@ from tosa_state.dtypes import (
 FOLD_LIMIT = 1 << 20
 """Ops whose operands are all constants are folded when their results have at most this many
 elements (weights included: a transposed weight becomes one constant)."""
-
-LAYER_ATTR = "openvino.layer"
-"""A discardable attribute naming an op's OpenVINO layer, used by diagnostics when present."""
 
 _STATE_OPS = (VariableOp, VariableReadOp, VariableWriteOp)
 
@@ -131,9 +121,14 @@ def is_static(shape_: Sequence[int]) -> bool:
     return DYN not in shape_
 
 
+class ShapeOperand(Unsupported):
+    """A run-time shape (`!tosa.shape`) reached an op that takes tensors: the pattern base
+    retries with the shape as the integer tensor OpenVINO has there."""
+
+
 def _reject_runtime_shape(value_type: Attribute) -> None:
     if isinstance(value_type, tt.ShapeType):
-        raise Unsupported(
+        raise ShapeOperand(
             f"an operand is a shape only known at run time ({value_type}), which this op "
             "cannot take"
         )
@@ -217,48 +212,6 @@ def _is_constant(value: SSAValue) -> bool:
 # ---------------------------------------------------------------------------------------------
 
 
-@functools.lru_cache(maxsize=8)
-def _file_lines(path: str, mtime_ns: int) -> tuple[str, ...]:
-    try:
-        with open(path, encoding="utf-8") as stream:
-            return tuple(stream.read().splitlines())
-    except (OSError, UnicodeDecodeError):
-        return ()
-
-
-def _xml_attribute(tag: str, name: str) -> str | None:
-    match = re.search(rf'\s{name}="([^"]*)"', tag)
-    return html.unescape(match.group(1)) if match else None
-
-
-def describe_layer(op: Operation) -> str | None:
-    """`layer id=12 name='h_rv' type='ReadValue' (opset6)` for an op imported from OpenVINO IR.
-
-    Taken from the op's `openvino.layer` attribute when the importer sets one, else from the
-    `<layer>` element the op's location points at; None for ops parsed from MLIR text.
-    """
-    attr = op.attributes.get(LAYER_ATTR)
-    if isinstance(attr, StringAttr):
-        return attr.data
-    loc = op.location
-    if not isinstance(loc, FileLineColLoc) or not loc.filename.data.endswith(".xml"):
-        return None
-    path = Path(loc.filename.data)
-    try:
-        lines = _file_lines(str(path), path.stat().st_mtime_ns)
-    except OSError:
-        return None
-    if not 0 < loc.line.data <= len(lines):
-        return None
-    text = lines[loc.line.data - 1][loc.column.data - 1 :]
-    if not text.startswith("<layer"):
-        return None
-    tag = text.split(">", 1)[0]
-    values = [_xml_attribute(tag, k) for k in ("id", "name", "type", "version")]
-    layer_id, name, type_, version = values
-    return f"layer id={layer_id} name='{name}' type='{type_}' ({version})"
-
-
 def conversion_error(op: Operation, reason: str) -> str:
     """`file:line:col: error: layer ...: 'openvino.x' op could not be converted to TOSA: ...`."""
     layer = describe_layer(op)
@@ -286,8 +239,8 @@ class RuntimeShape:
 
 @dataclass
 class Lowering:
-    """What the patterns of one pass run share: failure reasons, the folding interpreter and
-    the variables declared so far (by name)."""
+    """What the patterns of one pass run share: failure reasons, the variables declared so
+    far (by name), the run-time shapes, and constant folding."""
 
     failures: dict[Operation, Unsupported] = field(default_factory=dict)
     variables: dict[str, VariableOp] = field(default_factory=dict)
@@ -295,16 +248,11 @@ class Lowering:
     """Every op the conversion inserted (candidates for the final clean-up)."""
     shapes: dict[SSAValue, RuntimeShape] = field(default_factory=dict)
     """The `!tosa.shape` values standing for OpenVINO shape tensors, by value."""
-    _interpreter: Interpreter | None = None
 
     def evaluate(self, op: Operation, args: Sequence[Any]) -> tuple[Any, ...]:
-        """Run `op` on constant arguments with the numpy impls the runtime uses."""
-        if self._interpreter is None:
-            from tosa_state.interpreter.functions import all_functions, make_interpreter
-
-            self._interpreter = make_interpreter(ModuleOp([]), all_functions())
+        """Run `op` on constant arguments (`tosa_state.folding`: the runtime's numpy impls)."""
         try:
-            return tuple(self._interpreter.run_op(op, tuple(args)))
+            return folding.evaluate(op, args)
         except (TosaStateError, ValueError, IndexError) as error:
             raise Unsupported(f"folding '{op.name}' failed: {error}") from None
 
@@ -441,13 +389,20 @@ class Emitter:
             return pieces[0]
         return self.value(tts.ConcatShapeOp(pieces))
 
-    def shape_tensor(self, shape_: RuntimeShape) -> SSAValue:
+    def shape_tensor(self, shape_: RuntimeShape, like: SSAValue | None = None) -> SSAValue:
         """The converted value of an OpenVINO shape tensor: a constant when every size is
-        known, else a `!tosa.shape<N>` value recorded in `lowering.shapes`."""
+        known (of the static shape of `like`, the OpenVINO value it replaces, when given:
+        a shape reshaped to `[1, 2]` and split stays 2-D), else a `!tosa.shape<N>` value
+        recorded in `lowering.shapes`."""
         if not any(isinstance(d, SSAValue) for d in shape_.elements):
             array = np.array([int(d) for d in shape_.elements])
-            return self.const(array.reshape(()) if shape_.scalar else array,
-                              shape_.element_type)
+            if like is not None and isinstance(like.type, TensorType) and (
+                    like.type.has_static_shape()
+                    and math.prod(like.type.get_shape()) == array.size):
+                array = array.reshape(like.type.get_shape())
+            elif shape_.scalar:
+                array = array.reshape(())
+            return self.const(array, shape_.element_type)
         result = self.shape_operand(shape_.elements)
         self.lowering.shapes[result] = shape_
         return result
@@ -461,6 +416,24 @@ class Emitter:
             return None
         return RuntimeShape(tuple(int(v) for v in array.reshape(-1)), array.ndim == 0,
                             element(value))
+
+    def size_tensor(self, size: int | SSAValue, element_type: Attribute) -> SSAValue:
+        """A size as a 1-element integer tensor of `element_type`, as OpenVINO's shape values
+        are: a `tosa.reduce_sum` of `size` ones (built with a run-time `tosa.tile`)."""
+        if isinstance(size, int):
+            return self.const(np.array([size]), element_type)
+        ones = self.const(np.ones(1, np.int32), i32)
+        tiled = self.value(tt.TileOp(ones, self.shape_operand([size]), TensorType(i32, [DYN])))
+        total = self.value(tt.ReduceSumOp(tiled, 0, TensorType(i32, [1])))
+        return self.cast(total, element_type)
+
+    def shape_as_tensor(self, value: SSAValue) -> SSAValue:
+        """A shape known at run time (a converted ShapeOf, ...) as the integer tensor OpenVINO
+        has there, for ops on computed tensors (`size_tensor` per run-time size)."""
+        found = self.lowering.shapes[value]
+        pieces = [self.size_tensor(size, found.element_type) for size in found.elements]
+        joined = self.concat(pieces, 0) if len(pieces) > 1 else pieces[0]
+        return self.reshape(joined, () if found.scalar else (len(found.elements),))
 
     # -- data layout ----------------------------------------------------------------------
 
@@ -480,10 +453,12 @@ class Emitter:
         old = dims(value)
         if old == new_shape:
             return value
-        if isinstance(value.owner, tt.ReshapeOp):  # reshape(reshape(x)) is reshape(x)
-            return self.reshape(value.owner.input1, new_shape)
-        result_type = TensorType(element(value), new_shape)
         dynamic = [i for i, d in enumerate(new_shape) if d == DYN]
+        source = value.owner.input1 if isinstance(value.owner, tt.ReshapeOp) else None
+        if source is not None and (len(dynamic) <= 1 or
+                                   dims(source).count(DYN) == len(dynamic)):
+            return self.reshape(source, new_shape)  # reshape(reshape(x)) is reshape(x)
+        result_type = TensorType(element(value), new_shape)
         if len(dynamic) <= 1:
             target = self.const_shape([-1 if d == DYN else d for d in new_shape])
         else:
@@ -602,8 +577,8 @@ class Emitter:
         """`tosa.pad` by `padding` = [before0, after0, before1, ...] with `fill`."""
         if not any(padding):
             return value
-        dims = shape(value)
-        out = [d + padding[2 * i] + padding[2 * i + 1] for i, d in enumerate(dims)]
+        out = [DYN if d == DYN else d + padding[2 * i] + padding[2 * i + 1]
+               for i, d in enumerate(dims(value))]
         pad_const = self.const(np.full(1, fill), element(value))
         result_type = TensorType(element(value), out)
         return self.value(tt.PadOp(value, self.const_shape(padding), pad_const, result_type))
@@ -775,7 +750,12 @@ class OpenVINOPattern(RewritePattern, ABC):
         emitter = Emitter(self.lowering, op)
         try:
             _check_operands_converted(op)
-            results = self.convert(op, emitter)
+            try:
+                results = self.convert(op, emitter)
+            except ShapeOperand:
+                emitter.discard()
+                self._shapes_as_tensors(op, rewriter)
+                results = self.convert(op, emitter)
         except (Unsupported, VerifyException, ValueError) as error:
             emitter.discard()
             failure = error if isinstance(error, Unsupported) else Unsupported(str(error))
@@ -783,6 +763,17 @@ class OpenVINOPattern(RewritePattern, ABC):
             return
         self.lowering.failures.pop(op, None)
         emitter.commit(rewriter, results)
+
+    def _shapes_as_tensors(self, op: Operation, rewriter: PatternRewriter) -> None:
+        """Replace `op`'s run-time shape operands by the integer tensors they stand for (a
+        size used as data: `Equal(seq_len, 1)`, a position offset, ...)."""
+        e = Emitter(self.lowering, op)
+        for i, operand in enumerate(op.operands):
+            if operand in self.lowering.shapes:
+                op.operands[i] = e.shape_as_tensor(operand)
+        if e.ops:
+            rewriter.insert(e.ops, InsertPoint.before(op))
+            self.lowering.created.extend(e.ops)
 
     @abstractmethod
     def convert(self, op: Any, e: Emitter) -> Sequence[SSAValue]:

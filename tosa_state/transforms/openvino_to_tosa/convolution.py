@@ -20,9 +20,11 @@ from xdsl.ir import Attribute, SSAValue
 from tosa_state.dialects import openvino as ov
 from tosa_state.dialects.tosa import tensor as tt
 from tosa_state.transforms.openvino_to_tosa.common import (
+    DYN,
     Emitter,
     OpenVINOPattern,
     Unsupported,
+    dims_of,
     dtype_of,
     element,
     shape,
@@ -40,6 +42,10 @@ def auto_pads(
         return 0, 0
     if auto_pad == "explicit":
         return begin, end
+    if size == DYN and stride == 1:  # the size cancels out
+        total = (kernel - 1) * dilation
+        small, large = total // 2, total - total // 2
+        return (small, large) if auto_pad == "same_upper" else (large, small)
     total = max((math.ceil(size / stride) - 1) * stride + (kernel - 1) * dilation + 1 - size, 0)
     small, large = total // 2, total - total // 2
     return (small, large) if auto_pad == "same_upper" else (large, small)
@@ -47,8 +53,14 @@ def auto_pads(
 
 def _fit(size: int, kernel: int, stride: int, dilation: int, begin: int, end: int
          ) -> tuple[int, int, int]:
-    """(input size, begin, end) with OpenVINO's output size and an exact TOSA extent."""
+    """(input size, begin, end) with OpenVINO's output size and an exact TOSA extent. A
+    dynamic size (`DYN`) needs stride 1: then every padded extent fits, whatever the size
+    is at run time (TOSA's padding is static)."""
     extent = (kernel - 1) * dilation + 1
+    if size == DYN:
+        if stride != 1:
+            raise Unsupported("a strided convolution or pooling over a dynamic spatial size")
+        return size, begin, end
     outputs = (size + begin + end - extent) // stride + 1
     if outputs < 1:
         raise Unsupported(f"the kernel (extent {extent}) is larger than the padded input")
@@ -69,7 +81,7 @@ def _convolve(e: Emitter, op: ov.ConvolutionBase, x: SSAValue, w: SSAValue,
     accumulator = _ACCUMULATOR.get(element_type)
     if accumulator is None:
         raise Unsupported(f"convolution of {element_type} values (floats only)")
-    dims, filter_dims = shape(x), shape(w)
+    dims, filter_dims = dims_of(x), shape(w)
     spatial = len(dims) - 2
     if spatial not in (1, 2):
         raise Unsupported(f"{spatial}-D convolution (1-D and 2-D only)")
@@ -80,7 +92,10 @@ def _convolve(e: Emitter, op: ov.ConvolutionBase, x: SSAValue, w: SSAValue,
         w = e.reshape(w, (*filter_dims[:2], 1, filter_dims[2]))
         strides, dilations = [1, *strides], [1, *dilations]
         begins, ends = [0, *begins], [0, *ends]
-    n, channels, height, width = shape(x)
+    n, channels, height, width = dims_of(x)
+    if channels == DYN:  # the filters fix the channels
+        channels = filter_dims[0] if depthwise else filter_dims[1]
+        x = e.generalize(x, TensorType(element_type, [n, channels, height, width]))
     first, second, kernel_h, kernel_w = shape(w)
     out_channels = first * second if depthwise else first
     sizes, pads = [], []
@@ -95,8 +110,11 @@ def _convolve(e: Emitter, op: ov.ConvolutionBase, x: SSAValue, w: SSAValue,
     w = e.transpose(w, (2, 3, 0, 1) if depthwise else (0, 2, 3, 1))  # [KH,KW,C,M] / OHWI
     bias = e.const(np.zeros(out_channels), element_type)
     zero = e.const(np.zeros(1), element_type)
-    out_h = (sizes[0] + pads[0] + pads[1] - (kernel_h - 1) * dilations[0] - 1) // strides[0] + 1
-    out_w = (sizes[1] + pads[2] + pads[3] - (kernel_w - 1) * dilations[1] - 1) // strides[1] + 1
+    out_h, out_w = (
+        DYN if size == DYN else
+        (size + pads[2 * i] + pads[2 * i + 1] - (kernel - 1) * dilations[i] - 1) // strides[i] + 1
+        for i, (size, kernel) in enumerate(zip(sizes, (kernel_h, kernel_w), strict=True))
+    )
     result_type = TensorType(element_type, (n, out_h, out_w, out_channels))
     cls = tt.DepthwiseConv2DOp if depthwise else tt.Conv2DOp
     conv = e.value(cls([x, w, bias, zero, zero], result_type, pads, strides, dilations,
@@ -125,7 +143,7 @@ class GroupConvolution(OpenVINOPattern):
     OPS = (ov.GroupConvolutionOp,)
 
     def convert(self, op: ov.GroupConvolutionOp, e: Emitter) -> Sequence[SSAValue]:
-        dims, filter_dims = shape(op.input), shape(op.filter)
+        dims, filter_dims = dims_of(op.input), shape(op.filter)
         groups, per_group = filter_dims[0], filter_dims[2]
         if per_group == 1:  # [G, M, 1, kernel...] -> [G, M, kernel...]
             filters = e.reshape(op.filter, (groups, filter_dims[1], *filter_dims[3:]))

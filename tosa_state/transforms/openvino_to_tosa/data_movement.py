@@ -12,19 +12,19 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 import numpy as np
-from xdsl.dialects.builtin import IntegerType, TensorType, i1, i32
-from xdsl.ir import Attribute, SSAValue
+from xdsl.dialects.builtin import TensorType
+from xdsl.ir import SSAValue
 
 from tosa_state.dialects import openvino as ov
 from tosa_state.dialects.tosa import shape as tts
 from tosa_state.dialects.tosa import tensor as tt
+from tosa_state.transforms.openvino_to_tosa import sizes as sz
 from tosa_state.transforms.openvino_to_tosa.common import (
     DYN,
     Emitter,
     OpenVINOPattern,
     RuntimeShape,
     Unsupported,
-    broadcast_shape,
     constant,
     constant_ints,
     dims,
@@ -82,7 +82,7 @@ class Reshape(OpenVINOPattern):
 
     def convert(self, op: ov.ReshapeOp, e: Emitter) -> Sequence[SSAValue]:
         if (runtime := e.shape_elements(op.input)) is not None and constant(op.input) is None:
-            return [e.shape_tensor(replace(runtime, scalar=_rank(op.result) == 0))]
+            return [e.shape_tensor(replace(runtime, scalar=_rank(op.result) == 0), op.result)]
         if DYN in dims(op.input):
             return [_reshape_dynamic(e, op)]
         return [e.reshape(op.input, _reshape_target(op, dims(op.input)))]
@@ -123,7 +123,7 @@ class Squeeze(OpenVINOPattern):
 
     def convert(self, op: ov.SqueezeOp, e: Emitter) -> Sequence[SSAValue]:
         if (runtime := _runtime(e, op.input)) is not None:  # a 1-element shape to 0-D
-            return [e.shape_tensor(replace(runtime, scalar=True))]
+            return [e.shape_tensor(replace(runtime, scalar=_rank(op.result) == 0), op.result)]
         dims = _dims(op.input)
         if op.axes is None:
             axes = {i for i, d in enumerate(dims) if d == 1}
@@ -141,7 +141,7 @@ class Unsqueeze(OpenVINOPattern):
 
     def convert(self, op: ov.UnsqueezeOp, e: Emitter) -> Sequence[SSAValue]:
         if (runtime := _runtime(e, op.input)) is not None:  # a 0-D shape to 1-D
-            return [e.shape_tensor(replace(runtime, scalar=False))]
+            return [e.shape_tensor(replace(runtime, scalar=False), op.result)]
         dims = list(_dims(op.input))
         axes_list = constant_ints(op.axes, "axes")
         rank = len(dims) + len(axes_list)
@@ -181,14 +181,17 @@ class Concat(OpenVINOPattern):
         return [e.concat(inputs, axis)]
 
 
-def _split(e: Emitter, value: SSAValue, axis: int, lengths: Sequence[int]) -> list[SSAValue]:
-    sizes = dims(value)
-    parts, offset = [], 0
+def _split(e: Emitter, value: SSAValue, axis: int, lengths: Sequence[sz.Size]
+           ) -> list[SSAValue]:
+    """Consecutive windows of `lengths` along `axis` (lengths known or not)."""
+    sizes = e.sizes(value)
+    parts: list[SSAValue] = []
+    offset: sz.Size = 0
     for length in lengths:
-        start = [offset if d == axis else 0 for d in range(len(sizes))]
-        size = [length if d == axis else n for d, n in enumerate(sizes)]
-        parts.append(e.slice(value, start, size))
-        offset += length
+        starts = [offset if d == axis else 0 for d in range(len(sizes))]
+        extents = [length if d == axis else n for d, n in enumerate(sizes)]
+        parts.append(sz.window(e, value, starts, extents))
+        offset = sz.add(e, offset, length)
     return parts
 
 
@@ -199,17 +202,8 @@ def _scalar_axis(value: SSAValue, rank: int) -> int:
     return normalize_axis(axes[0], rank)
 
 
-def _static_axis_dims(value: SSAValue, axis_value: SSAValue) -> tuple[int, ...]:
-    """The dims of a value split along `axis_value`, which must be static (others may be
-    dynamic)."""
-    sizes = dims(value)
-    if sizes[_scalar_axis(axis_value, len(sizes))] == DYN:
-        raise Unsupported("a split along a dynamic dimension")
-    return sizes
-
-
 class Split(OpenVINOPattern):
-    """Split-1: `num_splits` equal `tosa.slice`s."""
+    """Split-1: `num_splits` equal windows (of a dim known or not)."""
 
     OPS = (ov.SplitOp,)
 
@@ -219,46 +213,43 @@ class Split(OpenVINOPattern):
             part = len(runtime.elements) // count
             if part * count != len(runtime.elements):
                 raise Unsupported(f"{len(runtime.elements)} sizes do not split into {count}")
-            return [e.shape_tensor(replace(runtime, elements=runtime.elements[i:i + part]))
-                    for i in range(0, len(runtime.elements), part)]
-        dims = _static_axis_dims(op.input, op.axis)
-        axis = _scalar_axis(op.axis, len(dims))
+            return [e.shape_tensor(replace(runtime, elements=runtime.elements[i:i + part]),
+                                   result)
+                    for i, result in zip(range(0, len(runtime.elements), part), op.results,
+                                         strict=True)]
+        axis = _scalar_axis(op.axis, len(dims(op.input)))
         count = op.num_splits.value.data
-        if dims[axis] % count:
-            raise Unsupported(f"dim {dims[axis]} does not split into {count} equal parts")
-        return _split(e, op.input, axis, [dims[axis] // count] * count)
+        size = e.size(op.input, axis)
+        if isinstance(size, int) and size % count:
+            raise Unsupported(f"dim {size} does not split into {count} equal parts")
+        return _split(e, op.input, axis, [sz.floordiv(e, size, count)] * count)
 
 
 class VariadicSplit(OpenVINOPattern):
-    """VariadicSplit-1: `tosa.slice`s of `split_lengths` (one `-1` takes the rest)."""
+    """VariadicSplit-1: windows of `split_lengths` (one `-1` takes the rest)."""
 
     OPS = (ov.VariadicSplitOp,)
 
     def convert(self, op: ov.VariadicSplitOp, e: Emitter) -> Sequence[SSAValue]:
-        dims = _static_axis_dims(op.input, op.axis)
-        axis = _scalar_axis(op.axis, len(dims))
-        lengths = constant_ints(op.split_lengths, "split_lengths")
-        if lengths.count(-1) == 1:
-            lengths[lengths.index(-1)] = dims[axis] - sum(n for n in lengths if n != -1)
-        if sum(lengths) != dims[axis] or any(n < 0 for n in lengths):
-            raise Unsupported(f"split_lengths {lengths} do not add up to dim {dims[axis]}")
+        axis = _scalar_axis(op.axis, len(dims(op.input)))
+        found = e.shape_elements(op.split_lengths)
+        if found is None:
+            raise Unsupported("split_lengths must be constants or computed from shapes")
+        lengths: list[sz.Size] = list(found.elements)
+        size = e.size(op.input, axis)
+        holes = [i for i, n in enumerate(lengths) if isinstance(n, int) and n == -1]
+        if len(holes) > 1:
+            raise Unsupported(f"split_lengths {list(found.elements)} have more than one -1")
+        if holes:
+            rest: sz.Size = size
+            for i, n in enumerate(lengths):
+                if i != holes[0]:
+                    rest = sz.sub(e, rest, n)
+            lengths[holes[0]] = rest
+        known = all(isinstance(n, int) for n in (*lengths, size))
+        if known and (sum(lengths) != size or any(n < 0 for n in lengths)):
+            raise Unsupported(f"split_lengths {lengths} do not add up to dim {size}")
         return _split(e, op.input, axis, lengths)
-
-
-def strided(e: Emitter, value: SSAValue, ranges: Sequence[range]) -> SSAValue:
-    """`value[r0, r1, ...]` for one Python range per dim: one `tosa.slice` of the bounding
-    window, then gathers (or a reverse) along the dims with another step."""
-    if any(len(r) == 0 for r in ranges):
-        out = tuple(len(r) for r in ranges)
-        return e.const(np.zeros(out, dtype_of(element(value))))
-    starts = [min(r[0], r[-1]) for r in ranges]
-    sizes = [abs(r[-1] - r[0]) + 1 for r in ranges]
-    window = e.slice(value, starts, sizes)
-    for axis, (r, start) in enumerate(zip(ranges, starts, strict=True)):
-        indices = [i - start for i in r]
-        if indices != list(range(sizes[axis])):
-            window = e.take(window, axis, indices)
-    return window
 
 
 def _mask(op: ov.StridedSliceOp, name: str, index: int) -> bool:
@@ -266,19 +257,30 @@ def _mask(op: ov.StridedSliceOp, name: str, index: int) -> bool:
     return index < len(values) and bool(values[index])
 
 
+def _bounds(e: Emitter, value: SSAValue | None, what: str, count: int) -> list[sz.Size]:
+    if value is None:
+        return [1] * count
+    found = e.shape_elements(value)
+    if found is None:
+        raise Unsupported(f"{what} must be constants or computed from shapes")
+    return list(found.elements)
+
+
 class StridedSlice(OpenVINOPattern):
     """StridedSlice-1 with all five masks (a mask bit of 1 ignores begin / end, adds a new axis,
-    shrinks an axis, or stands for the dims not listed)."""
+    shrinks an axis, or stands for the dims not listed), on dims known or not."""
 
     OPS = (ov.StridedSliceOp,)
 
     def convert(self, op: ov.StridedSliceOp, e: Emitter) -> Sequence[SSAValue]:
-        dims = shape(op.input)
-        begin = constant_ints(op.begin, "begin")
-        end = constant_ints(op.end, "end")
-        stride = constant_ints(op.stride, "stride") if op.stride is not None else [1] * len(begin)
-        ranges: list[range] = []
-        out: list[int] = []
+        rank = len(dims(op.input))
+        begin = _bounds(e, op.begin, "begin", 0)
+        end = _bounds(e, op.end, "end", 0)
+        stride = _bounds(e, op.stride, "stride", len(begin))
+        if any(not isinstance(s, int) for s in stride):
+            raise Unsupported("strides must be constants")
+        axes: list[sz.AxisSlice] = []
+        layout: list[int | None] = []  # per output dim: the input axis, None for a new one
         entries = len(begin)
         consuming = sum(
             1 for i in range(entries)
@@ -288,176 +290,79 @@ class StridedSlice(OpenVINOPattern):
         for i in range(entries):
             if _mask(op, "ellipsis_mask", i) and not seen_ellipsis:
                 seen_ellipsis = True
-                for _ in range(len(dims) - consuming):
-                    ranges.append(range(dims[len(ranges)]))
-                    out.append(len(ranges[-1]))
+                for _ in range(rank - consuming):
+                    layout.append(len(axes))
+                    axes.append(sz.AxisSlice())
                 continue
             if _mask(op, "new_axis_mask", i):
-                out.append(1)
+                layout.append(None)
                 continue
-            if len(ranges) >= len(dims):
+            if len(axes) >= rank:
                 raise Unsupported("more sliced dims than the input has")
-            dim = dims[len(ranges)]
             if _mask(op, "shrink_axis_mask", i):
-                index = begin[i] + dim if begin[i] < 0 else begin[i]
-                if not 0 <= index < dim:
-                    raise Unsupported(f"index {begin[i]} is out of range for dim {dim}")
-                ranges.append(range(index, index + 1))
+                axes.append(_shrunk(e, op.input, len(axes), begin[i]))
                 continue
-            if stride[i] == 0:
-                raise Unsupported("a stride is 0")
             start = None if _mask(op, "begin_mask", i) else begin[i]
             stop = None if _mask(op, "end_mask", i) else end[i]
-            ranges.append(range(*slice(start, stop, stride[i]).indices(dim)))
-            out.append(len(ranges[-1]))
-        for dim in dims[len(ranges) :]:
-            ranges.append(range(dim))
-            out.append(dim)
-        return [e.reshape(strided(e, op.input, ranges), out)]
+            layout.append(len(axes))
+            axes.append(sz.AxisSlice(start, stop, int(stride[i])))
+        while len(axes) < rank:
+            layout.append(len(axes))
+            axes.append(sz.AxisSlice())
+        result = sz.slice_ranges(e, op.input, axes)
+        sizes = e.sizes(result)
+        return [sz.reshape(e, result, [1 if a is None else sizes[a] for a in layout])]
+
+
+def _shrunk(e: Emitter, value: SSAValue, axis: int, index: sz.Size) -> sz.AxisSlice:
+    """The one-element window of a shrunk axis; a constant index of a static dim must be in
+    range (others fail at run time in the slice)."""
+    dim = dims(value)[axis]
+    if isinstance(index, int) and dim != DYN and not -dim <= index < dim:
+        raise Unsupported(f"index {index} is out of range for dim {dim}")
+    stop = sz.BIG if isinstance(index, int) and index == -1 else sz.add(e, index, 1)
+    return sz.AxisSlice(index, stop, 1)
 
 
 class Slice(OpenVINOPattern):
-    """Slice-8: numpy slicing `[start:stop:step]` along `axes`."""
+    """Slice-8: numpy slicing `[start:stop:step]` along `axes` (bounds negative, clamped,
+    `INT64_MAX`, or computed from shapes; dims known or not)."""
 
     OPS = (ov.SliceOp,)
 
     def convert(self, op: ov.SliceOp, e: Emitter) -> Sequence[SSAValue]:
-        if DYN in _dims(op.input) or any(_runtime(e, v) is not None for v in
-                                         (op.start, op.stop)):
-            return [_slice_dynamic(e, op)]
-        dims = shape(op.input)
-        start = constant_ints(op.start, "start")
-        stop = constant_ints(op.stop, "stop")
-        step = constant_ints(op.step, "step")
+        rank = len(dims(op.input))
+        start = _bounds(e, op.start, "start", 0)
+        stop = _bounds(e, op.stop, "stop", 0)
+        step = _bounds(e, op.step, "step", 0)
+        if any(not isinstance(s, int) for s in step):
+            raise Unsupported("steps must be constants")
         axes = constant_ints(op.axes, "axes") if op.axes is not None else range(len(start))
-        ranges = [range(d) for d in dims]
+        if not len(start) == len(stop) == len(step) == len(axes):
+            raise Unsupported("start, stop, step and axes differ in length")
+        specs: list[sz.AxisSlice | None] = [None] * rank
         for axis, first, last, by in zip(axes, start, stop, step, strict=True):
-            axis = normalize_axis(axis, len(dims))
-            if by == 0:
-                raise Unsupported("a step is 0")
-            ranges[axis] = range(*slice(first, last, by).indices(dims[axis]))
-        return [strided(e, op.input, ranges)]
-
-
-def _slice_dynamic(e: Emitter, op: ov.SliceOp) -> SSAValue:
-    """Slice-8 with step 1 where sizes are known only at run time: non-negative starts,
-    stops clamped to the dims (`tosa.min_shape`), one `tosa.slice`."""
-    found = [e.shape_elements(v) for v in (op.start, op.stop, op.step)]
-    if any(f is None for f in found):
-        raise Unsupported("start, stop and step must be constants or computed from shapes")
-    start, stop, step = (f.elements for f in found)
-    if any(not isinstance(s, int) or s != 1 for s in step):
-        raise Unsupported("a slice with dynamic dims needs steps of 1")
-    rank = len(_dims(op.input))
-    axes = constant_ints(op.axes, "axes") if op.axes is not None else range(len(start))
-    begin: list[int | SSAValue] = [0] * rank
-    sizes = e.sizes(op.input)
-    for axis, first, last in zip(axes, start, stop, strict=True):
-        axis = normalize_axis(axis, rank)
-        if any(isinstance(b, int) and b < 0 for b in (first, last)):
-            raise Unsupported("a slice with dynamic dims needs non-negative bounds")
-        dim = sizes[axis]
-        if isinstance(last, int) and isinstance(dim, int):
-            end: int | SSAValue = min(last, dim)
-        elif isinstance(last, int) and last >= (1 << 62):
-            end = dim
-        else:
-            end = e.value(tts.MinShapeOp(*(x if isinstance(x, SSAValue) else
-                                           e.const_shape([x]) for x in (last, dim))))
-        if isinstance(first, int) and isinstance(end, int):
-            sizes[axis] = max(end - first, 0)
-        else:
-            sizes[axis] = e.value(tts.SubShapeOp(*(x if isinstance(x, SSAValue) else
-                                                   e.const_shape([x]) for x in (end, first))))
-        begin[axis] = first
-    out = [s if isinstance(s, int) else DYN for s in sizes]
-    result_type = TensorType(element(op.input), out)
-    return e.value(tt.SliceOp(op.input, e.shape_operand(begin), e.shape_operand(sizes),
-                              result_type))
-
-
-def _index_table(e: Emitter, indices: SSAValue, size: int) -> SSAValue:
-    """Indices as i32 / i64 with negative ones counted from the end."""
-    index_type = element(indices)
-    if not isinstance(index_type, IntegerType) or index_type == i1:
-        raise Unsupported(f"indices of type {index_type}")
-    if index_type.width.data < 32:
-        indices = e.cast(indices, i32)
-    rank = len(dims(indices))
-    zero = e.scalar(0, element(indices), rank)
-    wrapped = e.add(indices, e.scalar(size, element(indices), rank))
-    return e.select(e.greater(zero, indices), wrapped, indices)
+            specs[normalize_axis(axis, rank)] = sz.AxisSlice(first, last, int(by))
+        return [sz.slice_ranges(e, op.input, specs)]
 
 
 class Gather(OpenVINOPattern):
-    """Gather-8: `tosa.gather` on the data reshaped to [outer, K, inner]; constant indices
-    become slices where they can."""
+    """Gather-1/7/8 (`batch_dims`, negative indices counted from the end), constant or
+    computed indices, on dims known or not: windows for constant indices, else one
+    `tosa.gather` of the data as [outer, K, inner]."""
 
     OPS = (ov.GatherOp,)
 
     def convert(self, op: ov.GatherOp, e: Emitter) -> Sequence[SSAValue]:
         if (runtime := _runtime(e, op.input)) is not None:
             return [_gather_sizes(e, op, runtime)]
-        if DYN in dims(op.input):
-            return [_gather_dynamic(e, op)]
-        data, indices = shape(op.input), dims(op.indices)
-        axis = _scalar_axis(op.axis, len(data))
+        indices = op.indices
+        if _runtime(e, indices) is not None:
+            indices = e.shape_as_tensor(indices)
+        axis = _scalar_axis(op.axis, len(dims(op.input)))
         batch = op.batch_dims.value.data
-        batch = batch + len(indices) if batch < 0 else batch
-        if not 0 <= batch <= min(axis, len(indices)):
-            raise Unsupported(f"batch_dims {op.batch_dims.value.data} is out of range")
-        if DYN in indices:  # e.g. an embedding lookup of `input_ids: [?, ?]`
-            if batch:
-                raise Unsupported("batch_dims with indices of a dynamic shape")
-            sizes = [e.dim(op.indices, i) if d == DYN else d for i, d in enumerate(indices)]
-            table = e.reshape(_index_table(e, op.indices, data[axis]), (1, 1, DYN))
-            outer = int(np.prod(data[:axis]))
-            table = e.reshape(e.tile(table, (1, outer, 1)), (outer, DYN))
-            gathered = e.gather3(op.input, axis, table)
-            return [e.reshape(gathered, (*data[:axis], *sizes, *data[axis + 1 :]))]
-        out = (*data[:axis], *indices[batch:], *data[axis + 1 :])
-        constant_indices = constant(op.indices)
-        if batch == 0 and constant_indices is not None:
-            flat = [int(i) + data[axis] if i < 0 else int(i) for i in constant_indices.flat]
-            if any(not 0 <= i < data[axis] for i in flat):
-                raise Unsupported(f"an index is out of range for dim {data[axis]}")
-            return [e.reshape(e.take(op.input, axis, flat), out)]
-        table = _index_table(e, op.indices, data[axis])
-        width = int(np.prod(indices[batch:]))
-        outer = int(np.prod(data[:axis]))
-        batches = int(np.prod(indices[:batch]))
-        table = e.reshape(table, (batches, 1, width))
-        table = e.tile(table, (1, outer // batches, 1))
-        table = e.reshape(table, (outer, width))
-        return [e.reshape(e.gather3(op.input, axis, table), out)]
-
-
-def _gather_dynamic(e: Emitter, op: ov.GatherOp) -> SSAValue:
-    """Gather-8 with dynamic dims (`batch_dims` 0, non-negative computed indices, as a
-    `beam_idx` reorder of a KV cache): `tosa.gather` on the data as [outer, K, inner], the
-    sizes computed at run time."""
-    data = dims(op.input)
-    axis = _scalar_axis(op.axis, len(data))
-    if op.batch_dims.value.data != 0 or constant(op.indices) is not None:
-        raise Unsupported("Gather with dynamic dims takes computed indices and batch_dims 0")
-    index_type = element(op.indices)
-    if not isinstance(index_type, IntegerType) or index_type == i1:
-        raise Unsupported(f"indices of type {index_type}")
-    indices = e.cast(op.indices, i32) if index_type.width.data < 32 else op.indices
-    sizes = [e.size(op.input, i) for i in range(len(data))]
-    index_sizes = [e.size(op.indices, i) for i in range(len(dims(op.indices)))]
-    outer, inner = e.product(sizes[:axis]), e.product(sizes[axis + 1:])
-    width = e.product(index_sizes)
-    values = e.reshape_sizes(op.input, [outer, sizes[axis], inner])
-    table = e.reshape_sizes(indices, [1, width])
-    if outer != 1:
-        table = e.value(tt.TileOp(table, e.shape_operand([outer, 1]),
-                                  TensorType(element(table), [DYN, dims(table)[1]])))
-        table = e.reshape_sizes(table, [outer, width])
-    gathered_type = TensorType(element(op.input), [dims(values)[0], dims(table)[1],
-                                                   dims(values)[2]])
-    gathered = e.value(tt.GatherOp(values, table, gathered_type))
-    return e.reshape_sizes(gathered, [*sizes[:axis], *index_sizes, *sizes[axis + 1:]])
+        batch = batch + len(dims(indices)) if batch < 0 else batch
+        return [sz.gather(e, op.input, indices, axis, batch, op.wraps_negative_indices)]
 
 
 def _gather_sizes(e: Emitter, op: ov.GatherOp, runtime: RuntimeShape) -> SSAValue:
@@ -488,64 +393,96 @@ def _rank(value: SSAValue) -> int:
 
 class Broadcast(OpenVINOPattern):
     """Broadcast-3 (numpy, bidirectional, explicit): a reshape to the target rank and a
-    `tosa.tile` (folded when the input is a constant)."""
+    `tosa.tile` (folded when the input is a constant); the input, the target shape and the
+    axes mapping may be computed from shapes, the dims known or not."""
 
     OPS = (ov.BroadcastOp,)
 
     def convert(self, op: ov.BroadcastOp, e: Emitter) -> Sequence[SSAValue]:
+        value = op.input
+        found = e.shape_elements(op.target_shape)
+        runtime = _runtime(e, value)
+        if runtime is not None and found is not None and len(runtime.elements) == 1 and all(
+                isinstance(t, int) for t in found.elements) and len(found.elements) <= 1:
+            count = found.elements[0] if found.elements else 1  # a shape of repeated sizes
+            return [e.shape_tensor(replace(runtime, elements=runtime.elements * int(count),
+                                           scalar=not found.elements))]
+        if runtime is not None:  # a size broadcast as data (e.g. sequence lengths)
+            value = e.shape_as_tensor(value)
+        if found is None:
+            raise Unsupported("target_shape must be constants or computed from shapes")
+        target = list(found.elements)
         mode = op.mode.data
-        if (runtime := _runtime(e, op.target_shape)) is not None:
-            return [_broadcast_at_run_time(e, op, runtime)]
-        dims = shape(op.input)
-        target = constant_ints(op.target_shape, "target_shape")
         if mode == "explicit":
             assert op.axes_mapping is not None
             mapping = constant_ints(op.axes_mapping, "axes_mapping")
-            if len(mapping) != len(dims):
-                raise Unsupported(f"axes_mapping {mapping} does not map {len(dims)} dims")
-            expanded = [1] * len(target)
-            for dim, axis in zip(dims, mapping, strict=True):
-                expanded[axis] = dim
-            value, out = e.reshape(op.input, expanded), target
-        elif mode == "bidirectional":
-            value, out = op.input, list(broadcast_shape([dims, target]))
-        else:
-            value, out = op.input, target
-            if broadcast_shape([dims, target]) != tuple(target):
-                raise Unsupported(f"{ov.format_shape(dims)} does not broadcast to {target}")
-        result = e.broadcast_to(value, out)
-        if shape(result) != tuple(out):
-            raise Unsupported(f"{ov.format_shape(dims)} does not broadcast to {out}")
-        return [result]
+            if len(mapping) != len(dims(value)) or sorted(mapping) != mapping or any(
+                    not 0 <= a < len(target) for a in mapping):
+                raise Unsupported(f"axes_mapping {mapping} does not map {len(dims(value))} "
+                                  f"dims into rank {len(target)}")
+            sizes = e.sizes(value)
+            expanded: list[sz.Size] = [1] * len(target)
+            for size, axis in zip(sizes, mapping, strict=True):
+                expanded[axis] = size
+            value = sz.reshape(e, value, expanded)
+        elif len(dims(value)) > len(target) and mode != "bidirectional":
+            raise Unsupported(f"the input has a higher rank ({len(dims(value))}) than the "
+                              f"target shape ({len(target)})")
+        return [_broadcast(e, value, target, mode == "bidirectional")]
 
 
-def _broadcast_at_run_time(e: Emitter, op: ov.BroadcastOp, target: RuntimeShape) -> SSAValue:
-    """Broadcast (numpy, bidirectional) to a target shape known only at run time: a tile by
-    the target's sizes where the input has 1s."""
-    if op.mode.data not in ("numpy", "bidirectional"):
-        raise Unsupported(f"mode '{op.mode.data}' with a target shape known only at run time")
-    value_dims = dims(op.input)
-    if len(value_dims) > len(target.elements):
-        raise Unsupported("the input has a higher rank than the run-time target shape")
-    return e.broadcast_to(op.input, target.elements)
+def _broadcast(e: Emitter, value: SSAValue, target: list[sz.Size], bidirectional: bool
+               ) -> SSAValue:
+    """numpy (or bidirectional) broadcasting of `value` to `target`: a tile by the target's
+    size along the input's 1-dims."""
+    rank = max(len(dims(value)), len(target))
+    value = e.with_rank(value, rank)
+    target = [1] * (rank - len(target)) + target
+    multiples: list[sz.Size] = []
+    known: list[int] = []  # the result's static dims: a dynamic dim broadcast to N is N
+    for d, t in zip(dims(value), target, strict=True):
+        known.append(t if isinstance(t, int) and d == DYN and t != 1 else d)
+        if d == 1:
+            multiples.append(t)
+            known[-1] = t if isinstance(t, int) else DYN
+            continue
+        if isinstance(t, int) and t != d and d != DYN and not (t == 1 and bidirectional):
+            raise Unsupported(f"dim {d} of {ov.format_shape(dims(value))} does not broadcast "
+                              f"to {t}")
+        multiples.append(1)
+    if any(isinstance(m, int) and m == 0 for m in multiples):
+        out = [d * m for d, m in zip(dims(value), multiples, strict=True)
+               if isinstance(m, int) and d != DYN]
+        if len(out) == rank:
+            return e.const(np.zeros(out, dtype_of(element(value))))
+    result = e.tile(value, multiples)  # an empty state of a run-time batch: a tile by 0
+    # A dynamic dim broadcast to N must be N at run time (1 is refused there, naming the
+    # layer: TOSA's tile cannot depend on it).
+    return e.generalize(result, TensorType(element(result), known))
 
 
 class Tile(OpenVINOPattern):
     """Tile-1 as numpy's `tile`: `tosa.tile` (repeats padded with leading 1s, or the input
-    given leading 1-dims, to one rank)."""
+    given leading 1-dims, to one rank); repeats constant or computed from shapes."""
 
     OPS = (ov.TileOp,)
 
     def convert(self, op: ov.TileOp, e: Emitter) -> Sequence[SSAValue]:
-        repeats = constant_ints(op.repeats, "repeats")
-        if any(r < 0 for r in repeats):
+        found = e.shape_elements(op.repeats)
+        if found is None:
+            raise Unsupported("repeats must be constants or computed from shapes")
+        repeats = list(found.elements)
+        if any(isinstance(r, int) and r < 0 for r in repeats):
             raise Unsupported(f"negative repeats {repeats}")
-        rank = max(len(shape(op.input)), len(repeats))
+        rank = max(len(dims(op.input)), len(repeats))
         value = e.with_rank(op.input, rank)
         repeats = [1] * (rank - len(repeats)) + repeats
-        if 0 in repeats:
-            dims = [d * r for d, r in zip(shape(value), repeats, strict=True)]
-            return [e.const(np.zeros(dims, dtype_of(element(value))))]
+        if any(isinstance(r, int) and r == 0 for r in repeats):
+            out = [d * r for d, r in zip(dims(value), repeats, strict=True)
+                   if isinstance(r, int) and d != DYN]
+            if len(out) != rank:
+                raise Unsupported("zero repeats of a tensor with dynamic dims")
+            return [e.const(np.zeros(out, dtype_of(element(value))))]
         return [e.tile(value, repeats)]
 
 
@@ -557,27 +494,39 @@ class Pad(OpenVINOPattern):
     OPS = (ov.PadOp,)
 
     def convert(self, op: ov.PadOp, e: Emitter) -> Sequence[SSAValue]:
-        dims = shape(op.input)
-        begins = constant_ints(op.pads_begin, "pads_begin")
-        ends = constant_ints(op.pads_end, "pads_end")
-        if len(begins) != len(dims) or len(ends) != len(dims):
-            raise Unsupported(f"pads of {len(begins)} / {len(ends)} values for rank {len(dims)}")
-        value = e.slice(op.input, [max(-b, 0) for b in begins],
-                        [d - max(-b, 0) - max(-a, 0) for d, b, a in zip(dims, begins, ends,
-                                                                         strict=True)])
-        begins, ends = [max(b, 0) for b in begins], [max(a, 0) for a in ends]
+        sizes = e.sizes(op.input)
+        begins, ends = (_bounds(e, v, what, 0) for v, what in
+                        ((op.pads_begin, "pads_begin"), (op.pads_end, "pads_end")))
+        if len(begins) != len(sizes) or len(ends) != len(sizes):
+            raise Unsupported(f"pads of {len(begins)} / {len(ends)} values for rank "
+                              f"{len(sizes)}")
+        # Negative (constant) pads crop; amounts computed from shapes are taken as >= 0.
+        crops = [(_negative(b), _negative(a)) for b, a in zip(begins, ends, strict=True)]
+        value = sz.window(e, op.input, [b for b, _ in crops],
+                          [sz.sub(e, d, b + a) for d, (b, a) in zip(sizes, crops, strict=True)])
+        begins = [b if isinstance(b, SSAValue) else max(b, 0) for b in begins]
+        ends = [a if isinstance(a, SSAValue) else max(a, 0) for a in ends]
+        padding = [p for pair in zip(begins, ends, strict=True) for p in pair]
+        fill = 0 if op.pad_value is None else require_constant(op.pad_value, "pad_value"
+                                                               ).reshape(-1)[0]
         mode = op.pad_mode.data
+        if mode == "constant" and all(isinstance(p, int) for p in padding):
+            return [e.pad(value, [int(p) for p in padding], fill)]
         if mode == "constant":
-            return [_pad_constant(e, value, begins, ends, op.pad_value)]
+            out = [sz.static(sz.add(e, sz.add(e, d, b), a)) for d, b, a in
+                   zip(e.sizes(value), begins, ends, strict=True)]
+            pad_const = e.const(np.full(1, fill), element(value))
+            return [e.value(tt.PadOp(value, e.shape_operand(padding), pad_const,
+                                     TensorType(element(value), out)))]
+        if not all(isinstance(p, int) for p in padding):
+            raise Unsupported(f"{mode} padding by amounts known only at run time")
         for axis, (before, after) in enumerate(zip(begins, ends, strict=True)):
-            value = _pad_axis(e, value, axis, before, after, mode)
+            value = _pad_axis(e, value, axis, int(before), int(after), mode)
         return [value]
 
 
-def _pad_constant(e: Emitter, value: SSAValue, begins: list[int], ends: list[int],
-                  pad_value: SSAValue | None) -> SSAValue:
-    fill = 0 if pad_value is None else require_constant(pad_value, "pad_value").reshape(-1)[0]
-    return e.pad(value, [p for pair in zip(begins, ends, strict=True) for p in pair], fill)
+def _negative(pad: sz.Size) -> int:
+    return max(-pad, 0) if isinstance(pad, int) else 0
 
 
 def _pad_axis(e: Emitter, value: SSAValue, axis: int, before: int, after: int, mode: str
@@ -642,16 +591,9 @@ class Range(OpenVINOPattern):
         return [e.const(range_values(start, stop, step, dtype_of(op.output_type)))]
 
 
-RANGE_CAPACITY = 8192
-"""The longest Range with bounds known only at run time: TOSA has no iota, so such a Range is
-a `tosa.slice` of the constant `[0, 1, ..., RANGE_CAPACITY)` (positions of a sequence, in a
-decoder LLM)."""
-
-
 def _runtime_range(e: Emitter, op: ov.RangeOp) -> SSAValue:
     """Range-4 with bounds known at run time (sizes from ShapeOf): step 1 from a start >= 0,
-    `tosa.slice` of `[0, ..., RANGE_CAPACITY)` at `[start]` of size `[stop - start]` (a bound
-    beyond the capacity fails at run time, naming the layer)."""
+    a window of `[0, ..., RANGE_CAPACITY)` (`sizes.positions`)."""
     found = [e.shape_elements(v) for v in (op.start, op.stop, op.step)]
     if any(f is None for f in found):
         raise Unsupported("start, stop and step must be constants or computed from shapes")
@@ -660,36 +602,9 @@ def _runtime_range(e: Emitter, op: ov.RangeOp) -> SSAValue:
         raise Unsupported("a Range with bounds known at run time needs a constant step of 1")
     if isinstance(first, int) and first < 0:
         raise Unsupported("a Range with bounds known at run time needs a start >= 0")
-    if isinstance(first, int) and isinstance(last, int):
-        count: int | SSAValue = max(last - first, 0)
-    elif first == 0:
-        count = last
-    else:
-        as_shape = [x if isinstance(x, SSAValue) else e.const_shape([x]) for x in (last, first)]
-        count = e.value(tts.SubShapeOp(*as_shape))
-    return positions(e, first, count, op.output_type)
-
-
-def positions(e: Emitter, first: int | SSAValue, count: int | SSAValue,
-              element_type: Attribute) -> SSAValue:
-    """`[first, first + 1, ..., first + count)` as a 1-D tensor, for sizes known at run time:
-    a `tosa.slice` of the constant `[0, ..., RANGE_CAPACITY)`."""
-    table = e.const(np.arange(RANGE_CAPACITY, dtype=dtype_of(element_type)))
-    size = count if isinstance(count, SSAValue) else e.const_shape([count])
-    out = count if isinstance(count, int) else DYN
-    result_type = TensorType(element_type, [out])
-    return e.value(tt.SliceOp(table, e.shape_operand([first]), size, result_type))
-
-
-def shape_as_tensor(e: Emitter, value: SSAValue) -> SSAValue:
-    """A shape known at run time (a converted ShapeOf, ...) as the integer tensor OpenVINO
-    has there, for arithmetic with computed tensors: each size read from the position table
-    (so sizes up to RANGE_CAPACITY)."""
-    found = e.lowering.shapes[value]
-    pieces = [positions(e, size, 1, found.element_type) if isinstance(size, SSAValue)
-              else e.const(np.array([size]), found.element_type) for size in found.elements]
-    joined = e.concat(pieces, 0) if len(pieces) > 1 else pieces[0]
-    return e.reshape(joined, () if found.scalar else (len(found.elements),))
+    count = sz.maximum(e, sz.sub(e, last, first), 0) if isinstance(last, int) and isinstance(
+        first, int) else sz.sub(e, last, first)
+    return sz.positions(e, first, count, op.output_type)
 
 
 DATA_MOVEMENT_PATTERNS = (

@@ -29,7 +29,6 @@ from tosa_state.transforms.openvino_to_tosa.common import (
     signless,
     widened_for_division,
 )
-from tosa_state.transforms.openvino_to_tosa.data_movement import shape_as_tensor
 from tosa_state.transforms.openvino_to_tosa.shapes import (
     MixedShapeArithmetic,
     convert_shape,
@@ -84,7 +83,7 @@ class SimpleBinary(OpenVINOPattern):
             try:
                 return [shape_arithmetic(e, op)]
             except MixedShapeArithmetic:
-                lhs, rhs = (shape_as_tensor(e, v) if v in e.lowering.shapes else v
+                lhs, rhs = (e.shape_as_tensor(v) if v in e.lowering.shapes else v
                             for v in (op.lhs, op.rhs))
                 return [self.compute(op, e, lhs, rhs)]
         return [self.compute(op, e, op.lhs, op.rhs)]
@@ -201,9 +200,20 @@ class Divide(OpenVINOPattern):
         return [_divide(e, op.lhs, op.rhs, floor=bool(op.m_pythondiv.value.data))]
 
 
+def _rounded_quotient(e: Emitter, a: SSAValue, b: SSAValue) -> SSAValue:
+    """`a / b` rounded once to the type of f32 `a` and `b` as OpenVINO divides: the
+    reciprocal product in f64 is within 2^-52 of the quotient, nearer than any f32 quotient
+    comes to a rounding boundary. Other floats as `_divide`."""
+    if element(a) != f32:
+        return _divide(e, a, b, floor=False)
+    wide = e.mul(e.cast(a, f64), e.unary(tew.ReciprocalOp, e.cast(b, f64)))
+    return e.cast(wide, f32)
+
+
 class Remainder(OpenVINOPattern):
     """Mod (sign of the dividend, `a - trunc(a / b) * b`) and FloorMod (sign of the divisor,
-    `a - floor(a / b) * b`)."""
+    `a - floor(a / b) * b`), as OpenVINO computes them: for floats the quotient rounded to
+    the type first (a reciprocal product would move `trunc` by one near whole quotients)."""
 
     OPS = (ov.ModOp, ov.FloorModOp)
 
@@ -211,7 +221,7 @@ class Remainder(OpenVINOPattern):
         floor = isinstance(op, ov.FloorModOp)
         a, b = op.lhs, op.rhs
         if is_float(element(a)):
-            ratio = _divide(e, a, b, floor=False)
+            ratio = _rounded_quotient(e, a, b)
             whole = e.unary(tew.FloorOp, ratio) if floor else e.truncate(ratio)
             return [e.sub(a, e.mul(whole, b))]
         quotient = _divide(e, a, b, floor=floor)

@@ -17,23 +17,36 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from xdsl.dialects.builtin import i32
+from xdsl.dialects.builtin import StringAttr, TensorType, i32
 from xdsl.ir import SSAValue
 
+from tosa_state.diagnostics import LAYER_ATTR, describe_layer
 from tosa_state.dialects import openvino as ov
 from tosa_state.dialects.tosa import elementwise as tew
+from tosa_state.dialects.tosa import tensor as tt
 from tosa_state.transforms.openvino_to_tosa.common import (
+    DYN,
     Emitter,
     OpenVINOPattern,
     Unsupported,
     constant,
     dims,
     element,
+    is_static,
     shape,
 )
 from tosa_state.transforms.openvino_to_tosa.elementwise import clamp_bounds
 from tosa_state.transforms.openvino_to_tosa.loops import TimeLoop
 from tosa_state.transforms.openvino_to_tosa.matrix import _product3, matmul
+from tosa_state.transforms.openvino_to_tosa.sizes import (
+    Size,
+    held_size,
+    reshape,
+    same,
+    static,
+    sub,
+    window,
+)
 
 Activation = Callable[[Emitter, SSAValue], SSAValue]
 
@@ -121,7 +134,7 @@ def gru_cell(e: Emitter, op: ov.GRUCellOp | ov.GRUSequenceOp, x_gates: SSAValue,
     # z and r together: one add and one f
     z, reset = _chunks(e, f(e, _clip(e, e.add(x_zr, h_gates), clip)), 2, hidden)
     candidate = g(e, _clip(e, e.add(xh, recurrence(e, reset)), clip))
-    one = e.scalar(1.0, element(z), len(shape(z)))
+    one = e.scalar(1.0, element(z), len(dims(z)))
     return e.add(e.mul(e.sub(one, z), candidate), e.mul(z, state))
 
 
@@ -229,69 +242,78 @@ class RecurrentSequence(OpenVINOPattern):
     OPS = (ov.LSTMSequenceOp, ov.GRUSequenceOp, ov.RNNSequenceOp)
 
     def convert(self, op: Sequence_, e: Emitter) -> Sequence[SSAValue]:
-        n, steps, _ = shape(op.x)
-        self._check_states(op)
+        x, states = self._operands(op, e)
+        n, steps = e.size(x, 0), e.size(x, 1)
         direction = op.direction.data
         lengths = constant(op.sequence_lengths)
-        full = lengths is not None and bool(np.all(np.asarray(lengths) >= steps))
+        if lengths is not None and isinstance(steps, int):
+            full = bool(np.all(np.asarray(lengths) >= steps))
+        else:  # every length T (torch's `Broadcast(T, [batch])`): no step is masked
+            length = held_size(op.sequence_lengths)
+            full = length is not None and any(same(length, t) for t in (steps, e.size(op.x, 1)))
         outs: list[list[SSAValue]] = []
         for d in range(2 if direction == "bidirectional" else 1):
             backwards = direction == "reverse" or d == 1
-            outs.append(self._direction(op, e, d, backwards, None if full else op.sequence_lengths))
+            outs.append(self._direction(op, e, x, states, d, backwards,
+                                        None if full else op.sequence_lengths))
+        hidden = op.hidden_size.value.data
         results = []
-        for values in zip(*outs, strict=True):
-            dims = shape(values[0])
-            results.append(e.concat([e.reshape(v, (n, 1, *dims[1:])) for v in values], 1))
+        for k in range(len(outs[0])):  # Y [N, D, T, H], then the states [N, D, H]
+            extents = (n, 1, steps, hidden) if k == 0 else (n, 1, hidden)
+            results.append(e.concat([reshape(e, o[k], extents) for o in outs], 1))
         return results
 
     @staticmethod
-    def _check_states(op: Sequence_) -> None:
-        """The initial states must be `[N, D, H]`: an empty one comes from a variable whose
-        shape was dynamic (OpenVINO starts it empty and rejects the model too)."""
-        n, _, _ = shape(op.x)
-        directions = 2 if op.direction.data == "bidirectional" else 1
-        expected = (n, directions, op.hidden_size.value.data)
-        states = [("initial hidden state", op.initial_hidden_state)]
+    def _operands(op: Sequence_, e: Emitter) -> tuple[SSAValue, list[SSAValue]]:
+        """X and the initial states, checked: X is `[N, T, input_size]` (a `?` input size is
+        the weights'), the states `[N, D, H]`. A state with dynamic dims is checked at run
+        time (a `tosa.reshape` to `[N, D, H]` that fails naming the layer): an empty one
+        comes from a variable of dynamic shape, which OpenVINO starts empty (and empties
+        again at a reset) and rejects until the user sets it."""
+        x, state_values = op.x, [op.initial_hidden_state]
         if isinstance(op, ov.LSTMSequenceOp):
-            states.append(("initial cell state", op.initial_cell_state))
-        for what, state in states:
-            dims = shape(state)
-            if dims == expected:
+            state_values.append(op.initial_cell_state)
+        directions = 2 if op.direction.data == "bidirectional" else 1
+        hidden = op.hidden_size.value.data
+        inputs = shape(op.w)[2]
+        found = [dims(s) for s in state_values]
+        batch = next((b for b in (dims(x)[0], *(f[0] for f in found)) if b != DYN), DYN)
+        x_dims = dims(x)  # [N, T, input_size] or `?`s there (checked by the op's verifier)
+        if x_dims != (batch, x_dims[1], inputs):
+            x = e.generalize(x, TensorType(element(x), [batch, x_dims[1], inputs]))
+        n = e.size(x, 0)
+        states = []
+        for what, state, state_dims in zip(("initial hidden state", "initial cell state"),
+                                           state_values, found, strict=False):
+            if is_static(state_dims):  # the op's verifier checked it against X
+                states.append(state)
                 continue
-            message = (f"the {what} has shape {ov.format_shape(dims)}, expected "
-                       f"{ov.format_shape(expected)} ([batch, directions, hidden_size])")
-            if 0 in dims:
-                message += (
-                    ": it is empty, as a variable of dynamic shape without initial value "
-                    "starts (OpenVINO rejects such a model too); give the state inputs "
-                    "static shapes (model.reshape) before MakeStateful"
-                )
-            raise Unsupported(message)
+            states.append(_checked_state(e, op, state, what, [n, directions, hidden]))
+        return x, states
 
-    def _direction(self, op: Sequence_, e: Emitter, d: int,
-                   backwards: bool, lengths: SSAValue | None) -> list[SSAValue]:
+    def _direction(self, op: Sequence_, e: Emitter, x: SSAValue, states: list[SSAValue],
+                   d: int, backwards: bool, lengths: SSAValue | None) -> list[SSAValue]:
         """Y [N, T, H], H [N, H] (and C [N, H]) of direction `d`."""
-        lstm = isinstance(op, ov.LSTMSequenceOp)
-        n, steps, inputs = shape(op.x)
+        n, steps, inputs = e.size(x, 0), e.size(x, 1), shape(op.w)[2]
+        nd = static(n)
         hidden = op.hidden_size.value.data
         gates = op.GATES * hidden
         w = _take(e, op.w, (d, 0, 0), (1, gates, inputs), (gates, inputs))
         r = _take(e, op.r, (d, 0, 0), (1, gates, hidden), (gates, hidden))
         bias = shape(op.b)[1]
         b = _take(e, op.b, (d, 0), (1, bias), (bias,))
-        states = [op.initial_hidden_state, *([op.initial_cell_state] if lstm else [])]  # type: ignore[union-attr]
         loop = TimeLoop(self.lowering, e, steps)
         body = loop.body
-        carried = [loop.carry(_take(e, s, (0, d, 0), (n, 1, hidden), (1, n, hidden)))
-                   for s in states]
+        carried = [loop.carry(_state_of(e, s, d, n, hidden)) for s in states]
         if not isinstance(op, ov.GRUSequenceOp):
             x_bias, r_t = b, e.transpose(r, (1, 0))
             gru = None
         else:
             gru = _gru_weights(e, op, r, b)  # type: ignore[arg-type]
             x_bias, r_t = gru.x_bias, gru.r_zr
-        start, delta = (steps - 1, -1) if backwards else (0, 1)
-        x_t = body.reshape(loop.step_part(op.x, 1, 1, start, delta), (1, n, inputs))
+        start, delta = (sub(e, steps, 1), -1) if backwards else (0, 1)
+        x_sizes = [n, steps, inputs]
+        x_t = body.reshape(loop.step_part(x, 1, 1, start, delta, x_sizes), (1, nd, inputs))
         w_t = e.reshape(e.transpose(w, (1, 0)), (1, inputs, gates))
         h = carried[0]
         if gru is None:  # [X_t, H] [W^T; R^T] + B: one matmul
@@ -310,24 +332,50 @@ class RecurrentSequence(OpenVINOPattern):
             new = [gru_cell(body, op, x_t, h_gates, h, _recurrence(inside, h, _product3), d)]  # type: ignore[arg-type]
         y = new[0]
         if lengths is not None:
-            running = self._running(e, loop, lengths, start, delta)
+            running = self._running(e, loop, lengths, n, start, delta)
             new = [body.select(running, v, old) for v, old in zip(new, carried, strict=True)]
             y = body.select(running, new[0], body.const(np.zeros((1, 1, 1)), element(y)))
         for arg, value in zip(carried, new, strict=True):
             loop.update(arg, value)
-        ys = loop.stack(body.reshape(y, (n, 1, hidden)), 1, steps, start, delta)
+        ys = loop.stack(body.reshape(y, (nd, 1, hidden)), 1, steps, start, delta,
+                        [n, 1, hidden])
         finals, stacked = loop.build()
-        return [stacked[ys], *(e.reshape(finals[a], (n, hidden)) for a in carried)]
+        return [stacked[ys], *(e.reshape(finals[a], (nd, hidden)) for a in carried)]
 
     @staticmethod
-    def _running(e: Emitter, loop: TimeLoop, lengths: SSAValue, start: int, delta: int
-                 ) -> SSAValue:
+    def _running(e: Emitter, loop: TimeLoop, lengths: SSAValue, n: Size, start: Size,
+                 delta: int) -> SSAValue:
         """`[1, N, 1]` booleans: whether each batch element runs at the step (its index is
         below its sequence length)."""
-        n = shape(lengths)[0]
-        limits = loop.invariant(e.reshape(e.cast(lengths, i32), (1, n, 1)))
-        position = loop.body.reshape(loop.index(n, 1, start, delta), (1, n, 1))
+        limits = loop.invariant(reshape(e, e.cast(lengths, i32), (1, n, 1)))
+        position = loop.body.reshape(loop.index(n, 1, start, delta), (1, static(n), 1))
         return loop.body.greater(limits, position)
+
+
+def _state_of(e: Emitter, state: SSAValue, d: int, n: Size, hidden: int) -> SSAValue:
+    """The initial state of direction `d` as `[1, N, H]`."""
+    if is_static(dims(state)):
+        return _take(e, state, (0, d, 0), (static(n), 1, hidden), (1, static(n), hidden))
+    # checked by `_checked_state`: one reshape, not merged with that check
+    rows = window(e, state, (0, d, 0), (n, 1, hidden)) if dims(state)[1] != 1 else state
+    result_type = TensorType(element(state), [1, static(n), hidden])
+    return e.value(tt.ReshapeOp(rows, e.shape_operand([1, n, hidden]), result_type))
+
+
+def _checked_state(e: Emitter, op: Sequence_, state: SSAValue, what: str,
+                   expected: Sequence[Size]) -> SSAValue:
+    """`state` reshaped to `expected` (`[N, D, H]`, N from X) at run time: a state of
+    another size (an empty one above all: a variable of dynamic shape starts so, and is so
+    again after a reset) fails there, with a message naming the layer that says so."""
+    result_type = TensorType(element(state), [static(s) for s in expected])
+    reshaped = e.value(tt.ReshapeOp(state, e.shape_operand(list(expected)), result_type))
+    layer = describe_layer(op)
+    reason = (f"the {what} does not have the shape [batch, directions, hidden_size] of "
+              "this call's X: a state variable of dynamic shape starts empty (and is empty "
+              "again after a reset), set it with set_state first")
+    assert reshaped.owner is not None
+    reshaped.owner.attributes[LAYER_ATTR] = StringAttr(f"{layer}: {reason}" if layer else reason)
+    return reshaped
 
 
 RNN_CELL_PATTERNS = (LSTMCell, GRUCell, RNNCell, RecurrentSequence)

@@ -3,8 +3,10 @@
 
 - `elementwise`: ADD, SUB, MUL, LESS, LOGICAL_AND, RELU, LOGISTIC, TANH
 - `data_movement`: constants, RESHAPE, CONCATENATION, GATHER, SLICE, STRIDED_SLICE, SPLIT,
-  TRANSPOSE
-- `matrix`: FULLY_CONNECTED
+  UNPACK, TRANSPOSE (also on int8 tensors of one scale and zero point)
+- `matrix`: FULLY_CONNECTED (float, hybrid and int8)
+- `quantized`: QUANTIZE, DEQUANTIZE, and the integer arithmetic the int8 forms of
+  ADD / SUB / MUL / RELU / LOGISTIC / TANH / FULLY_CONNECTED share
 - `convolution`: CONV_2D
 - `rnn`: UNIDIRECTIONAL_SEQUENCE_LSTM, unrolled
 - `control_flow`: WHILE (unrolled), CALL_ONCE (initial values)
@@ -21,6 +23,7 @@ from tosa_state.transforms.tflite_to_tosa.convolution import CONVOLUTION_PATTERN
 from tosa_state.transforms.tflite_to_tosa.data_movement import DATA_MOVEMENT_PATTERNS
 from tosa_state.transforms.tflite_to_tosa.elementwise import ELEMENTWISE_PATTERNS
 from tosa_state.transforms.tflite_to_tosa.matrix import MATRIX_PATTERNS
+from tosa_state.transforms.tflite_to_tosa.quantized import QUANTIZED_PATTERNS
 from tosa_state.transforms.tflite_to_tosa.rnn import RNN_PATTERNS
 from tosa_state.transforms.tflite_to_tosa.state import STATE_PATTERNS
 
@@ -28,6 +31,7 @@ ALL_PATTERNS: tuple[type[TflPattern], ...] = (
     *DATA_MOVEMENT_PATTERNS,
     *ELEMENTWISE_PATTERNS,
     *MATRIX_PATTERNS,
+    *QUANTIZED_PATTERNS,
     *CONVOLUTION_PATTERNS,
     *RNN_PATTERNS,
     *CONTROL_FLOW_PATTERNS,

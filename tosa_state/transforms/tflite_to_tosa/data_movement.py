@@ -22,6 +22,7 @@ from tosa_state.transforms.openvino_to_tosa.common import (
     shape,
 )
 from tosa_state.transforms.tflite_to_tosa.common import TflPattern, activate, constant_list
+from tosa_state.transforms.tflite_to_tosa.quantized import require_same_quantization
 
 
 class PseudoConst(TflPattern):
@@ -55,6 +56,7 @@ class Reshape(TflPattern):
 
     def convert(self, op: dm.ReshapeOp, operands: Sequence[SSAValue],
                 e: Emitter) -> Sequence[SSAValue]:
+        require_same_quantization(op)
         target = _target_shape(op, operands)
         if math.prod(target) != math.prod(shape(operands[0])):
             raise Unsupported(f"cannot reshape {list(shape(operands[0]))} to {list(target)}")
@@ -68,6 +70,7 @@ class Concatenation(TflPattern):
 
     def convert(self, op: dm.ConcatenationOp, operands: Sequence[SSAValue],
                 e: Emitter) -> Sequence[SSAValue]:
+        require_same_quantization(op)
         axis = normalize_axis(op.axis.value.data, len(shape(operands[0])))
         parts = [v for v in operands if shape(v)[axis] > 0] or list(operands[:1])
         return [activate(e, e.concat(parts, axis), op.fused_activation_function)]
@@ -80,6 +83,7 @@ class Gather(TflPattern):
 
     def convert(self, op: dm.GatherOp, operands: Sequence[SSAValue],
                 e: Emitter) -> Sequence[SSAValue]:
+        require_same_quantization(op)
         params, indices_value = operands
         if op.batch_dims.value.data != 0:
             raise Unsupported("batch_dims other than 0")
@@ -99,6 +103,7 @@ class Slice(TflPattern):
 
     def convert(self, op: dm.SliceOp, operands: Sequence[SSAValue],
                 e: Emitter) -> Sequence[SSAValue]:
+        require_same_quantization(op)
         value = operands[0]
         dims = shape(value)
         begin = constant_list(operands[1], "begin")
@@ -152,6 +157,7 @@ class StridedSlice(TflPattern):
 
     def convert(self, op: dm.StridedSliceOp, operands: Sequence[SSAValue],
                 e: Emitter) -> Sequence[SSAValue]:
+        require_same_quantization(op)
         value = operands[0]
         begin, end, strides = (constant_list(v, what) for v, what in
                                zip(operands[1:], ("begin", "end", "strides"), strict=True))
@@ -169,6 +175,7 @@ class Split(TflPattern):
 
     def convert(self, op: dm.SplitOp, operands: Sequence[SSAValue],
                 e: Emitter) -> Sequence[SSAValue]:
+        require_same_quantization(op)
         split_dim, value = operands
         dims = shape(value)
         (axis,) = constant_list(split_dim, "split_dim")
@@ -189,11 +196,29 @@ class Transpose(TflPattern):
 
     def convert(self, op: dm.TransposeOp, operands: Sequence[SSAValue],
                 e: Emitter) -> Sequence[SSAValue]:
+        require_same_quantization(op)
         perm = constant_list(operands[1], "perm")
         if sorted(perm) != list(range(len(shape(operands[0])))):
             raise Unsupported(f"perm {perm} is not a permutation")
         return [e.transpose(operands[0], perm)]
 
 
+class Unpack(TflPattern):
+    """UNPACK: one slice per index along `axis`, that dim reshaped away."""
+
+    OPS = (dm.UnpackOp,)
+
+    def convert(self, op: dm.UnpackOp, operands: Sequence[SSAValue],
+                e: Emitter) -> Sequence[SSAValue]:
+        require_same_quantization(op)
+        (value,) = operands
+        dims = shape(value)
+        axis = normalize_axis(op.axis.value.data, len(dims))
+        size = [1 if d == axis else n for d, n in enumerate(dims)]
+        kept = (*dims[:axis], *dims[axis + 1:])
+        return [e.reshape(e.slice(value, [i if d == axis else 0 for d in range(len(dims))],
+                                  size), kept) for i in range(dims[axis])]
+
+
 DATA_MOVEMENT_PATTERNS = (PseudoConst, Reshape, Concatenation, Gather, Slice, StridedSlice,
-                          Split, Transpose)
+                          Split, Unpack, Transpose)

@@ -6,27 +6,35 @@ c = f c + i g (clipped to +-cell_clip when it is > 0), o = sigmoid(x Wo^T + h Ro
 h = o act(c). The result stacks every step's h. The state inputs are variable tensors
 (`tosa.variable`s here): the final h and c are written back, so the state persists across
 calls as in LiteRT. Peepholes, projection and layer normalisation (which Keras exports do not
-use) are refused.
+use) are refused. The hybrid form (int8 weights, float input and state) multiplies as
+LiteRT's hybrid kernel: the input and h quantized per batch row at each step.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
 from xdsl.ir import SSAValue
 
 from tosa_state.dialects.tfl.rnn import LSTM_OPERANDS, UnidirectionalSequenceLSTMOp
 from tosa_state.dialects.tosa import elementwise as tew
 from tosa_state.dialects.tosa.variables import VariableReadOp, VariableWriteOp
-from tosa_state.transforms.openvino_to_tosa.common import Emitter, Unsupported, shape
+from tosa_state.transforms.openvino_to_tosa.common import (
+    Emitter,
+    Unsupported,
+    require_constant,
+    shape,
+)
 from tosa_state.transforms.openvino_to_tosa.matrix import matmul
 from tosa_state.transforms.tflite_to_tosa.common import TflPattern, activate
+from tosa_state.transforms.tflite_to_tosa.matrix import hybrid_matmul
 
 _REFUSED = ("cell_to_", "projection_", "_layer_norm_")
 
 
 class UnidirectionalSequenceLSTM(TflPattern):
-    """UNIDIRECTIONAL_SEQUENCE_LSTM (f32, no peephole / projection / layer norm)."""
+    """UNIDIRECTIONAL_SEQUENCE_LSTM (f32 or hybrid, no peephole / projection / layer norm)."""
 
     OPS = (UnidirectionalSequenceLSTMOp,)
 
@@ -46,11 +54,26 @@ class UnidirectionalSequenceLSTM(TflPattern):
         h, c = v["input_activation_state"], v["input_cell_state"]
         units = shape(h)[1]
 
+        scales = op.hybrid_scales()
+        if scales and not op.asymmetric_quantize_inputs.value.data:
+            raise Unsupported("a hybrid LSTM with symmetric input quantization "
+                              "(asymmetric_quantize_inputs = false) is not supported yet")
+
+        def product(rows: SSAValue, weight: str) -> SSAValue:
+            if weight in scales:  # int8 weight: LiteRT's hybrid product, per batch row
+                return hybrid_matmul(e, rows, require_constant(v[weight], weight),
+                                     np.array([scales[weight]], np.float32))
+            return matmul(e, rows, v[weight], transpose_b=True)
+
         def gate(name: str, x_t: SSAValue, h: SSAValue) -> SSAValue:
-            total = e.add(matmul(e, x_t, v[f"input_to_{name}_weights"], transpose_b=True),
-                          matmul(e, h, v[f"recurrent_to_{name}_weights"], transpose_b=True))
+            x_part = product(x_t, f"input_to_{name}_weights")
+            h_part = product(h, f"recurrent_to_{name}_weights")
             bias = v.get(f"{name}_gate_bias" if name != "cell" else "cell_bias")
-            return e.add(total, bias) if bias is not None else total
+            if bias is None:
+                return e.add(x_part, h_part)
+            if scales:  # LiteRT's hybrid kernel accumulates onto the bias, input first
+                return e.add(e.add(bias, x_part), h_part)
+            return e.add(e.add(x_part, h_part), bias)
 
         outputs = []
         for t in range(steps):

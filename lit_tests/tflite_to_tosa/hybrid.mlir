@@ -1,0 +1,49 @@
+// RUN: tosa-state-opt %s --split-input-file -p convert-tflite-to-tosa | filecheck %s
+
+// A hybrid FULLY_CONNECTED (int8 filter, f32 activations; TFLite's dynamic-range form) as
+// LiteRT computes it: each input row quantized per call (scale = (max(x,0) - min(x,0)) / 255,
+// zero point rounded half away from zero), an i8 x i8 -> i32 tosa.matmul by the int8 filter
+// (transposed, still int8), minus zero point x the filter's row sums, times row scale x
+// channel scale in f32, plus the bias.
+
+// CHECK-LABEL: func.func @hybrid(
+// CHECK:         tosa.reduce_min %x {axis = 1 : i32} : (tensor<2x3xf32>) -> tensor<2x1xf32>
+// CHECK:         tosa.reduce_max %x {axis = 1 : i32} : (tensor<2x3xf32>) -> tensor<2x1xf32>
+// CHECK:         "tosa.const"() <{values = dense<0.00392156886> : tensor<1x1xf32>}>
+// CHECK:         %[[INV:.*]] = tosa.reciprocal
+// CHECK:         %[[Q:.*]] = tosa.cast %{{.*}} : (tensor<2x3xf32>) -> tensor<2x3xi8>
+// CHECK:         %[[W:.*]] = "tosa.const"() <{values = dense<{{\[\[\[}}1, 4], [-2, 5], [3, -128]]]> : tensor<1x3x2xi8>}>
+// CHECK:         %[[DOT:.*]] = tosa.matmul %{{.*}}, %[[W]], %{{.*}}, %{{.*}} : (tensor<1x2x3xi8>, tensor<1x3x2xi8>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x2x2xi32>
+// CHECK:         "tosa.const"() <{values = dense<{{\[\[}}2, -119]]> : tensor<1x2xi32>}>
+// CHECK:         tosa.sub %{{.*}}, %{{.*}} : (tensor<2x2xi32>, tensor<2x2xi32>) -> tensor<2x2xi32>
+// CHECK:         "tosa.const"() <{values = dense<{{\[\[}}5.000000e-01, 2.500000e-01]]> : tensor<1x2xf32>}>
+// CHECK:         tosa.cast %{{.*}} : (tensor<2x2xi32>) -> tensor<2x2xf32>
+// CHECK:         tosa.add %{{.*}}, %{{.*}} : (tensor<2x2xf32>, tensor<1x2xf32>) -> tensor<2x2xf32>
+// CHECK-NOT:     xf32>}> : () -> tensor<1x3x2xf32>
+func.func @hybrid(%x: tensor<2x3xf32>) -> tensor<2x2xf32> {
+  %w = tfl.pseudo_const {value = dense<[[1, -2, 3], [4, 5, -128]]> : tensor<2x3xi8>} : tensor<2x3xi8>
+  %b = tfl.pseudo_const {value = dense<[0.5, -0.5]> : tensor<2xf32>} : tensor<2xf32>
+  %y = tfl.fully_connected %x, %w, %b {asymmetric_quantize_inputs = true, filter_scale = array<f32: 0.5, 0.25>} : (tensor<2x3xf32>, tensor<2x3xi8>, tensor<2xf32>) -> tensor<2x2xf32>
+  func.return %y : tensor<2x2xf32>
+}
+
+// -----
+
+// A hybrid CONV_2D (VALID): each batch's input quantized as a whole, an i8 tosa.conv2d by the
+// int8 filter into i32, minus zero point x the filter's sums per output channel, times batch
+// scale x channel scale, plus the bias.
+
+// CHECK-LABEL: func.func @hybrid_conv(
+// CHECK:         %[[W:.*]] = "tosa.const"() <{values = dense<{{.*}}> : tensor<2x1x2x3xi8>}>
+// CHECK:         tosa.reduce_min %{{.*}} {axis = 1 : i32} : (tensor<1x12xf32>) -> tensor<1x1xf32>
+// CHECK:         %[[ACC:.*]] = tosa.conv2d %{{.*}}, %[[W]], %{{.*}}, %{{.*}}, %{{.*}} {acc_type = i32, {{.*}}} : (tensor<1x2x2x3xi8>, tensor<2x1x2x3xi8>, tensor<2xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x2x1x2xi32>
+// CHECK:         "tosa.const"() <{values = dense<{{\[\[\[\[}}6, -3]]]]> : tensor<1x1x1x2xi32>}>
+// CHECK:         tosa.sub %[[ACC]], %{{.*}} : (tensor<1x2x1x2xi32>, tensor<1x1x1x2xi32>) -> tensor<1x2x1x2xi32>
+// CHECK:         "tosa.const"() <{values = dense<{{\[\[\[\[}}5.000000e-01, 2.500000e-01]]]]> : tensor<1x1x1x2xf32>}>
+// CHECK:         tosa.add %{{.*}}, %{{.*}} : (tensor<1x2x1x2xf32>, tensor<1x1x1x2xf32>) -> tensor<1x2x1x2xf32>
+func.func @hybrid_conv(%x: tensor<1x2x2x3xf32>) -> tensor<1x2x1x2xf32> {
+  %w = tfl.pseudo_const {value = dense<[[[[1, 2, 3], [0, 0, 0]]], [[[-1, -1, -1], [0, 0, 0]]]]> : tensor<2x1x2x3xi8>} : tensor<2x1x2x3xi8>
+  %b = tfl.pseudo_const {value = dense<[0.5, -0.5]> : tensor<2xf32>} : tensor<2xf32>
+  %y = tfl.conv_2d %x, %w, %b {filter_scale = array<f32: 0.5, 0.25>, padding = "VALID", stride_h = 1 : i32, stride_w = 1 : i32} : (tensor<1x2x2x3xf32>, tensor<2x1x2x3xi8>, tensor<2xf32>) -> tensor<1x2x1x2xf32>
+  func.return %y : tensor<1x2x1x2xf32>
+}

@@ -1,0 +1,84 @@
+"""The report side of `benchmarks/export_sweep.py` (the sweep itself is a tool, run by hand; see
+docs/openvino.md, "Export sweep"): tiny configs from a config class's own names, refusals read
+from tosa-state's messages, the tables and the grouped refusals."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import export_sweep as sweep  # benchmarks/, put on sys.path by conftest
+
+
+class FakeConfig:
+    """A config class as transformers has them: defaults from __init__, an attribute_map."""
+
+    attribute_map = {"hidden_size": "n_embd", "num_hidden_layers": "n_layer"}
+    sub_configs: dict[str, type] = {}
+
+    def __init__(self, n_embd: int = 768, n_layer: int = 4, layer_types: list | None = None,
+                 rope_theta: float = 1e4, **extra: Any) -> None:
+        self.n_embd, self.n_layer, self.rope_theta = n_embd, n_layer, rope_theta
+        self.layer_types = layer_types or ["sliding", "sliding", "full", "sliding"]
+        self.extra = extra
+
+    @property
+    def num_hidden_layers(self) -> int:
+        return self.n_layer
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"n_embd": self.n_embd, "n_layer": self.n_layer, "layer_types": self.layer_types,
+                "rope_theta": self.rope_theta}
+
+
+def test_tiny_values_use_the_class_names_and_cut_per_layer_lists() -> None:
+    values = sweep.tiny_values(FakeConfig, {"rope_theta": 100.0})
+    assert values["n_embd"] == 64 and values["n_layer"] == 2
+    assert "hidden_size" not in values and "vocab_size" not in values  # not names of the class
+    assert values["layer_types"] == ["sliding", "full"]  # both kinds of the hybrid stay
+    assert values["rope_theta"] == 100.0
+    assert values["pad_token_id"] == 0  # always set: models read it undeclared
+    assert "pad_token_id" not in sweep.tiny_values(FakeConfig, {}, top=False)
+
+
+MESSAGE = ("/c/llama/openvino_model.xml:1175:3: error: layer id=94 "
+           "name='__module.model/aten::select/Gather' type='Gather' (opset8): 'openvino.gather' "
+           "op could not be converted to TOSA: Gather with dynamic dims takes computed indices "
+           "and batch_dims 0\nnote: 45 more 'openvino' op(s) were left unconverted")
+
+
+def result(arch: str, message: str) -> dict[str, Any]:
+    return {"arch": arch, "exported": True, "imported": True, "converted": False,
+            "matches": False, "refusal": sweep.refusal(RuntimeError(message)),
+            "unsupported": ["TopK"] if arch == "mixtral" else []}
+
+
+def test_refusals_name_the_layer_and_group_by_message() -> None:
+    refused = sweep.refusal(RuntimeError(MESSAGE))
+    assert refused["layer"] == "Gather-opset8"
+    assert refused["name"] == "__module.model/aten::select/Gather"
+    assert refused["message"].startswith("'openvino.gather' op could not be converted")
+    assert "note:" not in refused["message"]
+    results = [result("llama", MESSAGE), result("qwen2", MESSAGE.replace("1175", "1180")),
+               result("mixtral", "model.xml:9:3: error: layer id=7 name='r' type='TopK' "
+                                 "(opset11): operation 'TopK' is not supported by tosa-state")]
+    groups = sweep.refusal_groups(results)
+    assert list(groups.values()) == [["llama", "qwen2"], ["mixtral"]]
+    assert next(iter(groups)).startswith("Gather-opset8: 'openvino.gather'")
+    text = sweep.failures([{"date": "d", "versions": {"transformers": "9.9"}, "results": results}])
+    assert "- TopK (1): mixtral" in text and "(2): llama, qwen2" in text
+
+
+def test_table_has_a_column_pair_per_run() -> None:
+    first = {"date": "d", "versions": {"transformers": "1.0"}, "results": [
+        {"arch": "llama", "exported": True, "matches": True, "max_error": 2e-7,
+         "openvino_runs": True},
+        {"arch": "qwen", "exported": False, "why": "not in transformers: 'qwen' is not a model "
+         "type of transformers 1.0 (remote code, or a newer transformers)"}]}
+    second = {"date": "d", "versions": {"transformers": "2.0"},
+              "results": [result("llama", MESSAGE)]}
+    table = sweep.markdown([first, second])
+    assert "1 matches, 1 not exported; OpenVINO runs the generation as fed for 1 of 1" in table
+    assert "| llama | matches | max \\|diff\\| 2.0e-07 | not converted | Gather-opset8: Gather " \
+           "with dynamic dims" in table
+    assert "| qwen | not exported | not a model type of this transformers (remote code, or " \
+           "newer) | - |  |" in table
