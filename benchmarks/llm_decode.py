@@ -1,4 +1,5 @@
-"""A tiny Llama decoding token by token: tosa-state against OpenVINO, in one process.
+"""A tiny Llama decoding token by token: tosa-state (interpreter and device `iree`) against
+OpenVINO, in one process.
 
 The model is `llm_models.py`'s tiny Llama (2 layers, hidden size 64, 4 query / 2 K/V heads,
 vocabulary 128, random weights) exported by optimum-intel as stateful IR (the KV caches in
@@ -11,10 +12,10 @@ runtimes compile the IR once, without input shapes. Measured, as median millisec
   timed); the last column is the step time divided by the one at past 64.
 
 OpenVINO runs with `INFERENCE_NUM_THREADS=1` and f32 precision (tosa-state is
-single-threaded numpy); the two alternate call by call, so that a busy machine slows both
-alike, and their logits are checked to agree first. Run `python benchmarks/llm_decode.py`
-(the `test` extra installs torch, transformers and optimum-intel; the export is cached in
-`--cache`).
+single-threaded numpy, IREE `local-sync`); the runtimes alternate call by call, so that a
+busy machine slows each alike, and their logits are checked to agree first. Run
+`python benchmarks/llm_decode.py` (the `test` extra installs torch, transformers and
+optimum-intel; the export is cached in `--cache`).
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ def runtimes(xml: Path) -> dict[str, Callable[[dict[str, np.ndarray] | None], np
     import tosa_state
 
     ours = tosa_state.compile_model(xml).create_infer_request()
+    iree = tosa_state.compile_model(xml, device="iree").create_infer_request()
     config = {"INFERENCE_NUM_THREADS": 1, "INFERENCE_PRECISION_HINT": "f32",
               "KV_CACHE_PRECISION": "f32"}
     theirs = ov.Core().compile_model(str(xml), "CPU", config).create_infer_request()
@@ -48,6 +50,12 @@ def runtimes(xml: Path) -> dict[str, Callable[[dict[str, np.ndarray] | None], np
             return np.empty(0)
         return ours.infer(inputs)["logits"]
 
+    def iree_call(inputs: dict[str, np.ndarray] | None) -> np.ndarray:
+        if inputs is None:
+            iree.reset_state()
+            return np.empty(0)
+        return iree.infer(inputs)["logits"]
+
     def openvino_call(inputs: dict[str, np.ndarray] | None) -> np.ndarray:
         if inputs is None:
             theirs.reset_state()
@@ -55,7 +63,7 @@ def runtimes(xml: Path) -> dict[str, Callable[[dict[str, np.ndarray] | None], np
         theirs.infer(inputs)
         return theirs.get_tensor("logits").data.copy()
 
-    return {"tosa-state": tosa_state_call, "openvino": openvino_call}
+    return {"tosa-state": tosa_state_call, "iree": iree_call, "openvino": openvino_call}
 
 
 def _timed(call: Callable[[], object]) -> float:
@@ -106,8 +114,9 @@ def check_agreement(calls: dict[str, Callable]) -> float:
             out.append(result)
             seq = result[:, -1:].argmax(-1)
         logits[name] = np.concatenate([o.reshape(-1) for o in out])
-    ours, theirs = logits["tosa-state"], logits["openvino"]
-    return float(np.max(np.abs(ours - theirs)) / np.max(np.abs(theirs)))
+    theirs = logits["openvino"]
+    return max(float(np.max(np.abs(ours - theirs)) / np.max(np.abs(theirs)))
+               for ours in logits.values())
 
 
 def main() -> int:
@@ -132,16 +141,20 @@ def main() -> int:
     prefill = prefill_ms(calls, args.repeats)
     print(f"tiny Llama (2 layers, hidden 64), single thread, median ms per call "
           f"(logits agree within {worst:.1e} of the largest)")
-    print(f"{'call':>18} {'tosa-state':>11} {'openvino':>9} {'ratio':>6} {'growth':>7}")
-    print(f"{f'prefill {PREFILL} tokens':>18} {prefill['tosa-state']:11.2f} "
-          f"{prefill['openvino']:9.2f} {prefill['tosa-state'] / prefill['openvino']:5.1f}x")
+    print(f"{'call':>18} {'tosa-state':>11} {'iree':>7} {'openvino':>9} {'ratio':>6} "
+          f"{'iree/ov':>7} {'growth':>7}")
+
+    def row(label: str, f: dict[str, float], growth: str = "") -> str:
+        return (f"{label:>18} {f['tosa-state']:11.2f} {f['iree']:7.2f} {f['openvino']:9.2f} "
+                f"{f['tosa-state'] / f['openvino']:5.1f}x {f['iree'] / f['openvino']:6.2f}x "
+                f"{growth}")
+
+    print(row(f"prefill {PREFILL} tokens", prefill))
     first = None
     for past in PASTS:
         step = decode_ms(calls, past, args.steps)
         first = first or step["tosa-state"]
-        print(f"{f'decode, past {past}':>18} {step['tosa-state']:11.2f} {step['openvino']:9.2f} "
-              f"{step['tosa-state'] / step['openvino']:5.1f}x "
-              f"{step['tosa-state'] / first:6.2f}x")
+        print(row(f"decode, past {past}", step, f"{step['tosa-state'] / first:6.2f}x"))
     return 0
 
 

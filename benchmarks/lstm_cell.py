@@ -8,10 +8,18 @@ The TOSA module keeps `h` and `c` in variables (zeros initially), like a Keras
     c' = sigmoid(f) * c + sigmoid(i) * tanh(g)
     h' = sigmoid(o) * tanh(c')
 
-Used by the benchmark (`python benchmarks/lstm_cell.py`), the examples and the tests.
+Used by the benchmark (`python benchmarks/lstm_cell.py`), the examples and the tests. The
+benchmark runs every contender on one thread: numpy's OpenBLAS (`OPENBLAS_NUM_THREADS=1`
+unless the environment says otherwise), OpenVINO (`INFERENCE_NUM_THREADS=1`) and IREE
+(`local-sync`).
 """
 
 from __future__ import annotations
+
+import os
+
+if __name__ == "__main__":  # one BLAS thread for numpy too, set before numpy is imported
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import time
 from collections.abc import Callable
@@ -180,7 +188,8 @@ def median_step_seconds(
 
 def measure(hidden: int, pipeline: str | None = None, steps: int = 200,
             repeats: int = 15) -> dict[str, float]:
-    """Median seconds per step for tosa-state, numpy and (when installed) OpenVINO."""
+    """Median seconds per step for tosa-state, numpy and (when installed) OpenVINO and
+    tosa-state's device `iree`."""
     from tosa_state import compile_model, make_context
     from tosa_state.frontends.mlir import parse_mlir
 
@@ -199,9 +208,17 @@ def measure(hidden: int, pipeline: str | None = None, steps: int = 200,
         pass
     else:
         compiled = ov.Core().compile_model(openvino_lstm_model(weights), "CPU",
-                                           {"INFERENCE_PRECISION_HINT": "f32"})
+                                           {"INFERENCE_PRECISION_HINT": "f32",
+                                            "INFERENCE_NUM_THREADS": 1})
         ov_request = compiled.create_infer_request()
         steppers["openvino"] = lambda x: ov_request.infer([x])
+    try:
+        import iree.runtime  # noqa: F401
+    except ImportError:
+        pass
+    else:  # local-sync: one thread
+        iree_request = compile_model(module, device="iree").create_infer_request()
+        steppers["iree"] = lambda x: iree_request.infer([x])
     for step in steppers.values():  # warm up
         for x in xs[:20]:
             step(x)
@@ -242,14 +259,20 @@ def main() -> None:
     args = parser.parse_args()
     print(f"stateful LSTM cell, batch 1, median µs per step (pipeline: "
           f"{'default' if args.pipeline is None else repr(args.pipeline)})")
-    print(f"{'H':>5} {'tosa-state':>11} {'numpy':>8} {'openvino':>9} {'ts/numpy':>9} "
-          f"{'ov/numpy':>9}")
+    print(f"{'H':>5} {'tosa-state':>11} {'numpy':>8} {'openvino':>9} {'iree':>8} "
+          f"{'ts/numpy':>9} {'ov/numpy':>9} {'iree/numpy':>10}")
     for hidden in (int(h) for h in args.sizes.split(",")):
         f = measure(hidden, args.pipeline)
-        ov_us = f"{f['openvino'] * 1e6:9.1f}" if "openvino" in f else f"{'-':>9}"
-        ov_ratio = f"{f['openvino'] / f['numpy']:8.2f}x" if "openvino" in f else f"{'-':>9}"
-        print(f"{hidden:>5} {f['tosa-state'] * 1e6:11.1f} {f['numpy'] * 1e6:8.1f} {ov_us} "
-              f"{f['tosa-state'] / f['numpy']:8.2f}x {ov_ratio}")
+
+        def us(name: str, width: int, f: dict[str, float] = f) -> str:
+            return f"{f[name] * 1e6:{width}.1f}" if name in f else f"{'-':>{width}}"
+
+        def ratio(name: str, width: int, f: dict[str, float] = f) -> str:
+            return f"{f[name] / f['numpy']:{width - 1}.2f}x" if name in f else f"{'-':>{width}}"
+
+        print(f"{hidden:>5} {us('tosa-state', 11)} {us('numpy', 8)} {us('openvino', 9)} "
+              f"{us('iree', 8)} {ratio('tosa-state', 9)} {ratio('openvino', 9)} "
+              f"{ratio('iree', 10)}")
     growth = memory_growth(pipeline=args.pipeline)
     print(f"memory still allocated after 10000 more steps (H=16): {growth} bytes")
 

@@ -1,4 +1,5 @@
-"""silero-vad, streamed chunk by chunk: tosa-state against onnxruntime and OpenVINO.
+"""silero-vad, streamed chunk by chunk: tosa-state (interpreter and device `iree`) against
+onnxruntime and OpenVINO.
 
 The model is the one silero-vad users run: `silero_vad/data/silero_vad_openvino_16k.onnx`
 from the installed `silero-vad` package (input `input` [1, 576]: 64 samples of context and a
@@ -8,7 +9,8 @@ MakeStateful `{"state": "stateN"}` and saved as IR; onnxruntime runs the ONNX fi
 feeds the state back by hand, as silero-vad's own `OnnxWrapper` does.
 
 Every runtime runs single-threaded (silero-vad's wrapper sets onnxruntime's intra- and
-inter-op threads to 1; OpenVINO gets `INFERENCE_NUM_THREADS=1`, f32 precision; numpy's
+inter-op threads to 1; OpenVINO gets `INFERENCE_NUM_THREADS=1`, f32 precision; IREE runs
+`local-sync`, compiled with tosa-state's default flags (docs/runtime.md); numpy's
 OpenBLAS `OPENBLAS_NUM_THREADS=1` unless the environment says otherwise), batches of
 chunks interleave so that a busy machine slows each alike, and the outputs are checked to
 agree before anything is timed. Run `python benchmarks/streaming_vad.py` (the `bench` extra
@@ -87,8 +89,10 @@ def runners(xml: Path) -> dict[str, Callable[[np.ndarray], np.ndarray]]:
     compiled = ov.Core().compile_model(str(xml), "CPU", {"INFERENCE_NUM_THREADS": 1,
                                                         "INFERENCE_PRECISION_HINT": "f32"})
     ov_request = compiled.create_infer_request()
+    iree_request = tosa_state.compile_model(xml, device="iree").create_infer_request()
     return {
         "tosa-state": lambda chunk: request.infer([chunk])[0],
+        "iree": lambda chunk: iree_request.infer([chunk])[0],
         "onnxruntime": onnxruntime_step,
         "openvino": lambda chunk: ov_request.infer([chunk])[0].copy(),
     }

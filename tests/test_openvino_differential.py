@@ -85,9 +85,10 @@ class TosaStateSession:
     """tosa-state behind `OpenVINOSession`'s interface."""
 
     def __init__(self, xml: Path, pipeline: str | None = None,
-                 input_shapes: dict[str, list[int]] | None = None) -> None:
+                 input_shapes: dict[str, list[int]] | None = None,
+                 device: str = "interpreter") -> None:
         self.compiled = tosa_state.compile_model(xml, pipeline=pipeline,
-                                                 input_shapes=input_shapes)
+                                                 input_shapes=input_shapes, device=device)
         self.request = self.compiled.create_infer_request()
 
     def infer(self, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:

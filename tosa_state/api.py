@@ -7,6 +7,7 @@ import os
 from xdsl.dialects.builtin import ModuleOp
 
 from tosa_state.context import make_context
+from tosa_state.devices import DEFAULT_PIPELINES, INTERPRETER, IREE, check_device
 from tosa_state.frontends import read_model_file
 from tosa_state.interpreter.runtime import CompiledModel
 from tosa_state.progress import Progress
@@ -20,11 +21,8 @@ from tosa_state.transforms.specialize_input_shapes import InputShapes, specializ
 from tosa_state.transforms.tosa_hoist_variables import hoist_variables
 from tosa_state.verification import verify_module
 
-DEFAULT_PIPELINE = (
-    "tosa-reduce-transposes,tosa-fold-conv-bias,tosa-fold-identities,"
-    "tosa-merge-sliced-elementwise,convert-tosa-variables-to-memref"
-)
-"""The lowering `compile_model` runs when none is given."""
+DEFAULT_PIPELINE = DEFAULT_PIPELINES[INTERPRETER]
+"""The lowering `compile_model` runs when none is given (device `interpreter`)."""
 
 
 def read_model(model: str | os.PathLike[str]) -> ModuleOp:
@@ -40,6 +38,7 @@ def compile_model(
     entry: str | None = None,
     input_shapes: InputShapes | None = None,
     progress: bool = False,
+    device: str = INTERPRETER,
 ) -> CompiledModel:
     """Read (or copy) `model`, bring it to TOSA, lower it with `pipeline` and plan it.
 
@@ -49,9 +48,11 @@ def compile_model(
     `input_shapes` (`{"x": [1, 8]}`, by input name, `arg<i>` or position) fixes dynamic
     input dimensions first, as OpenVINO's `Model.reshape`. `progress=True` shows a progress
     bar on stderr when it is a terminal and compiling takes over a second.
+    `device="iree"` compiles the model with IREE (`tosa_state.devices.iree`); the default
+    pipeline then lowers to `ml_program` globals.
     """
     ctx = make_context()
-    pipeline = DEFAULT_PIPELINE if pipeline is None else pipeline
+    pipeline = DEFAULT_PIPELINES[check_device(device)] if pipeline is None else pipeline
     with Progress.on_terminal("compiling: reading", total=5, enabled=progress) as bar:
         module = model.clone() if isinstance(model, ModuleOp) else read_model_file(ctx, model)
         verify_module(module)
@@ -72,6 +73,10 @@ def compile_model(
         bar.describe(f"compiling: {pipeline or 'planning'}")
         apply_pipeline(ctx, module, pipeline)
         bar.advance()
+        if device == IREE:
+            from tosa_state.devices.iree import IreeCompiledModel
+
+            return IreeCompiledModel(module, entry, describe=bar.describe)
         bar.describe("compiling: planning")
         compiled = CompiledModel(module, entry)
         bar.advance()

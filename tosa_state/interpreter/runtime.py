@@ -261,10 +261,14 @@ class InferRequest(Exclusive):
     @exclusive
     def infer(self, inputs: InputsLike = None) -> InferResult:
         args = self._compiled.bind_inputs(inputs)
+        return InferResult(self._compiled.outputs, self._run(args))
+
+    def _run(self, args: list[Any]) -> list[np.ndarray]:
+        """One call on checked inputs; the results are copies (another device's request
+        overrides this, `tosa_state.devices`)."""
         with np.errstate(all="ignore"):  # IEEE results (inf, nan) are the spec's answers
             results = self._plan(self._interpreter, args)
-        return InferResult(self._compiled.outputs, [
-            r.copy() if type(r) is np.ndarray else np.array(r, copy=True) for r in results])
+        return [r.copy() if type(r) is np.ndarray else np.array(r, copy=True) for r in results]
 
     @exclusive
     def query_state(self) -> list[VariableState]:

@@ -1,11 +1,15 @@
 """`tosa-state`: the umbrella command; `tosa-state validate MODEL` checks a model against
-OpenVINO (see `tosa_state.validation`)."""
+OpenVINO (see `tosa_state.validation`); `tosa-state compile MODEL -o X.vmfb` compiles it with
+IREE; `tosa-state cache [--clear]` shows (or empties) the cache of IREE artifacts."""
 
 from __future__ import annotations
 
 import argparse
 import sys
 
+from tosa_state.api import compile_model
+from tosa_state.devices import DEFAULT_PIPELINES, DEVICES, INTERPRETER, IREE
+from tosa_state.devices.iree_compile import CACHE_ENV, cache_dir, clear_cache
 from tosa_state.diagnostics import TosaStateError
 from tosa_state.tools.cli import ArgumentParser, package_version, run_tool, write_atomically
 from tosa_state.tools.npz import load_npz
@@ -39,6 +43,10 @@ def _arg_parser() -> argparse.ArgumentParser:
     check.add_argument("--levels", default=",".join(LEVELS),
                        help=f"lowering levels to check, comma-separated (default: all: "
                        f"{','.join(LEVELS)})")
+    check.add_argument("--devices", default=INTERPRETER, metavar="D[,D...]",
+                       help=f"devices to check, comma-separated: {', '.join(DEVICES)} (default "
+                       f"{INTERPRETER}; {IREE} adds the level '{IREE}', the ml_program level "
+                       "compiled by IREE)")
     check.add_argument("--atol", type=float, default=ATOL, help=f"absolute tolerance (default "
                        f"{ATOL:g})")
     check.add_argument("--rtol", type=float, default=RTOL, help=f"relative tolerance (default "
@@ -55,7 +63,43 @@ def _arg_parser() -> argparse.ArgumentParser:
                        "as JSON")
     check.add_argument("-q", "--quiet", action="store_true",
                        help="print only the verdict line; no progress bar, no notes")
+    build = commands.add_parser(
+        "compile", help="compile a model with IREE to a .vmfb",
+        description="Compile a model (.mlir, OpenVINO .xml or .tflite) with IREE to a .vmfb "
+        "that any IREE runtime loads, with exported state-control functions "
+        "(docs/runtime.md). The artifact is also cached.",
+    )
+    build.add_argument("model", help="an .mlir file, an OpenVINO IR .xml or a .tflite model")
+    build.add_argument("-o", "--output", required=True, metavar="MODEL.vmfb")
+    build.add_argument("--entry", help="the function to run (default: main, or the only one)")
+    build.add_argument("--pipeline", default=None, help="lowering to the ml_program level "
+                       f"(default: '{DEFAULT_PIPELINES[IREE]}')")
+    build.add_argument("--input-shape", default="", metavar="SHAPES",
+                       help="static shapes for dynamic inputs, e.g. x=1x8")
+    build.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    cache = commands.add_parser(
+        "cache", help="the cache of IREE artifacts: where it is, or --clear it",
+        description=f"Print the directory of cached IREE artifacts (${CACHE_ENV} overrides "
+        "it); --clear removes them.",
+    )
+    cache.add_argument("--clear", action="store_true", help="remove every cached artifact")
     return parser
+
+
+def _compile(args: argparse.Namespace) -> int:
+    compiled = compile_model(args.model, pipeline=args.pipeline, entry=args.entry,
+                             input_shapes=parse_shapes(args.input_shape),
+                             progress=not args.quiet, device=IREE)
+    write_atomically(args.output, compiled.vmfb.read_bytes())  # type: ignore[attr-defined]
+    return 0
+
+
+def _cache(args: argparse.Namespace) -> int:
+    if args.clear:
+        print(f"removed {clear_cache()} artifact(s) from {cache_dir()}")
+    else:
+        print(cache_dir())
+    return 0
 
 
 def _steps(option: str, spec: str | None) -> list[int] | None:
@@ -83,6 +127,7 @@ def _validate(args: argparse.Namespace) -> int:
         input_shapes=parse_shapes(args.input_shape),
         progress=not args.quiet,
         note=None if args.quiet else _note,
+        devices=[device.strip() for device in args.devices.split(",") if device.strip()],
     )
     text = report.format()
     if args.output:
@@ -99,6 +144,10 @@ def main(argv: list[str] | None = None) -> int:
     args = _arg_parser().parse_args(argv)
     if args.command == "validate":
         return _validate(args)
+    if args.command == "compile":
+        return _compile(args)
+    if args.command == "cache":
+        return _cache(args)
     raise AssertionError(args.command)  # argparse accepts no other command
 
 

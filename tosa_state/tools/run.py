@@ -18,6 +18,7 @@ from xdsl.dialects.builtin import ModuleOp
 
 from tosa_state.api import DEFAULT_PIPELINE, compile_model
 from tosa_state.context import make_context
+from tosa_state.devices import DEVICES, INTERPRETER, IREE
 from tosa_state.diagnostics import InferenceError, TosaStateError
 from tosa_state.frontends.mlir import parse_mlir
 from tosa_state.interpreter.runtime import CompiledModel, InferRequest
@@ -38,6 +39,11 @@ def _arg_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--pipeline", default=None,
         help=f"lowering before running (default: '{DEFAULT_PIPELINE}'; '' runs TOSA as is)",
+    )
+    parser.add_argument(
+        "--device", default=INTERPRETER, choices=DEVICES,
+        help=f"where the model runs (default {INTERPRETER}; {IREE}: compiled by IREE, "
+        "docs/runtime.md)",
     )
     parser.add_argument(
         "--input-shape", default="", metavar="SHAPES",
@@ -180,7 +186,7 @@ def main(argv: list[str] | None = None) -> int:
     data = load_npz(args.inputs) if args.inputs else {}
     compiled = compile_model(model, pipeline=args.pipeline, entry=args.entry,
                              input_shapes=parse_shapes(args.input_shape),
-                             progress=not args.quiet)
+                             progress=not args.quiet, device=args.device)
     arrays = step_inputs(compiled.inputs, data, None if args.quiet else _note)
     steps = _step_count(compiled, arrays, args.steps)
     if late := sorted(k for k in resets if k >= steps):

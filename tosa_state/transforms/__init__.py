@@ -10,15 +10,22 @@ from tosa_state.transforms.convert_tflite_to_tosa import ConvertTFLiteToTosaPass
 from tosa_state.transforms.convert_tosa_variables_to_memref import (
     ConvertTosaVariablesToMemRefPass,
 )
+from tosa_state.transforms.export_state_control import ExportStateControlPass
 from tosa_state.transforms.externalize_state import ExternalizeStatePass
 from tosa_state.transforms.make_stateful import MakeStatefulPass
 from tosa_state.transforms.specialize_input_shapes import SpecializeInputShapesPass
+from tosa_state.transforms.tosa_demote_i64 import TosaDemoteI64Pass
+from tosa_state.transforms.tosa_dynamic_empty_dims import TosaDynamicEmptyDimsPass
 from tosa_state.transforms.tosa_fold_conv_bias import TosaFoldConvBiasPass
 from tosa_state.transforms.tosa_fold_identities import TosaFoldIdentitiesPass
 from tosa_state.transforms.tosa_hoist_variables import TosaHoistVariablesPass
+from tosa_state.transforms.tosa_lower_shape_ops import TosaLowerShapeOpsPass
 from tosa_state.transforms.tosa_merge_sliced_elementwise import TosaMergeSlicedElementwisePass
+from tosa_state.transforms.tosa_rank0_conditions import TosaRank0ConditionsPass
 from tosa_state.transforms.tosa_reduce_transposes import TosaReduceTransposesPass
+from tosa_state.transforms.tosa_sink_cond_if_inputs import TosaSinkCondIfInputsPass
 from tosa_state.transforms.tosa_to_mlprogram import TosaToMLProgramPass
+from tosa_state.transforms.tosa_unroll_loops import TosaUnrollLoopsPass
 
 
 def _xdsl_passes() -> dict[str, Callable[[], type[ModulePass]]]:
@@ -57,8 +64,15 @@ def get_tosa_state_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         TosaFoldConvBiasPass.name: lambda: TosaFoldConvBiasPass,
         TosaFoldIdentitiesPass.name: lambda: TosaFoldIdentitiesPass,
         TosaMergeSlicedElementwisePass.name: lambda: TosaMergeSlicedElementwisePass,
+        TosaRank0ConditionsPass.name: lambda: TosaRank0ConditionsPass,
+        TosaUnrollLoopsPass.name: lambda: TosaUnrollLoopsPass,
+        TosaDemoteI64Pass.name: lambda: TosaDemoteI64Pass,
+        TosaLowerShapeOpsPass.name: lambda: TosaLowerShapeOpsPass,
+        TosaDynamicEmptyDimsPass.name: lambda: TosaDynamicEmptyDimsPass,
+        TosaSinkCondIfInputsPass.name: lambda: TosaSinkCondIfInputsPass,
         MakeStatefulPass.name: lambda: MakeStatefulPass,
         ExternalizeStatePass.name: lambda: ExternalizeStatePass,
+        ExportStateControlPass.name: lambda: ExportStateControlPass,
     }
 
 
@@ -71,15 +85,22 @@ __all__ = [
     "ConvertOpenVINOToTosaPass",
     "ConvertTFLiteToTosaPass",
     "ConvertTosaVariablesToMemRefPass",
+    "ExportStateControlPass",
     "ExternalizeStatePass",
     "MakeStatefulPass",
     "SpecializeInputShapesPass",
+    "TosaDemoteI64Pass",
+    "TosaDynamicEmptyDimsPass",
     "TosaFoldConvBiasPass",
     "TosaFoldIdentitiesPass",
     "TosaHoistVariablesPass",
+    "TosaLowerShapeOpsPass",
     "TosaMergeSlicedElementwisePass",
+    "TosaRank0ConditionsPass",
     "TosaReduceTransposesPass",
+    "TosaSinkCondIfInputsPass",
     "TosaToMLProgramPass",
+    "TosaUnrollLoopsPass",
     "get_all_passes",
     "get_tosa_state_passes",
 ]

@@ -3,7 +3,8 @@
 Both run the same sequence of calls on one request each: the given (or seeded random) inputs,
 `reset_state()` before some steps and `set_state(...)` of every variable (to the same seeded
 random values) before others. After every step each output and each variable's state is
-compared, at every lowering level asked for (`tosa`, `memref`, `ml_program`). OpenVINO runs
+compared, at every lowering level asked for (`tosa`, `memref`, `ml_program`; and `iree`, the
+`ml_program` level compiled by IREE, with `devices=[..., 'iree']`). OpenVINO runs
 on its CPU plugin in f32 (`INFERENCE_PRECISION_HINT`), as the oracle.
 
 An element agrees when `|ours - openvino| <= atol + rtol * |openvino|` (`numpy.isclose`; NaNs
@@ -20,6 +21,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from tosa_state.api import compile_model
+from tosa_state.devices import DEVICES, INTERPRETER, IREE, check_device
 from tosa_state.diagnostics import TosaStateError
 from tosa_state.interpreter.runtime import CompiledModel
 from tosa_state.progress import Progress
@@ -58,6 +60,7 @@ def validate(
     input_shapes: InputShapes | None = None,
     progress: bool = False,
     note: Note | None = None,
+    devices: Sequence[str] = (INTERPRETER,),
 ) -> ValidationReport:
     """Run the OpenVINO IR `model` in tosa-state and in OpenVINO and compare them.
 
@@ -67,7 +70,8 @@ def validate(
     `set_state_at` are the steps before which every variable is reset / set to random values
     (default: a `set_state` a third of the way, a reset two thirds of the way). `report.ok`
     is the verdict against `atol` and `rtol`; `report.format()` the table,
-    `report.to_json()` the same for machines.
+    `report.to_json()` the same for machines. `devices`: the interpreter runs every level
+    asked for; device `iree` adds a level `iree` (the `ml_program` level compiled by IREE).
     """
     session_type = _openvino_session()
     path = os.fspath(model)
@@ -78,14 +82,15 @@ def validate(
     if unknown or not levels:
         raise ValidationError(f"error: unknown level(s) {', '.join(unknown) or '(none given)'}"
                               f"; the levels are {', '.join(LEVELS)}")
-    with Progress.on_terminal("compiling: TOSA", total=len(levels) + 1, enabled=progress) as bar:
+    runs = _runs(levels, devices)
+    with Progress.on_terminal("compiling: TOSA", total=len(runs) + 1, enabled=progress) as bar:
         tosa = compile_model(path, pipeline="", input_shapes=input_shapes)
         compiled: dict[str, CompiledModel] = {}
-        for level in levels:
+        for level, (pipeline, device) in runs.items():
             bar.advance()
             bar.describe(f"compiling: {level}")
             compiled[level] = tosa if level == "tosa" else compile_model(
-                tosa.module, pipeline=LEVELS[level], entry=tosa.entry)
+                tosa.module, pipeline=pipeline, entry=tosa.entry, device=device)
         bar.advance()
     sequence = make_sequence(tosa, inputs, steps, seed, reset_at, set_state_at, note)
     try:
@@ -97,21 +102,35 @@ def validate(
                               caveats=list(oracle.caveats))
     variables = {spec.name: (spec.shape, spec.dtype) for spec in tosa.variables}
     names = [*variables, *(name for name in oracle.variables if name not in variables)]
-    with Progress.on_terminal("validating", total=sequence.steps * (len(levels) + 1),
+    with Progress.on_terminal("validating", total=sequence.steps * (len(runs) + 1),
                               enabled=progress) as bar:
         try:
             expected = sequence.play(oracle, variables, bar)
         except Exception as error:
             raise _openvino_failed(path, error, f" at step {sequence.current}") from None
-        for level in levels:
+        for level, (pipeline, _) in runs.items():
             bar.describe(f"validating: {level}")
             ours = sequence.play(TosaState(compiled[level].create_infer_request()), variables,
                                  bar)
             rows = compare(compiled[level].outputs, names, ours, expected, atol, rtol)
             for row in rows:
                 _missing(row, variables, oracle.variables)
-            report.levels.append(LevelReport(level, LEVELS[level], rows))
+            report.levels.append(LevelReport(level, pipeline, rows))
     return report
+
+
+def _runs(levels: Sequence[str], devices: Sequence[str]) -> dict[str, tuple[str, str]]:
+    """Each level to run: its pipeline from TOSA and its device."""
+    for device in devices:
+        check_device(device)
+    if not devices:
+        raise ValidationError(f"error: no device given; the devices are {', '.join(DEVICES)}")
+    runs = {}
+    if INTERPRETER in devices:
+        runs = {level: (LEVELS[level], INTERPRETER) for level in levels}
+    if IREE in devices:
+        runs[IREE] = (LEVELS["ml_program"], IREE)
+    return runs
 
 
 def _openvino_failed(path: str, error: Exception, where: str) -> ValidationError:

@@ -1,0 +1,33 @@
+"""The devices a compiled model runs on: `interpreter` (the numpy interpreter, default) and
+`iree` (IREE's compiler and runtime, `tosa_state.devices.iree`). Both give the same
+`CompiledModel` / `InferRequest` / `VariableState` API (`tosa_state.interpreter.runtime`)."""
+
+from __future__ import annotations
+
+from tosa_state.diagnostics import TosaStateError
+
+INTERPRETER, IREE = "interpreter", "iree"
+DEVICES = (INTERPRETER, IREE)
+
+OPTIMIZATIONS = (
+    "tosa-reduce-transposes,tosa-fold-conv-bias,tosa-fold-identities,"
+    "tosa-merge-sliced-elementwise"
+)
+"""The TOSA optimisations every device's default pipeline runs first."""
+
+DEFAULT_PIPELINES = {
+    INTERPRETER: f"{OPTIMIZATIONS},convert-tosa-variables-to-memref",
+    IREE: f"{OPTIMIZATIONS},tosa-to-mlprogram",
+}
+"""The lowering `compile_model` runs on each device when none is given."""
+
+
+def check_device(device: str) -> str:
+    """`device`, or a `TosaStateError` naming the devices there are."""
+    if device not in DEVICES:
+        raise TosaStateError(f"error: unknown device '{device}' (devices: {', '.join(DEVICES)})")
+    return device
+
+
+__all__ = ["DEFAULT_PIPELINES", "DEVICES", "INTERPRETER", "IREE", "OPTIMIZATIONS",
+           "check_device"]
