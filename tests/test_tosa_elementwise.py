@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 from xdsl.dialects.builtin import DYNAMIC_INDEX, ModuleOp, TensorType, f32, i1, i8
 from xdsl.dialects.func import FuncOp, ReturnOp
+from xdsl.dialects.tosa import NanMode as NanModeEnum
 from xdsl.interpreter import Interpreter, InterpreterFunctions, PythonValues, impl, register_impls
 from xdsl.interpreters.func import FuncFunctions
 from xdsl.ir import Block, Region
@@ -46,7 +47,6 @@ from tosa_state.dialects.tosa.elementwise import (
     SigmoidOp,
     broadcast_shape,
 )
-from tosa_state.dialects.tosa.elementwise import NanMode as NanModeEnum
 from tosa_state.dtypes import dense_to_numpy, element_type, numpy_dtype
 from tosa_state.interpreter.tosa_elementwise import TosaElementwiseFunctions, erf_f64, kernel
 

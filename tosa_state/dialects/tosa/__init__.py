@@ -1,10 +1,19 @@
 """The `tosa` dialect: TOSA 1.0 compute operators and the stateful variable operators.
 
-One merged dialect (xDSL cannot register two dialects named `tosa`), in five modules that
-follow the TOSA specification's chapters: elementwise operators (activation, elementwise
-unary/binary/ternary, comparison, type conversion), tensor operators (tensor, reduction,
-data layout, scatter/gather, data nodes), control flow (`tosa.cond_if`, `tosa.while_loop`),
-the shape operators of the dynamic-shape extension, and the EXT-VARIABLE operators.
+One merged dialect (xDSL cannot register two dialects named `tosa`), one module per chapter of
+the TOSA specification, as upstream's `TosaOps.td` groups them:
+
+- `activation` (clamp, sigmoid, tanh, erf), `elementwise` (unary, binary, ternary, comparison),
+  `type_conversion` (cast, rescale, table); their shared checks in `elementwise_base`;
+- `tensor` (matmul, convolutions, pooling, argmax), `reduction`, `data_layout`,
+  `scatter_gather`; the data nodes (const, identity, const_shape), the `!tosa.shape` type and
+  the shared checks in `common`;
+- `control_flow` (`tosa.cond_if`, `tosa.while_loop`), `shape` (the dynamic-shape extension's
+  shape operators), `variables` (EXT-VARIABLE).
+
+`elementwise` and `tensor` also re-export their chapters' ops, so that callers import one of
+the two (`tew.ClampOp`, `tt.ReshapeOp`).
+
 https://www.mlplatform.org/tosa/tosa_spec.html
 """
 

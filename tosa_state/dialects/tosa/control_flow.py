@@ -42,7 +42,7 @@ from xdsl.printer import Printer
 from xdsl.traits import HasParent, IsTerminator, Pure, RecursiveMemoryEffect
 from xdsl.utils.exceptions import VerifyException
 
-from tosa_state.dialects.tosa.tensor import _is_static, _same_shape
+from tosa_state.dialects.tosa.common import _is_static, _same_shape
 
 
 @irdl_op_definition
