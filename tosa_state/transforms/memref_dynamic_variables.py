@@ -395,7 +395,13 @@ class AppendInPlace(RewritePattern):
         for source, offset, extent in zip(sources, offsets, extents, strict=True):
             at: list[SSAValue | int] = [0] * rank
             at[axis] = offset
-            sizes = [extent if d == axis else by_axis[d] for d in range(rank)]
+            # The slot's type matches the operand's exactly (`memref.copy` compares them):
+            # its static sizes where it has them, run-time ones where it has `?` (GPT-2's
+            # new keys are `[?, ?, ?, 8]` next to a `[?, 4, ?, 8]` cache).
+            own = source.type.get_shape()
+            sizes = [extent if d == axis else
+                     own[d] if own[d] >= 0 else _as_value(by_axis[d], state)
+                     for d in range(rank)]
             slot = _window(target, layout.buffer, at, sizes)
             state.ops += [slot, CopyOp(source, slot)]
         state.finish(lengths)
