@@ -187,6 +187,21 @@ def shape_of_two_ranks() -> object:
     return ov.Model([ops.result(joined, name="joined")], [x], "two_ranks")
 
 
+def sort_forms() -> object:
+    """TopK-11 along a dynamic axis with k its run-time length (granitemoe's router sorts
+    its expert picks so), and with a constant k: ascending values with stable ties."""
+    x = ops.parameter([-1], np.float32, name="x")
+    import openvino.opset11 as opset11
+
+    length = ops.squeeze(ops.shape_of(x), _i64(0))
+    ordered = opset11.topk(x, length, 0, "min", "value", "i64", stable=True)
+    best = opset11.topk(x, _scalar(2), 0, "max", "value", "i32", stable=True)
+    results = [ops.result(ordered.output(0), name="sorted"),
+               ops.result(ordered.output(1), name="order"),
+               ops.result(best.output(0), name="best"), ops.result(best.output(1), name="at")]
+    return ov.Model(results, [x], "sorts")
+
+
 def _run(tmp_path: Path, model: object, feeds: list[list[np.ndarray]], pipeline: str | None
          ) -> None:
     xml = tmp_path / f"{model.get_friendly_name()}.xml"
@@ -221,6 +236,8 @@ CASES: dict[str, tuple[Callable[[], object], list[list[np.ndarray]]]] = {
          np.array([[1, -2], [0, 2]], np.int32)],
     ]),
     "two_ranks": (shape_of_two_ranks, [[_random(1, 3)], [_random(1, 4, seed=1)]]),
+    "sorts": (sort_forms, [[np.array([3, 1, 2, 1, 5], np.float32)], [_random(9, seed=1)],
+                           [np.array([4, 4], np.float32)]]),
     "shape_data": (shapes_as_data, [[_random(2, 1)], [_random(1, 4, seed=1)],
                                     [_random(3, 1, seed=2)]]),
     "slices": (slice_forms, [[_random(5, 8, 6)], [_random(1, 8, 3, seed=1)],

@@ -53,7 +53,7 @@ func.func @scatter_reduction_too_large(%data: tensor<4096x1024xf32>, %idx: tenso
 
 func.func @topk_computed_k(%x: tensor<2x4xf32>, %k: tensor<i64>) -> (tensor<2x?xf32>, tensor<2x?xi32>) {
   // expected-note@+2 {{in pass 'convert-openvino-to-tosa'}}
-  // expected-error@+1 {{'openvino.topk' op could not be converted to TOSA: k must be a constant (or computed from static shapes only)}}
+  // expected-error@+1 {{'openvino.topk' op could not be converted to TOSA: k must be one count, a constant or computed from shapes}}
   %0, %1 = openvino.topk %x, %k {axis = 1 : i64, mode = "max", sort = "value"} : (tensor<2x4xf32>, tensor<i64>) -> (tensor<2x?xf32>, tensor<2x?xi32>)
   func.return %0, %1 : tensor<2x?xf32>, tensor<2x?xi32>
 }
@@ -63,7 +63,7 @@ func.func @topk_computed_k(%x: tensor<2x4xf32>, %k: tensor<i64>) -> (tensor<2x?x
 func.func @topk_k_beyond_the_axis(%x: tensor<2x4xf32>) -> (tensor<2x5xf32>, tensor<2x5xi32>) {
   %k = openvino.constant dense<5> : tensor<i64>
   // expected-note@+2 {{in pass 'convert-openvino-to-tosa'}}
-  // expected-error@+1 {{'openvino.topk' op could not be converted to TOSA: k = [5] is not one count in [1, 4] (the axis size)}}
+  // expected-error@+1 {{'openvino.topk' op could not be converted to TOSA: k = 5 is not a count in [1, 4] (the axis size)}}
   %0, %1 = openvino.topk %x, %k {axis = 1 : i64, mode = "max", sort = "value"} : (tensor<2x4xf32>, tensor<i64>) -> (tensor<2x5xf32>, tensor<2x5xi32>)
   func.return %0, %1 : tensor<2x5xf32>, tensor<2x5xi32>
 }
