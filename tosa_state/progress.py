@@ -59,7 +59,9 @@ class Progress:
 
     def __enter__(self) -> Progress:
         self._entered_at = time.monotonic()
-        if self._stream is not None:
+        if self._stream is not None and self._delay <= 0:
+            self._start()  # at once (a timer thread might fire after a short run ended)
+        elif self._stream is not None:
             self._timer = threading.Timer(self._delay, self._start)
             self._timer.daemon = True
             self._timer.start()
