@@ -16,7 +16,6 @@ from xdsl.dialects.builtin import TensorType
 from xdsl.ir import SSAValue
 
 from tosa_state.dialects import openvino as ov
-from tosa_state.dialects.tosa import shape as tts
 from tosa_state.dialects.tosa import tensor as tt
 from tosa_state.transforms.openvino_to_tosa import sizes as sz
 from tosa_state.transforms.openvino_to_tosa.common import (
@@ -107,12 +106,7 @@ def _reshape_dynamic(e: Emitter, op: ov.ReshapeOp) -> SSAValue:
     if holes:
         known = e.product([d for i, d in enumerate(sizes) if i != holes[0]])
         total = e.product(e.sizes(op.input))
-        if isinstance(total, int) and isinstance(known, int):
-            sizes[holes[0]] = total // known
-        else:
-            as_shape = [x if isinstance(x, SSAValue) else e.const_shape([x])
-                        for x in (total, known)]
-            sizes[holes[0]] = e.value(tts.DivFloorShapeOp(*as_shape))
+        sizes[holes[0]] = sz.floordiv(e, total, known)
     return e.reshape_sizes(op.input, sizes)
 
 

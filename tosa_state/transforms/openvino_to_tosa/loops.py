@@ -25,7 +25,7 @@ batch 1, one row a step) reaches its end, else when a carried step counter `tens
 Sizes may be known only at run time (`sizes.Size`: an int or a `!tosa.shape<1>`): the
 number of steps, a reverse walk's start (`T - 1`) and the outer dims of the gathered and
 stacked values (a dynamic batch). Then the step counter is compared with the step count
-carried in as an invariant `tensor<1xi32>` (`sizes.size_tensor`), and the index tables and
+carried in as an invariant `tensor<1xi32>` (`Emitter.size_tensor`), and the index tables and
 the zero accumulators are `tosa.tile`s of constants by run-time multiples; with every size
 known the IR is the static one.
 
@@ -121,7 +121,7 @@ class TimeLoop:
                 if isinstance(start, int):
                     first = e.const(row + start)
                 else:
-                    first = e.reshape(sizes.size_tensor(e, start, i32), (1, 1))
+                    first = e.reshape(e.size_tensor(start, i32), (1, 1))
                     if part > 1:
                         first = e.add(e.const(row), first)
                 first = e.tile(first, [outer, 1])
@@ -250,7 +250,7 @@ class TimeLoop:
         self._next[counter] = self.body.add(counter, self.body.const(np.ones(1, np.int32)))
         if isinstance(self.steps, int):
             return counter, self.steps, True
-        limit = self.invariant(sizes.size_tensor(self._outer, self.steps, i32))
+        limit = self.invariant(self._outer.size_tensor(self.steps, i32))
         return counter, limit, True
 
 

@@ -19,6 +19,7 @@ from xdsl.ir import Operation, SSAValue
 
 from tosa_state.dialects import openvino as ov
 from tosa_state.dialects.tosa import shape as tts
+from tosa_state.transforms.openvino_to_tosa import sizes as sz
 from tosa_state.transforms.openvino_to_tosa.common import Emitter, RuntimeShape, Unsupported
 
 _ARITHMETIC: dict[type[Operation], tuple[type[tts.ShapeBinaryOperation], Callable]] = {
@@ -55,12 +56,7 @@ def shape_arithmetic(e: Emitter, op: ov.ElementwiseBinaryOp) -> SSAValue:
     if len(left) != len(right):
         raise Unsupported(f"shapes of ranks {len(a.elements)} and {len(b.elements)} do not "
                           "broadcast")
-    sizes: list[int | SSAValue] = []
-    for x, y in zip(left, right, strict=True):
-        if isinstance(x, int) and isinstance(y, int):
-            sizes.append(int(fold(x, y)))
-        else:
-            sizes.append(e.value(shape_op(_one(e, x), _one(e, y))))
+    sizes = [sz.combine(e, shape_op, fold, x, y) for x, y in zip(left, right, strict=True)]
     scalar = a.scalar and b.scalar
     return e.shape_tensor(RuntimeShape(tuple(sizes), scalar, a.element_type))
 
@@ -69,10 +65,6 @@ def convert_shape(e: Emitter, op: ov.ConvertOp) -> SSAValue:
     """Convert of a run-time shape: the same sizes in another integer type."""
     found = e.lowering.shapes[op.input]
     return e.shape_tensor(replace(found, element_type=op.destination_type))
-
-
-def _one(e: Emitter, size: int | SSAValue) -> SSAValue:
-    return size if isinstance(size, SSAValue) else e.const_shape([size])
 
 
 __all__ = ["convert_shape", "involves_runtime_shape", "shape_arithmetic"]

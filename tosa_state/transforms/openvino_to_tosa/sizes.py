@@ -59,7 +59,8 @@ def as_shape(e: Emitter, size: Size) -> SSAValue:
     return size if isinstance(size, SSAValue) else e.const_shape([int(size)])
 
 
-def _binary(e: Emitter, op: type[tts.ShapeBinaryOperation], fold, a: Size, b: Size) -> Size:
+def combine(e: Emitter, op: type[tts.ShapeBinaryOperation], fold, a: Size, b: Size) -> Size:
+    """`fold(a, b)` when both are known, else `op` (a `tosa.*_shape`) on them."""
     if isinstance(a, int) and isinstance(b, int):
         return int(fold(a, b))
     return e.value(op(as_shape(e, a), as_shape(e, b)))
@@ -70,13 +71,13 @@ def add(e: Emitter, a: Size, b: Size) -> Size:
         return a
     if a == 0 and isinstance(a, int):
         return b
-    return _binary(e, tts.AddShapeOp, lambda x, y: x + y, a, b)
+    return combine(e, tts.AddShapeOp, lambda x, y: x + y, a, b)
 
 
 def sub(e: Emitter, a: Size, b: Size) -> Size:
     if isinstance(b, int) and b == 0:
         return a
-    return _binary(e, tts.SubShapeOp, lambda x, y: x - y, a, b)
+    return combine(e, tts.SubShapeOp, lambda x, y: x - y, a, b)
 
 
 def mul(e: Emitter, a: Size, b: Size) -> Size:
@@ -84,21 +85,21 @@ def mul(e: Emitter, a: Size, b: Size) -> Size:
         return a
     if isinstance(a, int) and a == 1:
         return b
-    return _binary(e, tts.MulShapeOp, lambda x, y: x * y, a, b)
+    return combine(e, tts.MulShapeOp, lambda x, y: x * y, a, b)
 
 
 def floordiv(e: Emitter, a: Size, b: Size) -> Size:
     if isinstance(b, int) and b == 1:
         return a
-    return _binary(e, tts.DivFloorShapeOp, lambda x, y: x // y, a, b)
+    return combine(e, tts.DivFloorShapeOp, lambda x, y: x // y, a, b)
 
 
 def minimum(e: Emitter, a: Size, b: Size) -> Size:
-    return _binary(e, tts.MinShapeOp, min, a, b)
+    return combine(e, tts.MinShapeOp, min, a, b)
 
 
 def maximum(e: Emitter, a: Size, b: Size) -> Size:
-    return _binary(e, tts.MaxShapeOp, max, a, b)
+    return combine(e, tts.MaxShapeOp, max, a, b)
 
 
 def clamp(e: Emitter, size: Size, low: Size, high: Size) -> Size:
@@ -108,11 +109,6 @@ def clamp(e: Emitter, size: Size, low: Size, high: Size) -> Size:
 def static(size: Size) -> int:
     """The value of a size in the static result type: the int, or `DYN`."""
     return size if isinstance(size, int) else DYN
-
-
-def size_tensor(e: Emitter, size: Size, element_type: Attribute) -> SSAValue:
-    """A size as a 1-element integer tensor (`Emitter.size_tensor`)."""
-    return e.size_tensor(size, element_type)
 
 
 def held_size(value: SSAValue) -> Size | None:
@@ -465,6 +461,7 @@ __all__ = [
     "add",
     "as_shape",
     "clamp",
+    "combine",
     "floordiv",
     "gather",
     "held_size",
@@ -474,7 +471,6 @@ __all__ = [
     "positions",
     "reshape",
     "same",
-    "size_tensor",
     "slice_ranges",
     "static",
     "sub",
