@@ -218,6 +218,27 @@ def test_artifact_cache_is_reused_and_cleared(tmp_path: Path, monkeypatch: pytes
     assert clear_cache() == 1 and not first.vmfb.exists()
 
 
+def test_a_progress_bar_while_iree_compiles(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+                                            ) -> None:
+    """`progress=True` on a terminal names the iree-compile stage; a cached artifact
+    compiles nothing, so the stage is not shown."""
+    import sys
+
+    from test_progress import Terminal
+
+    from tosa_state import progress
+
+    monkeypatch.setenv(CACHE_ENV, str(tmp_path / "cache"))
+    monkeypatch.setattr(progress, "DELAY", 0.0)
+    source = ROOT / "examples" / "lstm_cell.mlir"
+    for shown in (True, False):
+        stream = Terminal()
+        monkeypatch.setattr(sys, "stderr", stream)
+        ts.compile_model(source, device="iree", progress=True)
+        assert ("compiling: iree-compile" in stream.getvalue()) == shown
+        assert "compiling: tosa-reduce-transposes" in stream.getvalue()
+
+
 def test_errors_are_one_line() -> None:
     with pytest.raises(ts.TosaStateError, match="unknown device 'gpu'"):
         ts.compile_model(ROOT / "examples" / "lstm_cell.mlir", device="gpu")
