@@ -451,14 +451,17 @@ def test_bf16_inputs_outputs_and_state() -> None:
         np.testing.assert_array_equal(mine.state, theirs.state)
 
 
-def test_llm_decoder_with_a_growing_kv_cache(llm_exports: dict[str, Path]) -> None:
-    """The tiny Llama (optimum-intel export, KV caches in dynamic variables, run-time
-    shapes lowered by tosa-lower-shape-ops) on device iree against OpenVINO: a prompt and
-    greedy steps, reset_state and a second prompt, a batch of 2 with a beam reorder that
-    swaps then duplicates the rows; logits, tokens and caches after every call."""
+@pytest.mark.parametrize("family", ["llama", "qwen2", "gpt2"])
+def test_llm_decoder_with_a_growing_kv_cache(llm_exports: dict[str, Path], family: str
+                                             ) -> None:
+    """The tiny Llama, Qwen2 and GPT-2 (optimum-intel exports, KV caches in dynamic
+    variables, run-time shapes lowered by tosa-lower-shape-ops) on device iree against
+    OpenVINO: a prompt and greedy steps, reset_state and a second prompt, a batch of 2 with
+    a beam reorder that swaps then duplicates the rows; logits, tokens and caches after
+    every call."""
     import llm_models
 
-    xml = llm_exports["llama"]
+    xml = llm_exports[family]
     pair = llm_models.GenerationPair(xml, ts.compile_model(xml, device="iree"))
     llm_models.run_generation(pair)
     tokens = pair.call(llm_models.prompt(2, 1, seed=4))
