@@ -35,6 +35,7 @@ from tosa_state.dialects import openvino as ov
 from tosa_state.dialects.tosa import elementwise as tew
 from tosa_state.dialects.tosa import tensor as tt
 from tosa_state.transforms.openvino_to_tosa.common import (
+    DYN,
     Emitter,
     OpenVINOPattern,
     Unsupported,
@@ -146,13 +147,21 @@ class FakeQuantize(OpenVINOPattern):
 # ---------------------------------------------------------------------------------------------
 
 
-def quantized_input(value: SSAValue) -> tuple[SSAValue, int, np.float32] | None:
-    """(i8 levels, zero point, scale) when `value` is `dequantize_int8`'s result."""
-    mul = value.owner
-    if not isinstance(mul, tew.MulOp):
+def quantized_input(e: Emitter, value: SSAValue) -> tuple[SSAValue, int, np.float32] | None:
+    """(i8 levels, zero point, scale) when `value` is `dequantize_int8`'s result, or a
+    `tosa.transpose` / static `tosa.reshape` of one (the same then applied to the levels)."""
+    owner = value.owner
+    if isinstance(owner, tt.TransposeOp | tt.ReshapeOp):
+        inner = quantized_input(e, owner.input1)
+        if inner is None or (isinstance(owner, tt.ReshapeOp) and DYN in dims(value)):
+            return None
+        levels = (e.transpose(inner[0], list(owner.perms.get_values()))
+                  if isinstance(owner, tt.TransposeOp) else e.reshape(inner[0], dims(value)))
+        return levels, inner[1], inner[2]
+    if not isinstance(owner, tew.MulOp):
         return None
-    scale = constant(mul.operands[1])
-    cast = mul.operands[0].owner
+    scale = constant(owner.operands[1])
+    cast = owner.operands[0].owner
     if scale is None or scale.size != 1 or not isinstance(cast, tew.CastOp):
         return None
     rescale = cast.operands[0].owner
@@ -167,13 +176,14 @@ def quantized_input(value: SSAValue) -> tuple[SSAValue, int, np.float32] | None:
 def int8_weights(weights: np.ndarray | None, axis: int) -> tuple[np.ndarray, np.ndarray] | None:
     """(int8 values, f32 scale per slice along `axis`) whose products reproduce the f32
     `weights` within two ulps of each slice's largest magnitude, or None. The scale is the
-    largest magnitude over 127 (NNCF's symmetric weights) or 128."""
+    largest magnitude over 127 (NNCF's symmetric 8-bit weights) or 128, or over 63 or 64
+    (the 7-bit weights NNCF gives the first layers for CPUs without VNNI)."""
     if weights is None or weights.dtype != np.float32 or weights.ndim < 2:
         return None
     moved = np.moveaxis(weights, axis, 0).reshape(weights.shape[axis], -1)
     largest = np.max(np.abs(moved), axis=1)
     best = None
-    for divisor in (127, 128):
+    for divisor in (127, 128, 63, 64):
         scales = np.where(largest > 0, largest / np.float32(divisor), 1).astype(np.float32)
         q = np.rint(moved / scales[:, None])
         if q.min() < -128 or q.max() > 127:
@@ -193,7 +203,7 @@ class QuantizedConvolution(OpenVINOPattern):
     OPS = (ov.ConvolutionOp,)
 
     def convert(self, op: ov.ConvolutionOp, e: Emitter) -> Sequence[SSAValue]:
-        found = quantized_input(op.input)
+        found = quantized_input(e, op.input)
         weights = int8_weights(constant(op.filter), 0)
         if found is None or weights is None:
             raise Unsupported("not an int8 convolution")
@@ -213,7 +223,7 @@ class QuantizedMatMul(OpenVINOPattern):
     OPS = (ov.MatMulOp,)
 
     def convert(self, op: ov.MatMulOp, e: Emitter) -> Sequence[SSAValue]:
-        found = quantized_input(op.a)
+        found = quantized_input(e, op.a)
         transpose_b = bool(op.transpose_b.value.data)
         weights = int8_weights(constant(op.b), 0 if transpose_b else 1)
         if found is None or weights is None or op.transpose_a.value.data:
