@@ -13,6 +13,7 @@ import openvino as ov
 import openvino.opset13 as ops
 import pytest
 from openvino.op.util import Variable, VariableInfo
+from peers.upstream_mlir import iree_opt
 from test_error_paths import _edit, assert_clean_failure, cli, opt_xml_fails
 from test_run_tool import npz
 
@@ -237,11 +238,13 @@ def _float_formula(model: ov.Model, steps: list[np.ndarray], reset_at: int) -> l
     return outputs
 
 
+@pytest.mark.usefixtures("upstream_mlir_tools")
 def test_nncf_quantized_streaming_convolution(openvino_runtime: None, tmp_path: Path) -> None:
     """`nncf.quantize` (activations u8/i8 per tensor, weights i8 per channel with Convert +
     Multiply): the Convolution and the MatMul become i8 x i8 `tosa.conv2d` / `tosa.matmul`
     into i32; over 8 steps with a reset the outputs are within one quantization step of
-    OpenVINO CPU's int8 result and within 1e-5 of the float reference formula."""
+    OpenVINO CPU's int8 result and within 1e-5 of the float reference formula; the lowered
+    module parses in upstream MLIR (iree-opt)."""
     rng = np.random.default_rng(3)
     model = _streaming_model(rng)
     data = [{"x": rng.normal(0, 1, (1, CHANNELS, FRAMES)).astype(np.float32)}
@@ -256,6 +259,11 @@ def test_nncf_quantized_streaming_convolution(openvino_runtime: None, tmp_path: 
     assert "tosa.conv2d" in lowered and "-> tensor<1x1x5x8xi32>" in lowered
     assert "(tensor<1x5x8xi8>, tensor<1x8x6xi8>, tensor<1xi8>, tensor<1xi8>) -> " \
            "tensor<1x5x6xi32>" in lowered
+    code, upstream, err = cli(opt.main, str(xml), "-p",
+                              "convert-openvino-to-tosa,tosa-to-mlprogram",
+                              "--tosa-spelling", "upstream")
+    assert code == 0, err
+    assert "tosa.rescale" in iree_opt(upstream)  # upstream MLIR parses and verifies it
 
     steps, reset_at = [rng.normal(0, 1.5, (1, CHANNELS, FRAMES)).astype(np.float32)
                        for _ in range(8)], 5

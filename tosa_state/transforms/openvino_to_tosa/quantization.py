@@ -87,8 +87,18 @@ def _steps(e: Emitter, op: ov.FakeQuantizeOp, x: SSAValue, low: SSAValue,
            high: SSAValue) -> SSAValue:
     """`(x - low) / (high - low) * (levels - 1)`, each operation rounded to f32."""
     steps = float(op.levels.value.data - 1)
-    ratio = rounded_quotient(e, e.sub(x, low), e.sub(high, low))
+    ratio = rounded_quotient(e, _minus(e, x, low), e.sub(high, low))
     return e.mul(ratio, e.scalar(steps, f32, len(dims(ratio))))
+
+
+def _is_zero(value: SSAValue) -> bool:
+    found = constant(value)
+    return found is not None and not np.any(found)
+
+
+def _minus(e: Emitter, a: SSAValue, b: SSAValue) -> SSAValue:
+    """`a - b`; `a` itself when `b` is a constant zero (the same floats)."""
+    return a if _is_zero(b) and dims(b) == tuple(1 for _ in dims(b)) else e.sub(a, b)
 
 
 def _f32(e: Emitter, value: SSAValue) -> SSAValue:
@@ -101,7 +111,8 @@ def fake_quantize(e: Emitter, op: ov.FakeQuantizeOp) -> SSAValue:
     rank = max(len(dims(v)) for v in (x, low, high, out_low, out_high))
     steps = e.scalar(float(op.levels.value.data - 1), f32, rank)
     index = e.cast(e.cast(_steps(e, op, x, low, high), i32), f32)  # half to even
-    value = e.add(e.mul(rounded_quotient(e, index, steps), e.sub(out_high, out_low)), out_low)
+    value = e.mul(rounded_quotient(e, index, steps), _minus(e, out_high, out_low))
+    value = value if _is_zero(out_low) else e.add(value, out_low)
     below = e.elementwise(tew.GreaterEqualOp, e.elementwise(tew.MinimumOp, low, high), x,
                           result_element=i1)
     above = e.greater(x, e.elementwise(tew.MaximumOp, low, high))
