@@ -152,6 +152,26 @@ def test_int8_pairs_become_integer_profile_ops(openvino_runtime: None, tmp_path:
     np.testing.assert_allclose(ours, reference(values, *bounds, levels), rtol=0, atol=1e-5)
 
 
+@pytest.mark.parametrize("dtype", [np.float16, np.float32])
+def test_nan_and_half_precision(openvino_runtime: None, tmp_path: Path, dtype: type) -> None:
+    """NaN stays NaN, as in the reference (the CPU plugin gives output_low); f16 is computed
+    in f32 and rounded once, as the CPU plugin does."""
+    x = ops.parameter((2, 50), dtype, name="x")
+    low, high = ops.constant(np.array(-1.1, dtype)), ops.constant(np.array(2.3, dtype))
+    model = ov.Model([ops.fake_quantize(x, low, high, low, high, 16)], [x])
+    ov.save_model(model, tmp_path / "fq.xml", compress_to_fp16=False)
+    values = np.random.default_rng(0).uniform(-3, 3, (2, 50)).astype(dtype)
+    values[0, 0] = np.nan
+    ours = ts.compile_model(tmp_path / "fq.xml").create_infer_request().infer({"x": values})[0]
+    assert ours.dtype == dtype and np.isnan(ours[0, 0])
+    theirs = ov.Core().compile_model(model, "CPU", F32)({"x": values})[0]
+    np.testing.assert_allclose(ours.reshape(-1)[1:], theirs.reshape(-1)[1:], rtol=0,
+                               atol=4 * np.finfo(dtype).eps)  # a few ulps of the range
+    bounds = [np.float32(dtype(v)) for v in (-1.1, 2.3, -1.1, 2.3)]
+    want = reference(values.astype(np.float32), *bounds, 16).astype(dtype)
+    np.testing.assert_array_equal(ours, want)
+
+
 def test_ranges_that_are_not_int8_pairs_stay_float() -> None:
     f = np.float32
     assert int8_pair(256, [f(-1), f(1), f(-1), f(1)]) is None  # zero point 127.5

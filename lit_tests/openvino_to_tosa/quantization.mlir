@@ -2,7 +2,7 @@
 
 // The reference formula op by op: (x - il) / (ih - il) rounded once (an f64 reciprocal
 // product), times levels - 1, rounded half to even (cast to i32 and back), divided by
-// levels - 1, times (oh - ol), plus ol; ol at or below the range, oh above it.
+// levels - 1, times (oh - ol), plus ol; ol at or below the range, oh above it; NaN stays.
 // CHECK-LABEL: func.func @fq_float(
 // CHECK:         %[[D:.*]] = tosa.sub %x, %lo : (tensor<2x3xf32>, tensor<1x3xf32>) -> tensor<2x3xf32>
 // CHECK-NEXT:    %[[D64:.*]] = tosa.cast %[[D]] : (tensor<2x3xf32>) -> tensor<2x3xf64>
@@ -19,7 +19,9 @@
 // CHECK-NEXT:    %[[S:.*]] = tosa.select %[[ABOVE]], %[[OH]], %[[V]]
 // CHECK-NEXT:    %[[OL:.*]] = "tosa.const"() <{values = dense<0.000000e+00> : tensor<1x1xf32>}>
 // CHECK-NEXT:    %[[R:.*]] = tosa.select %[[BELOW]], %[[OL]], %[[S]]
-// CHECK-NEXT:    func.return %[[R]]
+// CHECK-NEXT:    %[[NUMBER:.*]] = tosa.equal %x, %x : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xi1>
+// CHECK-NEXT:    %[[Y:.*]] = tosa.select %[[NUMBER]], %[[R]], %x
+// CHECK-NEXT:    func.return %[[Y]]
 func.func @fq_float(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
   %lo = openvino.constant dense<[[-1.0, 0.0, 1.0]]> : tensor<1x3xf32>
   %hi = openvino.constant dense<[[1.0, 2.0, 1.5]]> : tensor<1x3xf32>

@@ -5,8 +5,8 @@ by operation in f32: `d = x - input_low`, the quotient `d / (input_high - input_
 once (`rounded_quotient`: TOSA has no float division), times `levels - 1`, rounded half to
 even (`tosa.cast` to i32 and back), divided by `levels - 1`, times
 `output_high - output_low`, plus `output_low`; `output_low` where `x <= min(input_low,
-input_high)` and `output_high` where `x > max(...)`. Bounds may be computed tensors; they
-broadcast as numpy. f16 / bf16 are computed in f32 and rounded once at the end.
+input_high)` and `output_high` where `x > max(...)`; NaN stays NaN. Bounds may be computed
+tensors; they broadcast as numpy. f16 / bf16 are computed in f32 and rounded once at the end.
 
 An int8 quantize / dequantize pair (levels 255 or 256, constant per-tensor bounds, the output
 range equal to the input range, every one of the `levels` outputs reproduced by
@@ -117,7 +117,8 @@ def fake_quantize(e: Emitter, op: ov.FakeQuantizeOp) -> SSAValue:
                           result_element=i1)
     above = e.greater(x, e.elementwise(tew.MaximumOp, low, high))
     result = e.select(below, out_low, e.select(above, out_high, value))
-    return e.cast(result, element(op.result))
+    number = e.elementwise(tew.EqualOp, x, x, result_element=i1)  # NaN stays NaN
+    return e.cast(e.select(number, result, x), element(op.result))
 
 
 def quantize_int8(e: Emitter, op: ov.FakeQuantizeOp, x: SSAValue) -> SSAValue:
