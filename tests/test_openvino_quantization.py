@@ -317,6 +317,40 @@ def test_nncf_quantized_streaming_convolution(openvino_runtime: None, tmp_path: 
     assert "PASSED" in stdout
 
 
+def test_weights_with_their_own_fake_quantize(openvino_runtime: None, tmp_path: Path) -> None:
+    """A Convolution whose f32 weights pass through a per-channel symmetric FakeQuantize
+    (levels 255, as NNCF's weight quantizers before compression): the FakeQuantize folds,
+    the integers are recovered, and the product is an i8 `tosa.conv2d`; equal to the CPU
+    plugin's int8 result within one step of the input's levels. The input's zero point is
+    not 0: the padded positions count as real zeros, as OpenVINO pads."""
+    rng = np.random.default_rng(5)
+    x = ops.parameter([2, 3, 9], np.float32, name="x")
+    low, high = np.float32(-0.5), np.float32(-0.5 + 255 * 0.01)  # zero point 50: padding
+    act = ops.fake_quantize(x, *(ops.constant(v) for v in (low, high, low, high)), 256)
+    weights = rng.normal(0, 0.4, (5, 3, 3)).astype(np.float32)
+    limit = np.abs(weights).max(axis=(1, 2), keepdims=True).astype(np.float32)
+    fq_w = ops.fake_quantize(ops.constant(weights), *(ops.constant(v) for v in
+                                                      (-limit, limit, -limit, limit)), 255)
+    model = ov.Model([ops.convolution(act, fq_w, [1], [1], [1], [1])], [x])
+    xml = tmp_path / "fq_weights.xml"
+    ov.save_model(model, xml, compress_to_fp16=False)
+    code, lowered, err = cli(opt.main, str(xml), "-p", "convert-openvino-to-tosa")
+    assert code == 0, err
+    assert "(tensor<2x1x9x3xi8>, tensor<5x1x3x3xi8>, tensor<5xi32>, tensor<1xi8>, " \
+           "tensor<1xi8>) -> tensor<2x1x9x5xi32>" in lowered
+    assert 'dense<-78> : tensor<1xi8>' in lowered  # the zero point 50 - 128
+    values = rng.normal(0, 1, (2, 3, 9)).astype(np.float32)
+    ours = ts.compile_model(xml).create_infer_request().infer({"x": values})[0]
+    theirs = ov.Core().compile_model(model, "CPU", F32)({"x": values})[0]
+    step = (high - low) / 255 * np.abs(weights).sum(axis=(1, 2)).max()
+    assert np.abs(ours - theirs).max() <= step
+    q_x = reference(values, low, high, low, high, 256).astype(np.float64)
+    q_w = reference(weights, -limit, limit, -limit, limit, 255).astype(np.float64)
+    padded = np.pad(q_x, ((0, 0), (0, 0), (1, 1)))
+    want = np.stack([np.einsum("nck,ock->no", padded[:, :, t:t + 3], q_w) for t in range(9)], 2)
+    np.testing.assert_allclose(ours, want, rtol=0, atol=1e-5)
+
+
 def _float_weights(ops_: list) -> np.ndarray:
     """The MatMul's dequantized weights (i8 Constant -> Convert -> Multiply)."""
     matmul = next(op for op in ops_ if op.get_type_name() == "MatMul")
