@@ -70,15 +70,17 @@ def _bounds(rng: np.random.Generator, shape: tuple[int, ...], inverted: bool = F
 def test_fake_quantize_matches_the_reference_formula(openvino_runtime: None, tmp_path: Path,
                                                      levels: int) -> None:
     """Random ranges per tensor, per channel and numpy-broadcast (one of them inverted, one
-    computed from an input), on random values and on rounding ties: within 1e-5 of the
+    empty, one computed from an input), on random values and on rounding ties: within 1e-5 of the
     reference formula (in fact equal); OpenVINO CPU agrees on the random values (its own
     decomposition rounds some ties the other way: there it is one level away; it refuses
-    bounds along the last axis and reads inverted ranges otherwise, so those two are checked
-    against the formula only)."""
+    bounds along the last axis and reads inverted and empty ranges otherwise, so those are
+    checked against the formula only)."""
     rng = np.random.default_rng(levels)
     bounds = {name: _bounds(rng, shape) for name, shape in BOUND_SHAPES.items()}
     bounds["inverted"] = _bounds(rng, (1, 3, 1), inverted=True)
     bounds["computed"] = _bounds(rng, (1, 3, 1))
+    bounds["empty"] = _bounds(rng, (1, 3, 1))  # input_low == input_high in one channel
+    bounds["empty"][1][0, 1, 0] = bounds["empty"][0][0, 1, 0]
     params = {name: ops.parameter(SHAPE, np.float32, name=name) for name in bounds}
     computed_low = ops.parameter((1, 3, 1), np.float32, name="low")
     outputs = []
@@ -95,8 +97,9 @@ def test_fake_quantize_matches_the_reference_formula(openvino_runtime: None, tmp
     ov.save_model(model, tmp_path / "fq.xml", compress_to_fp16=False)
     compiled = ts.compile_model(tmp_path / "fq.xml")
     # The CPU plugin takes bounds per tensor or per channel (axis 0 or 1) only, and gives
-    # inverted ranges (input_low > input_high) another meaning than the reference.
-    cpu = [name for name in bounds if name not in ("trailing", "inverted")]
+    # inverted ranges (input_low > input_high) another meaning than the reference, and NaN
+    # for an empty one.
+    cpu = [name for name in bounds if name not in ("trailing", "inverted", "empty")]
     theirs = ov.Core().compile_model(
         ov.Model([outputs[list(bounds).index(n)] for n in cpu],
                  [*(params[n] for n in cpu), computed_low]), "CPU", F32)

@@ -4,7 +4,8 @@
 // product), times levels - 1, rounded half to even (cast to i32 and back), divided by
 // levels - 1, times (oh - ol), plus ol; ol at or below the range, oh above it; NaN stays.
 // CHECK-LABEL: func.func @fq_float(
-// CHECK:         %[[D:.*]] = tosa.sub %x, %lo : (tensor<2x3xf32>, tensor<1x3xf32>) -> tensor<2x3xf32>
+// CHECK:         %[[OL:.*]] = "tosa.const"() <{values = dense<0.000000e+00> : tensor<1x1xf32>}>
+// CHECK-NEXT:    %[[D:.*]] = tosa.sub %x, %lo : (tensor<2x3xf32>, tensor<1x3xf32>) -> tensor<2x3xf32>
 // CHECK-NEXT:    %[[D64:.*]] = tosa.cast %[[D]] : (tensor<2x3xf32>) -> tensor<2x3xf64>
 // CHECK-NEXT:    %[[INV:.*]] = "tosa.const"() <{values = dense<{{\[\[}}5.000000e-01, 5.000000e-01, 2.000000e+00]]> : tensor<1x3xf64>}>
 // CHECK:         %[[Q64:.*]] = tosa.mul %[[D64]], %[[INV]]
@@ -17,7 +18,6 @@
 // CHECK-NEXT:    %[[BELOW:.*]] = tosa.greater_equal %lo, %x : (tensor<1x3xf32>, tensor<2x3xf32>) -> tensor<2x3xi1>
 // CHECK-NEXT:    %[[ABOVE:.*]] = tosa.greater %x, %hi : (tensor<2x3xf32>, tensor<1x3xf32>) -> tensor<2x3xi1>
 // CHECK-NEXT:    %[[S:.*]] = tosa.select %[[ABOVE]], %[[OH]], %[[V]]
-// CHECK-NEXT:    %[[OL:.*]] = "tosa.const"() <{values = dense<0.000000e+00> : tensor<1x1xf32>}>
 // CHECK-NEXT:    %[[R:.*]] = tosa.select %[[BELOW]], %[[OL]], %[[S]]
 // CHECK-NEXT:    %[[NUMBER:.*]] = tosa.equal %x, %x : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xi1>
 // CHECK-NEXT:    %[[Y:.*]] = tosa.select %[[NUMBER]], %[[R]], %x

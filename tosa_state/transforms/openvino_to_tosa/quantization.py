@@ -85,9 +85,14 @@ def int8_pair(levels: int, bounds: Sequence[np.ndarray | None]) -> Int8Pair | No
 
 def _steps(e: Emitter, op: ov.FakeQuantizeOp, x: SSAValue, low: SSAValue,
            high: SSAValue) -> SSAValue:
-    """`(x - low) / (high - low) * (levels - 1)`, each operation rounded to f32."""
+    """`(x - low) / (high - low) * (levels - 1)`, each operation rounded to f32. An empty
+    range divides by 1 instead (no infinities: every `x` is at or beyond such bounds)."""
     steps = float(op.levels.value.data - 1)
-    ratio = rounded_quotient(e, _minus(e, x, low), e.sub(high, low))
+    span = e.sub(high, low)
+    one = e.scalar(1.0, f32, len(dims(span)))
+    empty = e.elementwise(tew.EqualOp, span, e.scalar(0.0, f32, len(dims(span))),
+                          result_element=i1)
+    ratio = rounded_quotient(e, _minus(e, x, low), e.select(empty, one, span))
     return e.mul(ratio, e.scalar(steps, f32, len(dims(ratio))))
 
 
