@@ -175,6 +175,35 @@ def test_nan_and_half_precision(openvino_runtime: None, tmp_path: Path, dtype: t
     np.testing.assert_array_equal(ours, want)
 
 
+def test_dynamic_dims(openvino_runtime: None, tmp_path: Path) -> None:
+    """An input of shape [?, ?, 8]: the int8 pair and its i8 `tosa.matmul` keep the dynamic
+    dims (`tensor<1x?x8xi8>`), and so does the float form; two shapes per compiled model."""
+    x = ops.parameter([-1, -1, 8], np.float32, name="x")
+    low, high = ops.constant(np.float32(0)), ops.constant(np.float32(2.55))
+    weights = (np.random.default_rng(0).integers(-127, 128, (8, 4)) * np.float32(0.01)
+               ).astype(np.float32)
+    weights[0] = np.float32(1.27)
+    product = ops.matmul(ops.fake_quantize(x, low, high, low, high, 256), ops.constant(weights),
+                         False, False)
+    float_form = ops.fake_quantize(x, ops.constant(np.float32(-1)), ops.constant(np.float32(1)),
+                                   low, high, 16)
+    model = ov.Model([product, float_form], [x])
+    xml = tmp_path / "dynamic.xml"
+    ov.save_model(model, xml, compress_to_fp16=False)
+    code, lowered, err = cli(opt.main, str(xml), "-p", "convert-openvino-to-tosa")
+    assert code == 0, err
+    assert "(tensor<1x?x8xi8>, tensor<1x8x4xi8>, tensor<1xi8>, tensor<1xi8>) -> " \
+           "tensor<1x?x4xi32>" in lowered
+    compiled = ts.compile_model(xml)
+    theirs = ov.Core().compile_model(model, "CPU", F32)
+    for shape in ((2, 3, 8), (1, 5, 8)):
+        values = np.random.default_rng(1).uniform(-1, 3, shape).astype(np.float32)
+        ours = compiled.create_infer_request().infer({"x": values})
+        np.testing.assert_allclose(ours[0], theirs({"x": values})[0], rtol=0, atol=1e-5)
+        np.testing.assert_allclose(ours[1], reference(values, -1, 1, 0, 2.55, 16), rtol=0,
+                                   atol=1e-5)
+
+
 def test_ranges_that_are_not_int8_pairs_stay_float() -> None:
     f = np.float32
     assert int8_pair(256, [f(-1), f(1), f(-1), f(1)]) is None  # zero point 127.5
