@@ -383,6 +383,36 @@ def test_weights_with_their_own_fake_quantize(openvino_runtime: None, tmp_path: 
     np.testing.assert_allclose(ours, want, rtol=0, atol=1e-5)
 
 
+def test_depthwise_group_convolution(openvino_runtime: None, tmp_path: Path) -> None:
+    """A depthwise GroupConvolution (4 groups of 2 filters, padding) of an asymmetric int8
+    pair by per-filter FakeQuantized weights: an i8 `tosa.depthwise_conv2d` into i32; equal
+    to the formula within 1e-5 and to the CPU plugin within one input level."""
+    rng = np.random.default_rng(6)
+    x = ops.parameter([2, 4, 10], np.float32, name="x")
+    low, high = np.float32(-0.3), np.float32(-0.3 + 255 * 0.02)
+    act = ops.fake_quantize(x, *(ops.constant(v) for v in (low, high, low, high)), 256)
+    weights = rng.normal(0, 0.4, (4, 2, 1, 3)).astype(np.float32)
+    limit = np.abs(weights).max(axis=(2, 3), keepdims=True).astype(np.float32)
+    fq_w = ops.fake_quantize(ops.constant(weights), *(ops.constant(v) for v in
+                                                      (-limit, limit, -limit, limit)), 255)
+    model = ov.Model([ops.group_convolution(act, fq_w, [1], [2], [1], [1])], [x])
+    xml = tmp_path / "depthwise.xml"
+    ov.save_model(model, xml, compress_to_fp16=False)
+    code, lowered, err = cli(opt.main, str(xml), "-p", "convert-openvino-to-tosa")
+    assert code == 0, err
+    assert "tosa.depthwise_conv2d" in lowered and "-> tensor<2x1x11x8xi32>" in lowered
+    values = rng.normal(1, 1.5, (2, 4, 10)).astype(np.float32)
+    ours = ts.compile_model(xml).create_infer_request().infer({"x": values})[0]
+    q_x = np.pad(reference(values, low, high, low, high, 256).astype(np.float64),
+                 ((0, 0), (0, 0), (2, 1)))
+    q_w = reference(weights, -limit, limit, -limit, limit, 255).astype(np.float64)[:, :, 0]
+    want = np.stack([np.einsum("ngk,gmk->ngm", q_x[:, :, t:t + 3], q_w).reshape(2, 8)
+                     for t in range(11)], 2)
+    np.testing.assert_allclose(ours, want, rtol=0, atol=1e-5)
+    theirs = ov.Core().compile_model(model, "CPU", F32)({"x": values})[0]
+    assert np.abs(ours - theirs).max() <= (high - low) / 255 * np.abs(weights).sum(axis=3).max()
+
+
 def _float_weights(ops_: list) -> np.ndarray:
     """The MatMul's dequantized weights (i8 Constant -> Convert -> Multiply)."""
     matmul = next(op for op in ops_ if op.get_type_name() == "MatMul")

@@ -121,3 +121,22 @@ func.func @float_weights(%x: tensor<1x3xf32>) -> tensor<1x2xf32> {
   %0 = openvino.matmul %q, %w : (tensor<1x3xf32>, tensor<3x2xf32>) -> tensor<1x2xf32>
   func.return %0 : tensor<1x2xf32>
 }
+
+// -----
+
+// A depthwise GroupConvolution of an int8 pair (zero point 50 - 128 = -78) by int8
+// multiples of 0.5 and 0.25: i8 tosa.depthwise_conv2d into i32, times s_x * s_w[o].
+// CHECK-LABEL: func.func @depthwise(
+// CHECK:         %[[ZP:.*]] = "tosa.const"() <{values = dense<-78> : tensor<1xi8>}>
+// CHECK:         %[[W:.*]] = "tosa.const"() <{values = dense<{{\[\[\[\[}}127], [-20]], {{\[\[}}-1], [127]]]]> : tensor<1x2x2x1xi8>}>
+// CHECK:         tosa.depthwise_conv2d %{{.*}}, %[[W]], %{{.*}}, %[[ZP]], %{{.*}} {acc_type = i32, {{.*}}} : (tensor<1x1x4x2xi8>, tensor<1x2x2x1xi8>, tensor<2xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x1x3x2xi32>
+// CHECK:         %[[S:.*]] = "tosa.const"() <{values = dense<{{\[\[\[}}5.000000e-03], [2.500000e-03]]]> : tensor<1x2x1xf32>}>
+// CHECK-NEXT:    tosa.mul %{{.*}}, %[[S]]
+func.func @depthwise(%x: tensor<1x2x4xf32>) -> tensor<1x2x3xf32> {
+  %lo = openvino.constant dense<-0.5> : tensor<f32>
+  %hi = openvino.constant dense<2.05> : tensor<f32>
+  %q = openvino.fake_quantize %x, %lo, %hi, %lo, %hi {levels = 256 : i64} : (tensor<1x2x4xf32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>) -> tensor<1x2x4xf32>
+  %w = openvino.constant dense<[[[[63.5, -0.5]]], [[[-5.0, 31.75]]]]> : tensor<2x1x1x2xf32>
+  %0 = openvino.group_convolution %q, %w {strides = array<i64: 1>, dilations = array<i64: 1>, pads_begin = array<i64: 0>, pads_end = array<i64: 0>} : (tensor<1x2x4xf32>, tensor<2x1x1x2xf32>) -> tensor<1x2x3xf32>
+  func.return %0 : tensor<1x2x3xf32>
+}

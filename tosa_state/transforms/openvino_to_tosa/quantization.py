@@ -42,7 +42,6 @@ from tosa_state.transforms.openvino_to_tosa.common import (
     constant,
     dims,
     element,
-    shape,
 )
 from tosa_state.transforms.openvino_to_tosa.convolution import convolve
 from tosa_state.transforms.openvino_to_tosa.elementwise import rounded_quotient
@@ -227,9 +226,37 @@ class QuantizedConvolution(OpenVINOPattern):
         q, zero_point, scale = found
         w8, w_scales = weights
         acc = convolve(e, op, q, e.const(w8, i8), input_zp=zero_point)
-        rank = len(shape(acc))
-        factors = (scale * w_scales).astype(np.float32).reshape(-1, *(1,) * (rank - 2))
-        return [e.mul(e.cast(acc, f32), e.const(factors[None]))]
+        return [_scaled(e, acc, scale * w_scales)]
+
+
+class QuantizedGroupConvolution(OpenVINOPattern):
+    """A depthwise GroupConvolution-1 (one input channel per group) of an int8 pair by int8
+    weights (a scale per output channel): one i8 `tosa.depthwise_conv2d` into i32, then
+    `s_x * s_w[o]`. Other group convolutions are left to `GroupConvolution`."""
+
+    OPS = (ov.GroupConvolutionOp,)
+
+    def convert(self, op: ov.GroupConvolutionOp, e: Emitter) -> Sequence[SSAValue]:
+        found = quantized_input(e, op.input)
+        weights = constant(op.filter)
+        if found is None or weights is None or weights.ndim < 4 or weights.shape[2] != 1:
+            raise Unsupported("not an int8 depthwise convolution")
+        groups, per_group, _, *kernel = weights.shape
+        recovered = int8_weights(weights.reshape(groups * per_group, *kernel), 0)
+        if recovered is None:
+            raise Unsupported("not an int8 depthwise convolution")
+        q, zero_point, scale = found
+        w8, w_scales = recovered
+        filters = e.const(w8.reshape(groups, per_group, *kernel), i8)
+        acc = convolve(e, op, q, filters, depthwise=True, input_zp=zero_point)
+        return [_scaled(e, acc, scale * w_scales)]
+
+
+def _scaled(e: Emitter, acc: SSAValue, factors: np.ndarray) -> SSAValue:
+    """The i32 accumulators `[N, C, spatial...]` in f32 times a factor per channel."""
+    rank = len(dims(acc))
+    column = factors.astype(np.float32).reshape(1, -1, *(1,) * (rank - 2))
+    return e.mul(e.cast(acc, f32), e.const(column))
 
 
 class QuantizedMatMul(OpenVINOPattern):
@@ -263,4 +290,5 @@ class QuantizedMatMul(OpenVINOPattern):
                                                                      + (units,))))]
 
 
-QUANTIZATION_PATTERNS = (FakeQuantize, QuantizedConvolution, QuantizedMatMul)
+QUANTIZATION_PATTERNS = (FakeQuantize, QuantizedConvolution, QuantizedGroupConvolution,
+                         QuantizedMatMul)
