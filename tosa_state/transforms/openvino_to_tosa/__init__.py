@@ -18,7 +18,8 @@
 - `scatter`: ScatterUpdate, ScatterNDUpdate, ScatterElementsUpdate with `tosa.scatter`
   (reductions through a one-hot table)
 - `sorting`: TopK by ranks from a comparison table
-- `quantization`: FakeQuantize-1; int8 Convolution / MatMul of quantized inputs
+- `quantization`: FakeQuantize-1; int8 Convolution / depthwise GroupConvolution / MatMul of
+  quantized inputs
 
 `common` holds what they share: the pattern base class, the emitter and its helpers.
 """

@@ -14,12 +14,13 @@ range equal to the input range, every one of the `levels` outputs reproduced by
 to i32, `tosa.rescale` to i8 (`q - 128`: output zero point -128), then `tosa.rescale` to
 i32 subtracting the pair's zero point, `tosa.cast` to f32 and one multiply by the scale.
 
-A Convolution or MatMul whose input is such a pair and whose constant weights are int8
-multiples of a per-output-channel scale (NNCF's `i8 Constant -> Convert -> Multiply`, or a
-FakeQuantize of constant weights, both folded to f32 constants before the product is converted)
-multiplies the i8 values directly: `tosa.conv2d` / `tosa.matmul` i8 x i8 with the input's zero
-point into i32, then one multiply by `s_x * s_w[channel]` in f32. The integer sums are exact,
-so the result is the float formula's up to the f32 rounding of the float products and sums.
+A Convolution, depthwise GroupConvolution or MatMul whose input is such a pair and whose
+constant weights are int8 multiples of a per-output-channel scale (NNCF's `i8 Constant ->
+Convert -> Multiply`, or a FakeQuantize of constant weights, both folded to f32 constants
+before the product is converted) multiplies the i8 values directly: `tosa.conv2d` /
+`tosa.depthwise_conv2d` / `tosa.matmul` i8 x i8 with the input's zero point into i32, then one
+multiply by `s_x * s_w[channel]` in f32. The integer sums are exact, so the result is the float
+formula's up to the f32 rounding of the float products and sums.
 """
 
 from __future__ import annotations
