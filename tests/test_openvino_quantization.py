@@ -349,6 +349,30 @@ def test_nncf_quantized_streaming_convolution(openvino_runtime: None, tmp_path: 
     assert "PASSED" in stdout
 
 
+def _quantized_product(tmp_path: Path, x: object, low: np.float32, high: np.float32,
+                       weights: np.ndarray, build: object) -> tuple[ov.Model, Path, str]:
+    """`build(FakeQuantize(x), FakeQuantize(weights))` with an input pair on [low, high]
+    (256 levels) and symmetric 255-level weights per filter (axis 0, and 1 when 4-D), saved
+    and converted: (model, xml, lowered text)."""
+    act = ops.fake_quantize(x, *(ops.constant(v) for v in (low, high, low, high)), 256)
+    reduced = tuple(range(weights.ndim - 2 if weights.ndim == 4 else 1, weights.ndim))
+    limit = np.abs(weights).max(axis=reduced, keepdims=True).astype(np.float32)
+    fq_w = ops.fake_quantize(ops.constant(weights), *(ops.constant(v) for v in
+                                                      (-limit, limit, -limit, limit)), 255)
+    model = ov.Model([build(act, fq_w)], [x])
+    xml = tmp_path / "product.xml"
+    ov.save_model(model, xml, compress_to_fp16=False)
+    code, lowered, err = cli(opt.main, str(xml), "-p", "convert-openvino-to-tosa")
+    assert code == 0, err
+    return model, xml, lowered
+
+
+def _weights_formula(weights: np.ndarray) -> np.ndarray:
+    reduced = tuple(range(weights.ndim - 2 if weights.ndim == 4 else 1, weights.ndim))
+    limit = np.abs(weights).max(axis=reduced, keepdims=True).astype(np.float32)
+    return reference(weights, -limit, limit, -limit, limit, 255).astype(np.float64)
+
+
 def test_weights_with_their_own_fake_quantize(openvino_runtime: None, tmp_path: Path) -> None:
     """A Convolution whose f32 weights pass through a per-channel symmetric FakeQuantize
     (levels 255, as NNCF's weight quantizers before compression): the FakeQuantize folds,
@@ -358,16 +382,9 @@ def test_weights_with_their_own_fake_quantize(openvino_runtime: None, tmp_path: 
     rng = np.random.default_rng(5)
     x = ops.parameter([2, 3, 9], np.float32, name="x")
     low, high = np.float32(-0.5), np.float32(-0.5 + 255 * 0.01)  # zero point 50: padding
-    act = ops.fake_quantize(x, *(ops.constant(v) for v in (low, high, low, high)), 256)
     weights = rng.normal(0, 0.4, (5, 3, 3)).astype(np.float32)
-    limit = np.abs(weights).max(axis=(1, 2), keepdims=True).astype(np.float32)
-    fq_w = ops.fake_quantize(ops.constant(weights), *(ops.constant(v) for v in
-                                                      (-limit, limit, -limit, limit)), 255)
-    model = ov.Model([ops.convolution(act, fq_w, [1], [1], [1], [1])], [x])
-    xml = tmp_path / "fq_weights.xml"
-    ov.save_model(model, xml, compress_to_fp16=False)
-    code, lowered, err = cli(opt.main, str(xml), "-p", "convert-openvino-to-tosa")
-    assert code == 0, err
+    model, xml, lowered = _quantized_product(
+        tmp_path, x, low, high, weights, lambda a, w: ops.convolution(a, w, [1], [1], [1], [1]))
     assert "(tensor<2x1x9x3xi8>, tensor<5x1x3x3xi8>, tensor<5xi32>, tensor<1xi8>, " \
            "tensor<1xi8>) -> tensor<2x1x9x5xi32>" in lowered
     assert 'dense<-78> : tensor<1xi8>' in lowered  # the zero point 50 - 128
@@ -377,7 +394,7 @@ def test_weights_with_their_own_fake_quantize(openvino_runtime: None, tmp_path: 
     step = (high - low) / 255 * np.abs(weights).sum(axis=(1, 2)).max()
     assert np.abs(ours - theirs).max() <= step
     q_x = reference(values, low, high, low, high, 256).astype(np.float64)
-    q_w = reference(weights, -limit, limit, -limit, limit, 255).astype(np.float64)
+    q_w = _weights_formula(weights)
     padded = np.pad(q_x, ((0, 0), (0, 0), (1, 1)))
     want = np.stack([np.einsum("nck,ock->no", padded[:, :, t:t + 3], q_w) for t in range(9)], 2)
     np.testing.assert_allclose(ours, want, rtol=0, atol=1e-5)
@@ -390,22 +407,16 @@ def test_depthwise_group_convolution(openvino_runtime: None, tmp_path: Path) -> 
     rng = np.random.default_rng(6)
     x = ops.parameter([2, 4, 10], np.float32, name="x")
     low, high = np.float32(-0.3), np.float32(-0.3 + 255 * 0.02)
-    act = ops.fake_quantize(x, *(ops.constant(v) for v in (low, high, low, high)), 256)
     weights = rng.normal(0, 0.4, (4, 2, 1, 3)).astype(np.float32)
-    limit = np.abs(weights).max(axis=(2, 3), keepdims=True).astype(np.float32)
-    fq_w = ops.fake_quantize(ops.constant(weights), *(ops.constant(v) for v in
-                                                      (-limit, limit, -limit, limit)), 255)
-    model = ov.Model([ops.group_convolution(act, fq_w, [1], [2], [1], [1])], [x])
-    xml = tmp_path / "depthwise.xml"
-    ov.save_model(model, xml, compress_to_fp16=False)
-    code, lowered, err = cli(opt.main, str(xml), "-p", "convert-openvino-to-tosa")
-    assert code == 0, err
+    model, xml, lowered = _quantized_product(
+        tmp_path, x, low, high, weights,
+        lambda a, w: ops.group_convolution(a, w, [1], [2], [1], [1]))
     assert "tosa.depthwise_conv2d" in lowered and "-> tensor<2x1x11x8xi32>" in lowered
     values = rng.normal(1, 1.5, (2, 4, 10)).astype(np.float32)
     ours = ts.compile_model(xml).create_infer_request().infer({"x": values})[0]
     q_x = np.pad(reference(values, low, high, low, high, 256).astype(np.float64),
                  ((0, 0), (0, 0), (2, 1)))
-    q_w = reference(weights, -limit, limit, -limit, limit, 255).astype(np.float64)[:, :, 0]
+    q_w = _weights_formula(weights)[:, :, 0]
     want = np.stack([np.einsum("ngk,gmk->ngm", q_x[:, :, t:t + 3], q_w).reshape(2, 8)
                      for t in range(11)], 2)
     np.testing.assert_allclose(ours, want, rtol=0, atol=1e-5)
