@@ -18,6 +18,8 @@
 - `scatter`: ScatterUpdate, ScatterNDUpdate, ScatterElementsUpdate with `tosa.scatter`
   (reductions through a one-hot table)
 - `sorting`: TopK by ranks from a comparison table
+- `compression`: packed constants (u4, i4, nf4, u1, f8) and the decompression subgraphs of
+  compressed weights as one `tosa_state.dequantize`
 
 `common` holds what they share: the pattern base class, the emitter and its helpers.
 """
@@ -27,6 +29,7 @@ from xdsl.pattern_rewriter import RewritePattern
 from tosa_state.transforms.openvino_to_tosa.activation import ACTIVATION_PATTERNS
 from tosa_state.transforms.openvino_to_tosa.attention import ATTENTION_PATTERNS
 from tosa_state.transforms.openvino_to_tosa.common import Lowering, OpenVINOPattern
+from tosa_state.transforms.openvino_to_tosa.compression import COMPRESSION_PATTERNS
 from tosa_state.transforms.openvino_to_tosa.convolution import CONVOLUTION_PATTERNS
 from tosa_state.transforms.openvino_to_tosa.cumulative import CUMULATIVE_PATTERNS
 from tosa_state.transforms.openvino_to_tosa.data_movement import DATA_MOVEMENT_PATTERNS
@@ -55,6 +58,7 @@ ALL_PATTERNS: tuple[type[OpenVINOPattern], ...] = (
     *SCATTER_PATTERNS,
     *SORTING_PATTERNS,
     *EINSUM_PATTERNS,
+    *COMPRESSION_PATTERNS,
 )
 
 
