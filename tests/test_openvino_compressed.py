@@ -1,8 +1,14 @@
 """Compressed OpenVINO weights against OpenVINO itself.
 
-Element types: a Constant of every type OpenVINO stores (u1, u4, i4, nf4, f8e4m3, f8e5m2 packed;
-u8 ... u64, f16, bf16 as bytes), built with OpenVINO's Python API (which packs it), saved,
-imported and compared with what OpenVINO computes through a Convert to f32 (its own unpacking).
+- Element types: a Constant of every type OpenVINO stores (u1, u4, i4, nf4, f8e4m3, f8e5m2
+  packed; u8 ... u32, f16, bf16 as bytes), built with OpenVINO's Python API (which packs it),
+  saved, imported and compared with what OpenVINO computes through a Convert to f32 (its own
+  unpacking); Converts from and to unsigned types.
+- NNCF's `compress_weights` (INT8_ASYM / INT8_SYM per channel, INT4_SYM / INT4_ASYM / NF4 in
+  groups of 16) of a Linear model and of a stateful recurrent model built at test time: one
+  `tosa_state.dequantize` per weight, the weights packed at every level, the constants at
+  most 1.2x the `.bin`, results equal to OpenVINO CPU with `DYNAMIC_QUANTIZATION_GROUP_SIZE=0`
+  within 1e-4 relative (the tiny Llama exports: `test_llm_compressed.py`).
 """
 
 from __future__ import annotations
@@ -10,11 +16,13 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
+import nncf
 import numpy as np
 import openvino as ov
 import openvino.opset13 as ops
 import pytest
 from test_openvino_differential import _save
+from xdsl.dialects.builtin import IntegerType
 
 import tosa_state
 from tosa_state.diagnostics import ModelImportError
@@ -118,3 +126,105 @@ def test_packed_size_mismatch_names_the_layer(openvino_runtime: None, tmp_path: 
     with pytest.raises(ModelImportError, match=r"type='Const'.*size=9 does not match shape \[3,3\] x i4 "
                        r"\(5 bytes\)"):
         tosa_state.read_model(xml)
+
+
+# ---------------------------------------------------------------------------------------------
+# Weights compressed by NNCF: one tosa_state.dequantize per weight, equal to OpenVINO CPU
+# ---------------------------------------------------------------------------------------------
+
+_CPU_COMPRESSED = {**_CPU_F32, "DYNAMIC_QUANTIZATION_GROUP_SIZE": "0"}
+MODES = ["INT8_ASYM", "INT8_SYM", "INT4_SYM", "INT4_ASYM", "NF4"]
+
+
+def _compress(model: ov.Model, mode: str) -> ov.Model:
+    options: dict[str, object] = {"mode": getattr(nncf.CompressWeightsMode, mode)}
+    if not mode.startswith("INT8"):
+        options.update(group_size=16, ratio=1.0, all_layers=True)
+    return nncf.compress_weights(model, **options)
+
+
+def _linear(rng: np.random.Generator) -> ov.Model:
+    x = ops.parameter([2, 64], ov.Type.f32, name="x")
+    w1 = ops.constant(rng.standard_normal((48, 64)).astype(np.float32))
+    w2 = ops.constant(rng.standard_normal((48, 32)).astype(np.float32))
+    hidden = ops.relu(ops.matmul(x, w1, False, True))
+    return ov.Model([ops.result(ops.matmul(hidden, w2, False, False), name="y")], [x], "linear")
+
+
+def _stateful_rnn(rng: np.random.Generator) -> ov.Model:
+    """h <- tanh(x W^T + h R^T + b), the state in a variable; y = h V^T."""
+    x = ops.parameter([1, 32], ov.Type.f32, name="x")
+    h = ops.read_value(ops.constant(np.zeros((1, 48), np.float32)), "h", np.float32, [1, 48])
+    weights = [ops.constant(rng.standard_normal(s).astype(np.float32) * 0.3)
+               for s in ((48, 32), (48, 48), (16, 48))]
+    pre = ops.add(ops.matmul(x, weights[0], False, True), ops.matmul(h, weights[1], False, True))
+    new_h = ops.tanh(ops.add(pre, ops.constant(rng.standard_normal((1, 48)).astype(np.float32))))
+    assign = ops.assign(new_h, "h")
+    y = ops.matmul(new_h, weights[2], False, True)
+    return ov.Model([ops.result(y, name="y")], [assign], [x], "rnn")
+
+
+def _dequantize_ops(compiled: object) -> list[object]:
+    return [op for op in compiled.module.walk() if op.name == "tosa_state.dequantize"]
+
+
+def _assert_weights_stay_compressed(compiled: object, xml: Path, count: int) -> None:
+    """`count` dequantize ops run on every call, no float copy of a weight is kept, and the
+    constants take at most 1.2x the `.bin`."""
+    from compressed_llm import resident_weight_bytes
+
+    assert len(_dequantize_ops(compiled)) == count
+    per_call = [op.name for op in compiled._plan.ops_per_call]
+    assert per_call.count("tosa_state.dequantize") == count
+    largest_float = max((c.size for c in compiled._plan.constants
+                         if isinstance(c, np.ndarray) and c.dtype.kind == "f"), default=0)
+    assert largest_float < 48 * 16  # scales and biases only, never a weight matrix
+    resident, _ = resident_weight_bytes(compiled)
+    assert resident <= 1.2 * xml.with_suffix(".bin").stat().st_size
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_nncf_linear_as_openvino(openvino_runtime: None, tmp_path: Path, mode: str) -> None:
+    rng = np.random.default_rng(4)
+    xml = _save(_compress(_linear(rng), mode), tmp_path)
+    expected_types = {"INT8_ASYM": "u8", "INT8_SYM": "i8", "INT4_SYM": "i4",
+                      "INT4_ASYM": "u4", "NF4": "nf4"}[mode]
+    compiled = tosa_state.compile_model(xml)
+    assert {op.weight_type.data for op in _dequantize_ops(compiled)} == {expected_types}
+    _assert_weights_stay_compressed(compiled, xml, 2)
+    theirs = ov.Core().compile_model(str(xml), "CPU", _CPU_COMPRESSED)
+    request = compiled.create_infer_request()
+    for _ in range(3):
+        x = rng.standard_normal((2, 64)).astype(np.float32)
+        want = theirs([x])[0]
+        got = request.infer([x])[0]
+        np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5 * np.abs(want).max())
+
+
+@pytest.mark.parametrize("mode", ["INT8_ASYM", "INT4_SYM", "INT4_ASYM"])
+def test_nncf_stateful_rnn_as_openvino(openvino_runtime: None, tmp_path: Path,
+                                       mode: str) -> None:
+    """A stateful model, several steps with a reset, at every lowering level (`validate`)."""
+    xml = _save(_compress(_stateful_rnn(np.random.default_rng(5)), mode), tmp_path)
+    compiled = tosa_state.compile_model(xml)
+    _assert_weights_stay_compressed(compiled, xml, 3)
+    report = tosa_state.validate(xml, steps=8, reset_at=[5], rtol=1e-4, atol=1e-5)
+    assert report.ok, report
+
+
+def test_dequantize_in_ml_program_and_tosa_levels(openvino_runtime: None,
+                                                  tmp_path: Path) -> None:
+    """The op survives each lowering unchanged: the weights stay packed at every level."""
+    from tosa_state.frontends.openvino.importer import import_openvino_ir
+    from tosa_state.transforms.pipeline import apply_pipeline
+
+    xml = _save(_compress(_stateful_rnn(np.random.default_rng(6)), "INT4_ASYM"), tmp_path)
+    for pipeline in ("convert-openvino-to-tosa",
+                     "convert-openvino-to-tosa,convert-tosa-variables-to-memref",
+                     "convert-openvino-to-tosa,tosa-to-mlprogram"):
+        ctx = tosa_state.make_context()
+        module = import_openvino_ir(xml, ctx)
+        apply_pipeline(ctx, module, pipeline)
+        ops_ = [op for op in module.walk() if op.name == "tosa_state.dequantize"]
+        assert len(ops_) == 3, pipeline
+        assert all(op.weights.type.element_type == IntegerType(8) for op in ops_)

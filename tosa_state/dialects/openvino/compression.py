@@ -92,21 +92,21 @@ class PackedConstantOp(IRDLOperation):
         if data_type.element_type != IntegerType(8, Signedness.UNSIGNED) or len(
             data_type.get_shape()
         ) != 1:
-            raise VerifyException(f"{self.name}: data must be a 1-D tensor of ui8 bytes")
+            raise VerifyException("data must be a 1-D tensor of ui8 bytes")
         result_type = self.result.type
         if not result_type.has_static_shape():
-            raise VerifyException(f"{self.name}: the result must have a static shape")
+            raise VerifyException("the result must have a static shape")
         name = stored_name(result_type.element_type)
         if name is None:
             raise VerifyException(
-                f"{self.name}: element type {result_type.element_type} is not a packed type "
+                f"element type {result_type.element_type} is not a packed type "
                 "(ui1, ui4, i4, !openvino.nf4, f8E4M3FN, f8E5M2)"
             )
         count = math.prod(result_type.get_shape())
         expected = packed_size(name, count)
         if data_type.get_shape()[0] != expected:
             raise VerifyException(
-                f"{self.name}: {count} elements of {name} take {expected} bytes, "
+                f"{count} elements of {name} take {expected} bytes, "
                 f"data has {data_type.get_shape()[0]}"
             )
 
