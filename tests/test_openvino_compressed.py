@@ -228,3 +228,20 @@ def test_dequantize_in_ml_program_and_tosa_levels(openvino_runtime: None,
         ops_ = [op for op in module.walk() if op.name == "tosa_state.dequantize"]
         assert len(ops_) == 3, pipeline
         assert all(op.weights.type.element_type == IntegerType(8) for op in ops_)
+
+
+def test_tosa_state_run_of_a_compressed_model(openvino_runtime: None, tmp_path: Path) -> None:
+    """`tosa-state-run` over several steps (state kept) equals OpenVINO's CPU plugin."""
+    from tosa_state.tools import run
+
+    xml = _save(_compress(_stateful_rnn(np.random.default_rng(7)), "INT4_ASYM"), tmp_path)
+    xs = np.random.default_rng(8).standard_normal((5, 1, 32)).astype(np.float32)
+    request = ov.Core().compile_model(str(xml), "CPU", _CPU_COMPRESSED).create_infer_request()
+    want = np.stack([request.infer([x])[0] for x in xs])
+    np.savez(tmp_path / "in.npz", x=xs)
+    assert run.main([str(xml), "--inputs", str(tmp_path / "in.npz"), "-q",
+                     "-o", str(tmp_path / "out.npz")]) == 0
+    with np.load(tmp_path / "out.npz") as out:
+        np.testing.assert_allclose(out["y"], want, rtol=1e-4, atol=1e-5 * np.abs(want).max())
+        np.testing.assert_allclose(out["state/h"], request.query_state()[0].state.data,
+                                   rtol=1e-4, atol=1e-6)
