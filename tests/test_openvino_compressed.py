@@ -245,3 +245,70 @@ def test_tosa_state_run_of_a_compressed_model(openvino_runtime: None, tmp_path: 
         np.testing.assert_allclose(out["y"], want, rtol=1e-4, atol=1e-5 * np.abs(want).max())
         np.testing.assert_allclose(out["state/h"], request.query_state()[0].state.data,
                                    rtol=1e-4, atol=1e-6)
+
+
+# ---------------------------------------------------------------------------------------------
+# tosa_state.dequantize itself: the interpreter and the TOSA lowering against numpy
+# ---------------------------------------------------------------------------------------------
+
+
+def _dequantize_module(weight_type: str, shape: tuple[int, ...], zero_point: str | None,
+                       rng: np.random.Generator) -> tuple[object, np.ndarray]:
+    """A module returning one dequantized weight, and the value numpy computes for it."""
+    from xdsl.dialects import func
+    from xdsl.dialects.builtin import ModuleOp, TensorType, f16, f32
+
+    from tosa_state.dialects.tosa.tensor import ConstOp
+    from tosa_state.dialects.tosa_state import DequantizeOp
+    from tosa_state.dtypes import numpy_to_dense
+
+    def stored(type_name: str, dims: tuple[int, ...]) -> np.ndarray:
+        return rng.integers(-128, 128, packed_size(type_name, math.prod(dims)), np.int8)
+
+    groups = (shape[0], shape[1] // 4, 4)
+    weights = stored(weight_type, groups)
+    scale = rng.uniform(0.01, 0.1, (shape[0], groups[1], 1)).astype(np.float16)
+    want = unpack(weights, weight_type, groups).astype(np.float32)
+    ops_ = [ConstOp(numpy_to_dense(weights)), ConstOp(numpy_to_dense(scale))]
+    zp = None
+    if zero_point is not None:
+        zp_values = stored(zero_point, (shape[0], 1, 1))
+        ops_.append(ConstOp(numpy_to_dense(zp_values)))
+        zp = (ops_[-1].results[0], zero_point, (shape[0], 1, 1))
+        want = want - unpack(zp_values, zero_point, (shape[0], 1, 1)).astype(np.float32)
+    want = (want * scale.astype(np.float32)).reshape(shape)
+    result_type = TensorType(f32 if weight_type != "i8" else f16, shape)
+    ops_.append(DequantizeOp(ops_[0].results[0], weight_type, groups, ops_[1].results[0],
+                             result_type, zp))
+    body = func.FuncOp("main", ((), (result_type,)))
+    body.body.block.add_ops([*ops_, func.ReturnOp(ops_[-1].results[0])])
+    return ModuleOp([body]), want.astype(np.float16 if weight_type == "i8" else np.float32)
+
+
+@pytest.mark.parametrize("weight_type, zero_point", [
+    ("u8", "u8"), ("i8", None), ("u4", "u4"), ("i4", None), ("nf4", None), ("u1", "u8"),
+    ("u4", "f16"),
+])
+def test_dequantize_and_its_tosa_lowering(weight_type: str, zero_point: str | None) -> None:
+    """The interpreter's kernel and `tosa-expand-dequantize` (run by the interpreter) both
+    compute numpy's `(decode(w) - decode(z)) * scale`, bit for bit."""
+    rng = np.random.default_rng(9)
+    for expand in (False, True):
+        module, want = _dequantize_module(weight_type, (6, 8), zero_point, rng)
+        pipeline = ("tosa-expand-dequantize," if expand else "") + \
+            "convert-tosa-variables-to-memref"
+        compiled = tosa_state.compile_model(module, pipeline=pipeline)
+        names = {op.name for op in compiled.module.walk()}
+        assert ("tosa_state.dequantize" in names) != expand
+        np.testing.assert_array_equal(compiled.create_infer_request().infer([])[0], want)
+
+
+def test_iree_device_runs_compressed_weights(openvino_runtime: None, tmp_path: Path) -> None:
+    """The `iree` device lowers the op with `tosa-expand-dequantize` (the weights stay packed
+    in the IR it compiles) and agrees with OpenVINO."""
+    rng = np.random.default_rng(10)
+    xml = _save(_compress(_linear(rng), "INT4_ASYM"), tmp_path)
+    x = rng.standard_normal((2, 64)).astype(np.float32)
+    want = ov.Core().compile_model(str(xml), "CPU", _CPU_COMPRESSED)([x])[0]
+    got = tosa_state.compile_model(xml, device="iree").create_infer_request().infer([x])[0]
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5 * np.abs(want).max())
