@@ -10,13 +10,7 @@ memory-effect trait), so no float copy of a weight, zero point or scale outlives
 from __future__ import annotations
 
 import numpy as np
-from xdsl.interpreter import (
-    Interpreter,
-    InterpreterFunctions,
-    PythonValues,
-    impl,
-    register_impls,
-)
+from xdsl.interpreter import InterpreterFunctions
 
 from tosa_state.dialects.tosa_state import DequantizeOp
 from tosa_state.dtypes import numpy_dtype
@@ -50,12 +44,6 @@ def _dequantize(op: DequantizeOp) -> Kernel:
     return run
 
 
-@register_impls
+@_KERNELS.impls
 class CompressionFunctions(InterpreterFunctions):
-    """The numpy impl of `tosa_state.dequantize`."""
-
-    plan_kernel = staticmethod(_KERNELS.plan_kernel)
-
-    @impl(DequantizeOp)
-    def run_dequantize(self, interpreter: Interpreter, op: DequantizeOp, args: PythonValues):
-        return (_KERNELS.of(op)(*args),)
+    """The numpy impl of `tosa_state.dequantize` (its kernel)."""
