@@ -201,6 +201,32 @@ def test_nncf_linear_as_openvino(openvino_runtime: None, tmp_path: Path, mode: s
         np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5 * np.abs(want).max())
 
 
+def _convolution_and_embedding(rng: np.random.Generator) -> ov.Model:
+    x = ops.parameter([1, 16, 20], ov.Type.f32, name="x")
+    ids = ops.parameter([1, 4], ov.Type.i64, name="ids")
+    kernel = ops.constant(rng.standard_normal((32, 16, 3)).astype(np.float32))
+    table = ops.constant(rng.standard_normal((50, 32)).astype(np.float32))
+    y = ops.convolution(x, kernel, [1], [1], [1], [1])
+    return ov.Model([ops.result(y, name="y"), ops.result(ops.gather(table, ids, 0), name="e")],
+                    [x, ids], "conv_embedding")
+
+
+@pytest.mark.parametrize("mode", ["INT8_ASYM", "INT4_ASYM"])
+def test_nncf_convolution_and_embedding_as_openvino(openvino_runtime: None, tmp_path: Path,
+                                                    mode: str) -> None:
+    """The weights of a Convolution and the table of a Gather, compressed."""
+    rng = np.random.default_rng(11)
+    xml = _save(_compress(_convolution_and_embedding(rng), mode), tmp_path)
+    compiled = tosa_state.compile_model(xml)
+    assert len(_dequantize_ops(compiled)) == 2
+    inputs = [rng.standard_normal((1, 16, 20)).astype(np.float32), np.array([[1, 5, 49, 0]])]
+    want = ov.Core().compile_model(str(xml), "CPU", _CPU_COMPRESSED)(inputs)
+    got = compiled.create_infer_request().infer(inputs)
+    for index in range(2):
+        np.testing.assert_allclose(got[index], want[index], rtol=1e-4,
+                                   atol=1e-5 * np.abs(want[index]).max())
+
+
 @pytest.mark.parametrize("mode", ["INT8_ASYM", "INT4_ASYM"])
 def test_nncf_stateful_rnn_as_openvino(openvino_runtime: None, tmp_path: Path,
                                        mode: str) -> None:
