@@ -338,3 +338,14 @@ def test_iree_device_runs_compressed_weights(openvino_runtime: None, tmp_path: P
     want = ov.Core().compile_model(str(xml), "CPU", _CPU_COMPRESSED)([x])[0]
     got = tosa_state.compile_model(xml, device="iree").create_infer_request().infer([x])[0]
     np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5 * np.abs(want).max())
+
+
+def test_xdsl_opt_plugin_knows_dequantize(tmp_path: Path) -> None:
+    """Plain `xdsl-opt` (our `xdsl.universe` plugin) parses and prints the op."""
+    import subprocess
+
+    source = (Path(__file__).parent.parent / "lit_tests" / "tosa_state" / "dequantize.mlir")
+    result = subprocess.run(["xdsl-opt", str(source), "--split-input-file"],
+                            capture_output=True, text=True, check=False)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.count("tosa_state.dequantize %w scale %s") == 2
