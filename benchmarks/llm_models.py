@@ -66,17 +66,30 @@ def _config(family: str, sizes: dict[str, int] | None = None):  # -> transformer
     raise ValueError(f"unknown family '{family}' (known: {', '.join(FAMILIES)})")
 
 
-def _export_here(family: str, directory: Path, sizes: dict[str, int] | None = None) -> None:
+COMPRESSIONS = ("int8", "int4")
+"""Suffixes of the compressed exports (`llama-int8`, `llama-int4`): optimum-intel's
+`load_in_8bit=True` (NNCF INT8_ASYM, per channel) and
+`OVWeightQuantizationConfig(bits=4, group_size=16)` (NNCF INT4, groups of 16)."""
+
+
+def _export_here(name: str, directory: Path, sizes: dict[str, int] | None = None) -> None:
     sys.modules.setdefault("torchvision", None)  # type: ignore[arg-type]
     import torch
-    from optimum.intel import OVModelForCausalLM
+    from optimum.intel import OVModelForCausalLM, OVWeightQuantizationConfig
 
+    family, _, compression = name.partition("-")
     torch.manual_seed(SEED)
     model_class, config = _config(family, sizes)
     source = directory / "source"
     model_class(config).save_pretrained(source)
+    options: dict[str, object] = {"load_in_8bit": compression == "int8"}
+    if compression == "int4":
+        options["quantization_config"] = OVWeightQuantizationConfig(
+            bits=4, group_size=16, ratio=1.0)
+    elif compression not in ("", "int8"):
+        raise ValueError(f"unknown compression '{compression}' (known: {COMPRESSIONS})")
     exported = OVModelForCausalLM.from_pretrained(
-        source, export=True, stateful=True, compile=False, load_in_8bit=False
+        source, export=True, stateful=True, compile=False, **options
     )
     exported.save_pretrained(directory)
 
@@ -136,7 +149,9 @@ def prompt(batch: int, length: int, seed: int) -> np.ndarray:
 RTOL, ATOL = 1e-4, 1e-5
 # f32 inference and KV cache: by default the CPU plugin keeps the cache in f16 or u8, which
 # moves the logits by about 1e-4
-OPENVINO_CONFIG = {"INFERENCE_PRECISION_HINT": "f32", "KV_CACHE_PRECISION": "f32"}
+OPENVINO_CONFIG = {"INFERENCE_PRECISION_HINT": "f32", "KV_CACHE_PRECISION": "f32",
+                   "DYNAMIC_QUANTIZATION_GROUP_SIZE": "0"}
+"""f32 everywhere; compressed weights dequantized, activations not quantized to int8."""
 
 
 class GenerationPair:

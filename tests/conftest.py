@@ -92,6 +92,22 @@ def llm_exports(request: pytest.FixtureRequest) -> dict[str, Path]:
     return llm_models.export(llm_models.FAMILIES, root)
 
 
+@pytest.fixture(scope="session")
+def compressed_llm_exports(request: pytest.FixtureRequest) -> dict[str, Path]:
+    """The tiny Llama exported by optimum-intel with int8 and int4 weights (`llama-int8`,
+    `llama-int4`: `llm_models.COMPRESSIONS`), kept in pytest's cache dir like `llm_exports`."""
+    import importlib.metadata
+    import re
+
+    import llm_models
+    import optimum.intel  # noqa: F401  (a hard requirement: missing fails the suite)
+
+    versions = "-".join(importlib.metadata.version(name) for name in
+                        ("torch", "transformers", "optimum", "optimum-intel", "openvino", "nncf"))
+    root = request.config.cache.mkdir("llm_exports") / re.sub(r"[^A-Za-z0-9.]+", "_", versions)
+    return llm_models.export([f"llama-{c}" for c in llm_models.COMPRESSIONS], root)
+
+
 @pytest.fixture
 def openvino_runtime() -> None:
     if importlib.util.find_spec("openvino") is None:

@@ -780,7 +780,7 @@ def test_unsupported_op_version(saved, tmp_path: Path) -> None:
     ("element", "problem"),
     [
         ("f7", "unknown element type 'f7'"),
-        ("u1", "element type 'u1' is not supported"),
+        ("u2", "element type 'u2' is not supported"),
         ("string", "element type 'string' is not supported"),
     ],
 )

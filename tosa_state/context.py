@@ -13,14 +13,16 @@ from tosa_state.dialects.openvino import OpenVINO
 from tosa_state.dialects.tensor import TENSOR
 from tosa_state.dialects.tfl import TFL
 from tosa_state.dialects.tosa import TOSA
+from tosa_state.dialects.tosa_state import TOSA_STATE
 
 
 def make_context() -> Context:
     """A fresh context with the builtin, func, arith, memref, scf, bufferization, tosa,
-    ml_program, openvino, tfl and (upstream's `tensor.bitcast`) tensor dialects."""
+    ml_program, openvino, tfl, tosa_state (compressed weights) and (upstream's `tensor.bitcast`)
+    tensor dialects."""
     ctx = Context()
     dialects = (Builtin, Func, Arith, MemRef, Scf, Bufferization, TOSA, ML_PROGRAM, OpenVINO,
-                TFL, TENSOR)
+                TFL, TENSOR, TOSA_STATE)
     for dialect in dialects:
         ctx.load_dialect(dialect)
     return ctx

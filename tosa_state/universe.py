@@ -2,7 +2,7 @@
 
 A second `tosa` or `ml_program` dialect would break every `xdsl-opt` run in the
 environment (xDSL refuses two dialects of one name). So the plugin registers the
-`openvino` and `tfl` dialects and our passes under their own names, and *adds* the ops
+`openvino`, `tfl` and `tosa_state` dialects and our passes under their own names, and *adds* the ops
 xDSL's own `tosa` and `ml_program` dialects lack to them, as xDSL loads them: `tosa.variable`,
 `tosa.variable.read`, `tosa.variable.write`, `ml_program.global_load`,
 `ml_program.global_store`. No op xDSL defines is replaced, so `xdsl-opt` parses,
@@ -69,7 +69,14 @@ def _tfl_dialect() -> Dialect:
     return TFL
 
 
+def _tosa_state_dialect() -> Dialect:
+    from tosa_state.dialects.tosa_state import TOSA_STATE
+
+    return TOSA_STATE
+
+
 UNIVERSE = Universe(
-    all_dialects={"openvino": _openvino_dialect, "tfl": _tfl_dialect},
+    all_dialects={"openvino": _openvino_dialect, "tfl": _tfl_dialect,
+                  "tosa_state": _tosa_state_dialect},
     all_passes=get_tosa_state_passes(),
 )

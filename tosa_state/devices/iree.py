@@ -39,7 +39,7 @@ from tosa_state.transforms.pipeline import apply_pipeline
 from .iree_compile import DEFAULT_FLAGS, compile_module_text
 
 IREE_LEGALIZATION = (
-    "tosa-demote-i64,tosa-unroll-loops,tosa-sink-cond-if-inputs,tosa-dynamic-empty-dims,"
+    "tosa-expand-dequantize,tosa-demote-i64,tosa-unroll-loops,tosa-sink-cond-if-inputs,tosa-dynamic-empty-dims,"
     "tosa-lower-shape-ops,tosa-rank0-conditions,export-state-control"
 )
 """The passes that make an `ml_program`-level module IREE input (after the lowering)."""

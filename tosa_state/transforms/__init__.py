@@ -16,6 +16,7 @@ from tosa_state.transforms.make_stateful import MakeStatefulPass
 from tosa_state.transforms.specialize_input_shapes import SpecializeInputShapesPass
 from tosa_state.transforms.tosa_demote_i64 import TosaDemoteI64Pass
 from tosa_state.transforms.tosa_dynamic_empty_dims import TosaDynamicEmptyDimsPass
+from tosa_state.transforms.tosa_expand_dequantize import TosaExpandDequantizePass
 from tosa_state.transforms.tosa_fold_conv_bias import TosaFoldConvBiasPass
 from tosa_state.transforms.tosa_fold_identities import TosaFoldIdentitiesPass
 from tosa_state.transforms.tosa_hoist_variables import TosaHoistVariablesPass
@@ -67,6 +68,7 @@ def get_tosa_state_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         TosaRank0ConditionsPass.name: lambda: TosaRank0ConditionsPass,
         TosaUnrollLoopsPass.name: lambda: TosaUnrollLoopsPass,
         TosaDemoteI64Pass.name: lambda: TosaDemoteI64Pass,
+        TosaExpandDequantizePass.name: lambda: TosaExpandDequantizePass,
         TosaLowerShapeOpsPass.name: lambda: TosaLowerShapeOpsPass,
         TosaDynamicEmptyDimsPass.name: lambda: TosaDynamicEmptyDimsPass,
         TosaSinkCondIfInputsPass.name: lambda: TosaSinkCondIfInputsPass,
@@ -91,6 +93,7 @@ __all__ = [
     "SpecializeInputShapesPass",
     "TosaDemoteI64Pass",
     "TosaDynamicEmptyDimsPass",
+    "TosaExpandDequantizePass",
     "TosaFoldConvBiasPass",
     "TosaFoldIdentitiesPass",
     "TosaHoistVariablesPass",

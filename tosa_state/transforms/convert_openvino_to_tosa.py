@@ -5,8 +5,9 @@ dynamic dimensions become TOSA shape ops, see `openvino_to_tosa.shapes`; recurre
 become TOSA subgraphs, recurrent sequences and TensorIterators one `tosa.while_loop` each,
 see `openvino_to_tosa.loops`); ReadValue / Assign become
 `tosa.variable` declarations with `tosa.variable.read` / `tosa.variable.write`, keeping
-OpenVINO's semantics (see `openvino_to_tosa.state`). The patterns live in the
-`openvino_to_tosa` package, one module per op family.
+OpenVINO's semantics (see `openvino_to_tosa.state`); compressed weights (NNCF's decompression
+subgraphs) become one `tosa_state.dequantize` each (see `openvino_to_tosa.compression`). The
+patterns live in the `openvino_to_tosa` package, one module per op family.
 
 Afterwards no `openvino` op is left, function results have the types of what they return
 (refined from OpenVINO's `?` dims where the conversion knows more), and all state writes
@@ -29,6 +30,7 @@ from xdsl.utils.exceptions import PassFailedException
 
 from tosa_state.transforms.openvino_to_tosa import Lowering, conversion_patterns
 from tosa_state.transforms.openvino_to_tosa.common import conversion_error, first_failure
+from tosa_state.transforms.openvino_to_tosa.compression import fuse_decompression
 from tosa_state.transforms.openvino_to_tosa.state import existing_variables
 from tosa_state.transforms.to_tosa import clean_up, refine_result_types
 
@@ -53,6 +55,7 @@ class ConvertOpenVINOToTosaPass(ModulePass):
                  any(_is_openvino(inner) for inner in f.walk())]
         if not funcs:
             return
+        fuse_decompression(op)
         lowering = Lowering(variables=existing_variables(op))
         walker = PatternRewriteWalker(
             GreedyRewritePatternApplier(conversion_patterns(lowering), dce_enabled=False),

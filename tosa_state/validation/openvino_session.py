@@ -2,7 +2,8 @@
 (`validate`, and the differential tests).
 
 `OpenVINOSession(xml_path)` reads the model with `openvino.Core().read_model`, compiles it for
-`CPU` with `{"INFERENCE_PRECISION_HINT": "f32"}` (this CPU otherwise infers in bf16) and keeps one
+`CPU` with `{"INFERENCE_PRECISION_HINT": "f32"}` (this CPU otherwise infers in bf16) and
+`DYNAMIC_QUANTIZATION_GROUP_SIZE=0` (compressed weights: no int8 activations) and keeps one
 `InferRequest`, whose variables persist between `infer` calls. A model with dynamic inputs
 runs as it is, on inputs of any shape it accepts (`Model.reshape` to static shapes and
 `reset_state` break the CPU plugin's shape inference in 2026.4: the second call after a reset
@@ -35,7 +36,7 @@ import ml_dtypes
 import numpy as np
 import openvino as ov
 
-CONFIG = {"INFERENCE_PRECISION_HINT": "f32"}
+CONFIG = {"INFERENCE_PRECISION_HINT": "f32", "DYNAMIC_QUANTIZATION_GROUP_SIZE": "0"}
 _NARROW_OR_WIDE_INTS = ("u8", "i8", "i64", "u64")
 
 

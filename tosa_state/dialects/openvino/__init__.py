@@ -26,6 +26,7 @@ The ops are grouped by OpenVINO op family, in modules named like those of
 - `sorting`: TopK
 - `einsum`: Einsum
 - `quantization`: FakeQuantize
+- `compression`: packed constants (u4, i4, nf4, u1, f8) and the `!openvino.nf4` type
 
 `common` holds what they share. Each module ends with its op list; `OpenVINO` is the dialect.
 """
@@ -48,6 +49,13 @@ from tosa_state.dialects.openvino.common import (
     parse_openvino_dim,
     shapes_compatible,
     tensor_shape,
+)
+from tosa_state.dialects.openvino.compression import (
+    COMPRESSION_ATTRS,
+    COMPRESSION_OPS,
+    NF4Type,
+    PackedConstantOp,
+    stored_name,
 )
 from tosa_state.dialects.openvino.convolution import (
     AUTO_PADS,
@@ -206,8 +214,9 @@ OpenVINO = Dialect(
         *SORTING_OPS,
         *EINSUM_OPS,
         *QUANTIZATION_OPS,
+        *COMPRESSION_OPS,
     ],
-    [*COMMON_ATTRIBUTES, *TENSOR_ITERATOR_ATTRIBUTES],
+    [*COMMON_ATTRIBUTES, *TENSOR_ITERATOR_ATTRIBUTES, *COMPRESSION_ATTRS],
 )
 
 __all__ = [
@@ -216,6 +225,7 @@ __all__ = [
     "AUTO_BROADCAST_VALUES",
     "AUTO_PADS",
     "BROADCAST_MODES",
+    "COMPRESSION_OPS",
     "CUMULATIVE_OPS",
     "DIRECTIONS",
     "EINSUM_OPS",
@@ -293,11 +303,13 @@ __all__ = [
     "MinimumOp",
     "ModOp",
     "MultiplyOp",
+    "NF4Type",
     "NegativeOp",
     "NonZeroOp",
     "NotEqualOp",
     "OpenVINO",
     "PReluOp",
+    "PackedConstantOp",
     "PadOp",
     "PartialShapeAttr",
     "PoolBase",
@@ -350,6 +362,7 @@ __all__ = [
     "parse_equation",
     "parse_openvino_dim",
     "shapes_compatible",
+    "stored_name",
     "tensor_shape",
     "term_labels",
 ]

@@ -10,6 +10,8 @@ import numpy as np
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     BFloat16Type,
+    Float8E4M3FNType,
+    Float8E5M2Type,
     IntegerType,
     Signedness,
     TensorType,
@@ -25,6 +27,8 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute
 
+from tosa_state.dialects.openvino.compression import NF4Type
+
 
 @dataclass(frozen=True)
 class ElementType:
@@ -33,6 +37,9 @@ class ElementType:
     name: str
     mlir: Attribute
     dtype: np.dtype
+    packed: bool = False
+    """Stored packed (`tosa_state/packing.py`): imported as `openvino.packed_constant`, its
+    bytes as on disk; `dtype` is then what `packing.unpack` decodes it to."""
 
 
 def _unsigned(width: int) -> IntegerType:
@@ -55,13 +62,19 @@ ELEMENT_TYPES: dict[str, ElementType] = {
         ElementType("i64", i64, np.dtype("<i8")),
         ElementType("u64", _unsigned(64), np.dtype("<u8")),
         ElementType("boolean", i1, np.dtype("u1")),
+        ElementType("u1", _unsigned(1), np.dtype("u1"), packed=True),
+        ElementType("u4", _unsigned(4), np.dtype("u1"), packed=True),
+        ElementType("i4", IntegerType(4), np.dtype("i1"), packed=True),
+        ElementType("nf4", NF4Type(), np.dtype("<f4"), packed=True),
+        ElementType("f8e4m3", Float8E4M3FNType(), np.dtype(ml_dtypes.float8_e4m3fn), packed=True),
+        ElementType("f8e5m2", Float8E5M2Type(), np.dtype(ml_dtypes.float8_e5m2), packed=True),
     )
 }
 """The element types tosa-state imports, by OpenVINO spelling."""
 
 
 KNOWN_UNSUPPORTED_ELEMENT_TYPES = frozenset(
-    {"u1", "u2", "u3", "u4", "u6", "i4", "nf4", "f4e2m1", "f8e4m3", "f8e5m2", "f8e8m0", "string"}
+    {"u2", "u3", "u6", "f4e2m1", "f8e8m0", "string"}
 )
 
 
@@ -81,6 +94,12 @@ PRECISIONS = {
     "U32": "u32",
     "I64": "i64",
     "U64": "u64",
+    "U1": "u1",
+    "U4": "u4",
+    "I4": "i4",
+    "NF4": "nf4",
+    "F8E4M3": "f8e4m3",
+    "F8E5M2": "f8e5m2",
     "BOOL": "boolean",
     "BOOLEAN": "boolean",
     "UNSPECIFIED": "dynamic",

@@ -40,6 +40,7 @@ from tosa_state.dtypes import numpy_to_dense
 from tosa_state.frontends.openvino.activation import ACTIVATION_LAYERS
 from tosa_state.frontends.openvino.attention import ATTENTION_LAYERS
 from tosa_state.frontends.openvino.common import OpBuilder, OpSpec
+from tosa_state.frontends.openvino.compression import const_size, packed_constant
 from tosa_state.frontends.openvino.convolution import CONVOLUTION_LAYERS
 from tosa_state.frontends.openvino.cumulative import CUMULATIVE_LAYERS
 from tosa_state.frontends.openvino.data_movement import DATA_MOVEMENT_LAYERS
@@ -332,7 +333,7 @@ class Importer:
         if any(d < 0 for d in shape):
             b.fail(f"shape='{layer.data['shape']}' must be static")
         offset, size = b.data_int("offset"), b.data_int("size")
-        expected = math.prod(shape) * element.dtype.itemsize
+        expected = const_size(element, shape)
         if offset < 0 or size < 0:
             b.fail(f"offset={offset} and size={size} must not be negative")
         if size != expected and expected > 0:  # OpenVINO writes size=1 for empty tensors
@@ -348,6 +349,8 @@ class Importer:
                 f"data at offset={offset} size={size} runs past the end of "
                 f"'{self.weights.path.name}' ({len(weights)} bytes)"
             )
+        if element.packed:
+            return packed_constant(element, weights, offset, shape)
         array = np.frombuffer(weights, dtype=element.dtype, count=math.prod(shape), offset=offset)
         return ov.ConstantOp(numpy_to_dense(array.reshape(shape), element.mlir))
 

@@ -20,6 +20,8 @@
 - `sorting`: TopK by ranks from a comparison table
 - `quantization`: FakeQuantize-1; int8 Convolution / depthwise GroupConvolution / MatMul of
   quantized inputs
+- `compression`: packed constants (u4, i4, nf4, u1, f8) and the decompression subgraphs of
+  compressed weights as one `tosa_state.dequantize`
 
 `common` holds what they share: the pattern base class, the emitter and its helpers.
 """
@@ -29,6 +31,7 @@ from xdsl.pattern_rewriter import RewritePattern
 from tosa_state.transforms.openvino_to_tosa.activation import ACTIVATION_PATTERNS
 from tosa_state.transforms.openvino_to_tosa.attention import ATTENTION_PATTERNS
 from tosa_state.transforms.openvino_to_tosa.common import Lowering, OpenVINOPattern
+from tosa_state.transforms.openvino_to_tosa.compression import COMPRESSION_PATTERNS
 from tosa_state.transforms.openvino_to_tosa.convolution import CONVOLUTION_PATTERNS
 from tosa_state.transforms.openvino_to_tosa.cumulative import CUMULATIVE_PATTERNS
 from tosa_state.transforms.openvino_to_tosa.data_movement import DATA_MOVEMENT_PATTERNS
@@ -59,6 +62,7 @@ ALL_PATTERNS: tuple[type[OpenVINOPattern], ...] = (
     *SCATTER_PATTERNS,
     *SORTING_PATTERNS,
     *EINSUM_PATTERNS,
+    *COMPRESSION_PATTERNS,
 )
 
 

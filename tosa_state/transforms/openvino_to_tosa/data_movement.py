@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 import numpy as np
-from xdsl.dialects.builtin import TensorType
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType
 from xdsl.ir import SSAValue
 
 from tosa_state.dialects import openvino as ov
@@ -32,6 +32,7 @@ from tosa_state.transforms.openvino_to_tosa.common import (
     normalize_axis,
     require_constant,
     shape,
+    signless,
 )
 
 
@@ -41,7 +42,13 @@ class Constant(OpenVINOPattern):
     OPS = (ov.ConstantOp,)
 
     def convert(self, op: ov.ConstantOp, e: Emitter) -> Sequence[SSAValue]:
-        return [e.value(tt.ConstOp(op.value))]
+        value_type = op.value.type
+        stored = signless(value_type.element_type)
+        if stored == value_type.element_type or stored.width.data == 8:
+            return [e.value(tt.ConstOp(op.value))]
+        # ui16 / ui32 / ui64: TOSA holds the same bytes as signless integers
+        same_bytes = DenseIntOrFPElementsAttr(TensorType(stored, value_type.shape), op.value.data)
+        return [e.bitcast(e.value(tt.ConstOp(same_bytes)), value_type.element_type)]
 
 
 class ShapeOf(OpenVINOPattern):

@@ -470,10 +470,31 @@ class Convert(OpenVINOPattern):
         if involves_runtime_shape(e, op.input):
             return [convert_shape(e, op)]
         target = op.destination_type
-        value = op.input
+        value = _zero_extended(e, op.input)
         if is_float(element(value)) and isinstance(target, IntegerType) and target != i1:
             value = e.truncate(value)
+            if is_unsigned(target):  # through i64, then wrapping as a C++ cast does
+                value = e.cast(value, IntegerType(64))
+        if is_unsigned(target):
+            return [e.bitcast(e.cast(value, signless(target)), target)]
         return [e.cast(value, target)]
+
+
+_WIDER = {8: 16, 16: 32, 32: 64}
+
+
+def _zero_extended(e: Emitter, value: SSAValue) -> SSAValue:
+    """Unsigned values (ui8, ui16, ui32) as the signed integers of twice their width, which
+    hold them exactly (TOSA has no unsigned casts); others unchanged."""
+    source = element(value)
+    if not is_unsigned(source):
+        return value
+    width = source.width.data
+    if width not in _WIDER:
+        raise Unsupported(f"a Convert from {source} is not supported")
+    wide = e.cast(e.bitcast(value, signless(source)), IntegerType(_WIDER[width]))
+    mask = e.scalar((1 << width) - 1, IntegerType(_WIDER[width]), len(dims(value)))
+    return e.elementwise(tew.BitwiseAndOp, wide, mask)
 
 
 ELEMENTWISE_PATTERNS = (
