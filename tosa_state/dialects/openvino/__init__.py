@@ -19,7 +19,7 @@ The ops are grouped by OpenVINO op family, in modules named like those of
 - `tensor_iterator`: TensorIterator and its body terminator
 - `attention`: ScaledDotProductAttention
 - `state`: ReadValue, Assign
-- `activation`: SoftPlus (later activations; the older ones are in `elementwise`)
+- `activation`: SoftPlus, ErfInv (later activations; the older ones are in `elementwise`)
 - `cumulative`: CumSum
 - `indexing`: Roll, GatherND, GatherElements, NonZero
 - `scatter`: ScatterUpdate, ScatterNDUpdate, ScatterElementsUpdate
@@ -31,7 +31,7 @@ The ops are grouped by OpenVINO op family, in modules named like those of
 
 from xdsl.ir import Dialect
 
-from tosa_state.dialects.openvino.activation import ACTIVATION_OPS, SoftPlusOp
+from tosa_state.dialects.openvino.activation import ACTIVATION_OPS, ErfInvOp, SoftPlusOp
 from tosa_state.dialects.openvino.attention import ATTENTION_OPS, ScaledDotProductAttentionOp
 from tosa_state.dialects.openvino.common import (
     COMMON_ATTRIBUTES,
@@ -255,6 +255,7 @@ __all__ = [
     "ElementwiseUnaryOp",
     "EluOp",
     "EqualOp",
+    "ErfInvOp",
     "ErfOp",
     "ExpOp",
     "FloorModOp",
