@@ -104,3 +104,13 @@ func.func @scatter_elements_dynamic_not_spanning(%data: tensor<?x5xf32>, %idx: t
   %0 = openvino.scatter_elements_update %data, %idx, %upd, %axis : (tensor<?x5xf32>, tensor<2x2xi64>, tensor<2x2xf32>, tensor<i64>) -> tensor<?x5xf32>
   func.return %0 : tensor<?x5xf32>
 }
+
+// -----
+
+// Sizes computed from data are read one `tosa.shape_from_tensor` each, up to 16 of them.
+func.func @tile_by_long_data(%x: tensor<2xf32>, %r: tensor<17xi64>) -> tensor<?xf32> {
+  // expected-note@+2 {{in pass 'convert-openvino-to-tosa'}}
+  // expected-error@+1 {{'openvino.tile' op could not be converted to TOSA: repeats must be constants, or computed from shapes or from data (at most 16 values)}}
+  %0 = openvino.tile %x, %r : (tensor<2xf32>, tensor<17xi64>) -> tensor<?xf32>
+  func.return %0 : tensor<?xf32>
+}
