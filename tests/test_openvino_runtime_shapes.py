@@ -227,6 +227,31 @@ def data_sizes() -> object:
     return ov.Model(results, [x, cache_length, n], "data_sizes")
 
 
+def scatter_reductions() -> object:
+    """Scatter reductions on dynamic dims (a one-hot table over run-time positions): a
+    mixture-of-experts `index_add` (ScatterElementsUpdate-12 `sum` along 0 of [T, 4], the
+    token of each expert output broadcast along the row, repeated tokens adding up), `mean`
+    without the initial value, ScatterNDUpdate-15 `max` of rows, and ScatterUpdate-3 with
+    more updates than rows in two batches (the last one wins)."""
+    import openvino.opset12 as opset12
+    import openvino.opset15 as opset15
+
+    x = ops.parameter([-1, 4], np.float32, name="x")
+    tokens = ops.parameter([-1], np.int64, name="tokens")
+    outputs = ops.parameter([-1, 4], np.float32, name="outputs")
+    rows = ops.broadcast(ops.unsqueeze(tokens, _scalar(1)), ops.shape_of(outputs))
+    added = opset12.scatter_elements_update(x, rows, outputs, _scalar(0), "sum")
+    averaged = opset12.scatter_elements_update(x, rows, outputs, _scalar(0), "mean", False)
+    biggest = opset15.scatter_nd_update(x, ops.unsqueeze(tokens, _scalar(1)), outputs, "max")
+    pieces = ops.parameter([2, 3, 3], np.float32, name="pieces")
+    batched = ops.scatter_update(ops.constant(np.arange(12, dtype=np.float32).reshape(2, 2, 3)),
+                                 ops.constant(np.array([1, 0, 1], np.int32)), pieces,
+                                 _scalar(1))
+    results = [ops.result(added, name="added"), ops.result(averaged, name="averaged"),
+               ops.result(biggest, name="biggest"), ops.result(batched, name="batched")]
+    return ov.Model(results, [x, tokens, outputs, pieces], "scatter_reductions")
+
+
 def _run(tmp_path: Path, model: object, feeds: list[list[np.ndarray]], pipeline: str | None
          ) -> None:
     xml = tmp_path / f"{model.get_friendly_name()}.xml"
@@ -259,6 +284,13 @@ CASES: dict[str, tuple[Callable[[], object], list[list[np.ndarray]]]] = {
         [_random(1, 2, 4, seed=1), np.array([4]), np.array([1])],
         [_random(1, 2, 6, seed=2), np.array([4]), np.array([3])],
         [_random(1, 2, 2, seed=3), np.array([0]), np.array([2])],
+    ]),
+    "scatter_reductions": (scatter_reductions, [
+        [_random(3, 4), np.array([2, 0, 2, -1, 1]), _random(5, 4, seed=1), _random(2, 3, 3)],
+        [_random(1, 4, seed=2), np.array([0, 0]), _random(2, 4, seed=3),
+         _random(2, 3, 3, seed=1)],
+        [_random(6, 4, seed=4), np.array([5, 1, 1, 0, -2, 3, 1]), _random(7, 4, seed=5),
+         _random(2, 3, 3, seed=2)],
     ]),
     "gathers": (gather_forms, [
         [_random(3, 4, 4), np.array([2, -1, 0], np.int32), np.array([[0, 3], [-1, 1],

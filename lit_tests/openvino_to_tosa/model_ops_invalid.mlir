@@ -23,25 +23,6 @@ func.func @roll_dynamic_axis(%x: tensor<?x4xf32>) -> tensor<?x4xf32> {
 
 // -----
 
-func.func @scatter_repeats_rows_in_batches(%data: tensor<2x2x3xf32>, %idx: tensor<3xi32>, %upd: tensor<2x3x3xf32>) -> tensor<2x2x3xf32> {
-  %axis = openvino.constant dense<1> : tensor<i64>
-  // expected-note@+2 {{in pass 'convert-openvino-to-tosa'}}
-  // expected-error@+1 {{'openvino.scatter_update' op could not be converted to TOSA: 3 updates of 2 rows in several batches}}
-  %0 = openvino.scatter_update %data, %idx, %upd, %axis : (tensor<2x2x3xf32>, tensor<3xi32>, tensor<2x3x3xf32>, tensor<i64>) -> tensor<2x2x3xf32>
-  func.return %0 : tensor<2x2x3xf32>
-}
-
-// -----
-
-func.func @scatter_reduction_dynamic(%data: tensor<?x3xf32>, %idx: tensor<1x1xi32>, %upd: tensor<1x3xf32>) -> tensor<?x3xf32> {
-  // expected-note@+2 {{in pass 'convert-openvino-to-tosa'}}
-  // expected-error@+1 {{'openvino.scatter_nd_update' op could not be converted to TOSA: operand of type tensor<1x?x3xf32> has a dynamic shape (this op needs static shapes)}}
-  %0 = openvino.scatter_nd_update %data, %idx, %upd {reduction = "sum"} : (tensor<?x3xf32>, tensor<1x1xi32>, tensor<1x3xf32>) -> tensor<?x3xf32>
-  func.return %0 : tensor<?x3xf32>
-}
-
-// -----
-
 func.func @scatter_reduction_too_large(%data: tensor<4096x1024xf32>, %idx: tensor<8x1xi32>, %upd: tensor<8x1024xf32>) -> tensor<4096x1024xf32> {
   // expected-note@+2 {{in pass 'convert-openvino-to-tosa'}}
   // expected-error@+1 {{'openvino.scatter_nd_update' op could not be converted to TOSA: the one-hot table of a scatter reduction would have 33554432 elements (limit 4194304)}}
