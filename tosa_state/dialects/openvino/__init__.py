@@ -16,7 +16,7 @@ The ops are grouped by OpenVINO op family, in modules named like those of
 - `matrix`: MatMul, the reductions, Softmax, LogSoftmax, MVN
 - `convolution`: Convolution, GroupConvolution, MaxPool, AvgPool
 - `rnn_cells`: LSTMCell, GRUCell, RNNCell, LSTMSequence, GRUSequence, RNNSequence
-- `tensor_iterator`: TensorIterator and its body terminator
+- `tensor_iterator`: TensorIterator, Loop and their body terminator
 - `attention`: ScaledDotProductAttention
 - `state`: ReadValue, Assign
 - `activation`: SoftPlus, ErfInv (later activations; the older ones are in `elementwise`)
@@ -181,6 +181,7 @@ from tosa_state.dialects.openvino.tensor_iterator import (
     TENSOR_ITERATOR_ATTRIBUTES,
     TENSOR_ITERATOR_OPS,
     BackEdgeAttr,
+    LoopOp,
     PortMapAttr,
     TensorIteratorOp,
     YieldOp,
@@ -282,6 +283,7 @@ __all__ = [
     "LogicalNotOp",
     "LogicalOrOp",
     "LogicalXorOp",
+    "LoopOp",
     "MVNOp",
     "MatMulOp",
     "MaxPoolOp",

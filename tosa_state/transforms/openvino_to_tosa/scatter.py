@@ -196,20 +196,22 @@ def _axis(op: ov.ScatterUpdateOp | ov.ScatterElementsUpdateOp, rank: int) -> int
 
 class ScatterUpdate(OpenVINOPattern):
     """ScatterUpdate-3: `data` as [outer, size along axis, inner], one `tosa.scatter` with
-    the (wrapped) indices repeated for every outer index."""
+    the (wrapped) indices repeated for every outer index (dims known or not)."""
 
     OPS = (ov.ScatterUpdateOp,)
 
     def convert(self, op: ov.ScatterUpdateOp, e: Emitter) -> Sequence[SSAValue]:
-        dims = shape(op.data)
-        axis = _axis(op, len(dims))
-        outer, inner, size = math.prod(dims[:axis]), math.prod(dims[axis + 1:]), dims[axis]
-        count = math.prod(shape(op.indices))
-        rows = wrapped(e, e.reshape(op.indices, [1, count]), np.array(size))
-        rows = e.tile(rows, [outer, 1])
-        data = e.reshape(op.data, [outer, size, inner])
-        updates = e.reshape(op.updates, [outer, count, inner])
-        return [e.reshape(scatter_rows(e, data, rows, updates, "none"), dims)]
+        sizes = e.sizes(op.data)
+        axis = _axis(op, len(sizes))
+        outer, inner, size = e.product(sizes[:axis]), e.product(sizes[axis + 1:]), sizes[axis]
+        count = e.product(e.sizes(op.indices))
+        rows = e.reshape_sizes(op.indices, [1, count])
+        rows = wrapped(e, rows, np.array(size) if isinstance(size, int) else [size])
+        if not (isinstance(outer, int) and outer == 1):
+            rows = e.tile(rows, [outer, 1])
+        data = e.reshape_sizes(op.data, [outer, size, inner])
+        updates = e.reshape_sizes(op.updates, [outer, count, inner])
+        return [sz.reshape(e, scatter_rows(e, data, rows, updates, "none"), sizes)]
 
 
 class ScatterNDUpdate(OpenVINOPattern):
