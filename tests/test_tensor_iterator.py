@@ -11,6 +11,8 @@ Real TensorIterators, made at test time (each test checks that the model holds o
   output. (Parts from an offset `start` are not compared: the CPU plugin reads them from
   the axis' beginning, see docs/openvino.md; `test_openvino_to_tosa.py` checks them.)
 
+- a TensorIterator over a dynamic time axis (the iteration count a run-time size): parts
+  read forwards and backwards, concatenated forwards and backwards, a last-iteration value;
 - Loop-5 (`opset5.loop`) as granitemoehybrid's state-space scan has it: the trip count T
   from a shape (or an input), the iteration number written into an output buffer with
   ScatterUpdate, a state carried by a back edge, inputs sliced along a dynamic time axis;
@@ -193,6 +195,54 @@ def test_upstream_parses_the_converted_scan(tmp_path: Path) -> None:
     theirs = iree_opt(print_module(module, spelling="upstream"), "--mlir-print-op-generic")
     assert theirs.count('"tosa.while_loop"') == 1
     assert '"tosa.gather"' in theirs and '"tosa.scatter"' in theirs
+
+
+def dynamic_time_model() -> object:
+    """A TensorIterator over `x: [1, T, 4]` with T known at run time only: `x` read forwards
+    and `u` backwards (stride -1), the state `h` a back edge, the step's row concatenated
+    forwards and backwards, the last `sigmoid(h)` (not a back edge, static)."""
+    x = ops.parameter([1, -1, 4], np.float32, name="x")
+    u = ops.parameter([1, -1, 4], np.float32, name="u")
+    h0 = ops.parameter([1, 4], np.float32, name="h0")
+    x_k = ops.parameter([1, 1, 4], np.float32, name="x_k")
+    u_k = ops.parameter([1, 1, 4], np.float32, name="u_k")
+    h_k = ops.parameter([1, 4], np.float32, name="h_k")
+    axis = ops.constant(np.int64(1))
+    new_h = ops.tanh(ops.add(ops.add(ops.multiply(h_k, ops.constant(np.float32(0.7))),
+                                     ops.squeeze(x_k, axis)),
+                             ops.multiply(ops.squeeze(u_k, axis), ops.constant(np.float32(0.3)))))
+    row = ops.unsqueeze(new_h, axis)
+    gate = ops.sigmoid(new_h)
+    ti = ops.tensor_iterator()
+    ti.set_body(ov.Model([ops.result(new_h), ops.result(row), ops.result(gate)],
+                         [x_k, u_k, h_k], "body"))
+    ti.set_sliced_input(x_k, x.output(0), 0, 1, 1, -1, 1)
+    ti.set_sliced_input(u_k, u.output(0), -1, -1, 1, 0, 1)
+    ti.set_merged_input(h_k, h0.output(0), new_h.output(0))
+    results = [ops.result(ti.get_iter_value(new_h.output(0), -1), name="h"),
+               ops.result(ti.get_concatenated_slices(row.output(0), 0, 1, 1, -1, 1), name="rows"),
+               ops.result(ti.get_concatenated_slices(row.output(0), -1, -1, 1, 0, 1),
+                          name="reversed"),
+               ops.result(ti.get_iter_value(gate.output(0), -1), name="gate")]
+    return ov.Model(results, [x, u, h0], "ti_dynamic")
+
+
+@pytest.mark.parametrize("pipeline", [None, "tosa-to-mlprogram"], ids=["memref", "mlprogram"])
+def test_tensor_iterator_over_a_dynamic_axis(openvino_runtime: None, tmp_path: Path,
+                                             pipeline: str | None) -> None:
+    model = dynamic_time_model()
+    assert "TensorIterator" in _types(model)
+    xml = _save(model, tmp_path)
+    theirs, ours = OpenVINOSession(xml), TosaStateSession(xml, pipeline)
+    rng = np.random.default_rng(3)
+    for time in (3, 1, 6):
+        inputs = [rng.standard_normal((1, time, 4)).astype(np.float32),
+                  rng.standard_normal((1, time, 4)).astype(np.float32),
+                  rng.standard_normal((1, 4)).astype(np.float32)]
+        got, want = ours.infer(inputs), theirs.infer(inputs)
+        assert got[1].shape == (1, time, 4)
+        for i, (a, b) in enumerate(zip(got, want, strict=True)):
+            _compare(f"dynamic TensorIterator T={time} output {i}", a, b)
 
 
 # ---------------------------------------------------------------------------------------------

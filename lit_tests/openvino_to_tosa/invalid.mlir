@@ -113,6 +113,24 @@ func.func @loop_unbounded(%x: tensor<1x3x2xf32>, %h: tensor<1x2xf32>) -> tensor<
 
 // -----
 
+// A concatenated output whose step value has a dynamic dim (the batch): its zeros would be
+// built before the loop, where the body value's sizes are not known.
+func.func @ti_dynamic_batch_output(%x: tensor<?x3x2xf32>, %h: tensor<?x2xf32>) -> tensor<?x3x2xf32> {
+  // expected-note@+2 {{in pass 'convert-openvino-to-tosa'}}
+  // expected-error@+1 {{'openvino.tensor_iterator' op could not be converted to TOSA: output 0 has dynamic dims [?,1,2] and is not a back edge (its zeros are built before the loop)}}
+  %0 = openvino.tensor_iterator(%x, %h) {input_port_map = [#openvino.port_map<external = 0, internal = 0, axis = 1, start = 0, end = -1, stride = 1, part_size = 1>, #openvino.port_map<external = 1, internal = 1>], output_port_map = [#openvino.port_map<external = 0, internal = 0, axis = 1, start = 0, end = -1, stride = 1, part_size = 1>], back_edges = [#openvino.back_edge<from = 1, to = 1>]} : (tensor<?x3x2xf32>, tensor<?x2xf32>) -> tensor<?x3x2xf32> {
+  ^bb0(%xi: tensor<?x1x2xf32>, %hi: tensor<?x2xf32>):
+    %axes = openvino.constant dense<1> : tensor<1xi64>
+    %xs = openvino.squeeze %xi, %axes : (tensor<?x1x2xf32>, tensor<1xi64>) -> tensor<?x2xf32>
+    %s = openvino.add %xs, %hi : (tensor<?x2xf32>, tensor<?x2xf32>) -> tensor<?x2xf32>
+    %y = openvino.unsqueeze %s, %axes : (tensor<?x2xf32>, tensor<1xi64>) -> tensor<?x1x2xf32>
+    openvino.yield %y, %s : tensor<?x1x2xf32>, tensor<?x2xf32>
+  }
+  func.return %0 : tensor<?x3x2xf32>
+}
+
+// -----
+
 // The sliced ports must agree on the iteration count: 3 input parts, 4 output parts.
 func.func @ti_count_mismatch(%x: tensor<1x3x2xf32>) -> tensor<1x4x2xf32> {
   // expected-note@+2 {{in pass 'convert-openvino-to-tosa'}}

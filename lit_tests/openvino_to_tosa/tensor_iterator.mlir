@@ -89,3 +89,29 @@ func.func @loop5(%trip: tensor<i32>, %xs: tensor<1x?x3xf32>, %h0: tensor<1x3xf32
   }
   func.return %hn : tensor<1x3xf32>
 }
+
+// A TensorIterator over a dynamic time axis: the iteration count is the axis' `tosa.dim`,
+// carried in as a `tensor<1xi32>` and compared with a step counter; the accumulator of the
+// concatenated output is a run-time `tosa.tile` of zeros, written with `tosa.scatter`.
+// CHECK-LABEL: func.func @scan_dynamic_time
+// CHECK:         %[[T:.*]] = tosa.dim %xs {axis = 1 : i32}
+// CHECK:         %[[ACC:.*]] = tosa.tile %{{.*}}, %{{.*}} : (tensor<1x1x1xf32>, !tosa.shape<3>) -> tensor<1x?x3xf32>
+// CHECK:         %[[ONES:.*]] = tosa.tile %{{.*}}, %[[T]] : (tensor<1xi32>, !tosa.shape<1>) -> tensor<?xi32>
+// CHECK-NEXT:    %[[STEPS:.*]] = tosa.reduce_sum %[[ONES]]
+// CHECK-NEXT:    tosa.while_loop (%[[C:.*]] = %{{.*}}, %{{.*}} = %xs, %{{.*}} = %{{.*}}, %{{.*}} = %h0, %{{.*}} = %[[ACC]], %[[N:.*]] = %[[STEPS]])
+// CHECK:           tosa.greater %[[N]], %[[C]]
+// CHECK:           tosa.gather %{{.*}}, %{{.*}} : (tensor<1x?x3xf32>, tensor<1x1xi32>) -> tensor<1x1x3xf32>
+// CHECK:           tosa.scatter %{{.*}}, %{{.*}}, %{{.*}} : (tensor<1x?x3xf32>, tensor<1x1xi32>, tensor<1x1x3xf32>) -> tensor<1x?x3xf32>
+// IREE-LABEL:    func.func @scan_dynamic_time
+// IREE:          tosa.while_loop
+func.func @scan_dynamic_time(%xs: tensor<1x?x3xf32>, %h0: tensor<1x3xf32>) -> tensor<1x?x3xf32> {
+  %ys, %hn = openvino.tensor_iterator(%xs, %h0) {input_port_map = [#openvino.port_map<external = 0, internal = 0, axis = 1, start = 0, end = -1, stride = 1, part_size = 1>, #openvino.port_map<external = 1, internal = 1>], output_port_map = [#openvino.port_map<external = 0, internal = 0, axis = 1, start = 0, end = -1, stride = 1, part_size = 1>, #openvino.port_map<external = 1, internal = 1>], back_edges = [#openvino.back_edge<from = 1, to = 1>]} : (tensor<1x?x3xf32>, tensor<1x3xf32>) -> (tensor<1x?x3xf32>, tensor<1x3xf32>) {
+  ^bb0(%x: tensor<1x1x3xf32>, %h: tensor<1x3xf32>):
+    %axes = openvino.constant dense<[1]> : tensor<1xi64>
+    %x2 = openvino.squeeze %x, %axes : (tensor<1x1x3xf32>, tensor<1xi64>) -> tensor<1x3xf32>
+    %next = openvino.add %x2, %h : (tensor<1x3xf32>, tensor<1x3xf32>) -> tensor<1x3xf32>
+    %y = openvino.unsqueeze %next, %axes : (tensor<1x3xf32>, tensor<1xi64>) -> tensor<1x1x3xf32>
+    openvino.yield %y, %next : tensor<1x1x3xf32>, tensor<1x3xf32>
+  }
+  func.return %ys : tensor<1x?x3xf32>
+}

@@ -59,18 +59,26 @@ from tosa_state.transforms.openvino_to_tosa.common import (
     shape,
 )
 from tosa_state.transforms.openvino_to_tosa.loops import TimeLoop
-from tosa_state.transforms.openvino_to_tosa.sizes import DYN, Size, mul
+from tosa_state.transforms.openvino_to_tosa.sizes import (
+    DYN,
+    Size,
+    add,
+    floordiv,
+    mul,
+    sub,
+)
 
 
 @dataclass(frozen=True)
 class _Slicing:
-    """How a sliced port walks its axis: iteration k covers [start + k * delta, ... + part)."""
+    """How a sliced port walks its axis: iteration k covers [start + k * delta, ... + part)
+    (`start` and `count` known at compile or at run time)."""
 
     axis: int
     part: int
-    start: int
+    start: Size
     delta: int
-    count: int
+    count: Size
 
 
 def _slicing(entry: ov.PortMapAttr, dims: Sequence[int], output: bool = False) -> _Slicing:
@@ -85,11 +93,8 @@ def _slicing(entry: ov.PortMapAttr, dims: Sequence[int], output: bool = False) -
         raise Unsupported(f"{where}: |stride| must equal part_size")
     axis = normalize_axis(axis, len(dims))
     dim = dims[axis]
-    if dim == DYN:  # a Loop's input along a run-time axis: its trip count says how far
-        if output or stride < 0 or start < 0:
-            raise Unsupported(f"{where}: slicing a dynamic axis needs a positive stride from a "
-                              "non-negative start")
-        return _Slicing(axis, part, start, part, 0)
+    if dim == DYN:
+        raise Unsupported(f"{where}: a dynamic axis")
     if output:
         if dim % part:
             raise Unsupported(f"{where}: the output's dim {dim} does not split into parts")
@@ -108,6 +113,27 @@ def _slicing(entry: ov.PortMapAttr, dims: Sequence[int], output: bool = False) -
     return _Slicing(axis, part, first, part, (last - first) // part)
 
 
+def _input_slicing(e: Emitter, entry: ov.PortMapAttr, value: SSAValue) -> _Slicing:
+    """The slicing of a sliced input, along an axis known at compile or at run time (then
+    its bounds are shape arithmetic on the axis' `tosa.dim`)."""
+    axis = normalize_axis(entry.sliced_axis, len(dims(value)))  # type: ignore[arg-type]
+    if dims(value)[axis] != DYN:
+        return _slicing(entry, dims(value))
+    start, end, stride, part = (entry.start.data, entry.end.data, entry.stride.data,
+                                entry.part_size.data)
+    if part < 1 or abs(stride) != part:
+        raise Unsupported(f"port map (axis {axis}, stride {stride}, part {part}): |stride| "
+                          "must equal part_size")
+    dim = e.size(value, axis)
+    if stride < 0:
+        if (start, end) != (-1, 0):
+            raise Unsupported("a negative stride must cover the whole axis")
+        return _Slicing(axis, part, sub(e, dim, part), -part, floordiv(e, dim, part))
+    first = start if start >= 0 else add(e, dim, start + 1)
+    last = end if end >= 0 else add(e, dim, end + 1)
+    return _Slicing(axis, part, first, part, floordiv(e, sub(e, last, first), part))
+
+
 class TensorIterator(OpenVINOPattern):
     """TensorIterator-1 and Loop-5 (see the module docstring)."""
 
@@ -118,7 +144,7 @@ class TensorIterator(OpenVINOPattern):
         pending = [o.name for o in body.ops if o.dialect_name() == "openvino"]
         if pending != ["openvino.yield"]:
             raise Deferred("its body still holds unconverted ops")
-        steps = self._trip_count(op, e) if isinstance(op, ov.LoopOp) else self._iterations(op)
+        steps = self._trip_count(op, e) if isinstance(op, ov.LoopOp) else self._iterations(op, e)
         loop = TimeLoop(self.lowering, e, steps)
         try:
             mapping = self._arguments(op, loop, e)
@@ -145,21 +171,26 @@ class TensorIterator(OpenVINOPattern):
         return count
 
     @staticmethod
-    def _iterations(op: ov.TensorIteratorOp) -> int:
-        counts = {
-            _slicing(entry, shape(op.inputs[entry.external.data])).count
+    def _iterations(op: ov.TensorIteratorOp, e: Emitter) -> Size:
+        """The iteration count the sliced ports agree on (outputs along a dynamic axis
+        follow the inputs)."""
+        counts = [
+            _input_slicing(e, entry, op.inputs[entry.external.data]).count
             for entry in op.input_port_map.data
             if entry.sliced_axis is not None
-        }
-        counts |= {
-            _slicing(entry, shape(op.outputs[entry.external.data]), output=True).count
-            for entry in op.output_port_map.data
-            if entry.sliced_axis is not None
-        }
-        if len(counts) != 1:
-            raise Unsupported(f"cannot tell the iteration count (candidates: {sorted(counts)})")
-        count = counts.pop()
-        if count == 0:
+        ]
+        for entry in op.output_port_map.data:
+            extents = dims(op.outputs[entry.external.data])
+            if entry.sliced_axis is not None and extents[
+                    normalize_axis(entry.sliced_axis, len(extents))] != DYN:
+                counts.append(_slicing(entry, extents, output=True).count)
+        known = sorted({c for c in counts if isinstance(c, int)})
+        if not counts or len(known) > 1:
+            raise Unsupported(f"cannot tell the iteration count (candidates: {known})")
+        # A count known at run time only is the first one's (as OpenVINO, which requires the
+        # sliced ports to agree: a disagreement indexes out of range, failing at run time).
+        count = known[0] if known else counts[0]
+        if isinstance(count, int) and count == 0:
             raise Unsupported("it runs no iteration (its sliced axes are empty), which "
                               "OpenVINO rejects too")
         return count
@@ -185,7 +216,7 @@ class TensorIterator(OpenVINOPattern):
                 raise Unsupported(f"body argument {index} has no input port map entry")
             value = op.inputs[entry.external.data]
             if entry.sliced_axis is not None:
-                s = _slicing(entry, dims(value))
+                s = _input_slicing(e, entry, value)
                 if index in back_edges:  # the first part, then the back edge
                     extents = shape(value)
                     value = e.slice(value, [s.start if d == s.axis else 0 for d in
@@ -248,13 +279,17 @@ class TensorIterator(OpenVINOPattern):
                 carried = carried_from.get(entry.internal.data)
                 last[index] = loop.last(value) if carried is None else carried
                 continue
-            if isinstance(op, ov.LoopOp):  # a part per iteration, in order
-                part = entry.part_size.data
-                if entry.stride.data != part or part < 1:
-                    raise Unsupported("a Loop's concatenated output needs a positive stride "
-                                      "equal to part_size")
-                axis = normalize_axis(entry.sliced_axis, len(dims(value)))
-                stacked[index] = loop.stack(value, axis, mul(e, steps, part), 0, part)
+            axis = normalize_axis(entry.sliced_axis, len(dims(value)))
+            if isinstance(op, ov.LoopOp) or dims(op.outputs[index])[axis] == DYN:
+                # a part per iteration, in order (backwards for a negative stride)
+                part, stride = entry.part_size.data, entry.stride.data
+                if abs(stride) != part or part < 1:
+                    raise Unsupported("a concatenated output needs |stride| equal to part_size")
+                if isinstance(op, ov.LoopOp) and stride < 0:
+                    raise Unsupported("a Loop's concatenated output needs a positive stride")
+                length = mul(e, steps, part)
+                first = 0 if stride > 0 else sub(e, length, part)
+                stacked[index] = loop.stack(value, axis, length, first, stride)
                 continue
             s = _slicing(entry, shape(op.outputs[index]), output=True)
             stacked[index] = loop.stack(value, s.axis, s.count * s.part, s.start, s.delta)
