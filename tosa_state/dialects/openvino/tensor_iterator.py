@@ -251,20 +251,11 @@ class LoopOp(_IteratorOp):
     current_iteration = prop_def(IntegerAttr)
     condition = prop_def(IntegerAttr)
 
-    def __init__(
-        self,
-        inputs: Sequence[SSAValue],
-        result_types: Sequence[Attribute],
-        body: Region,
-        input_port_map: Sequence[PortMapAttr],
-        output_port_map: Sequence[PortMapAttr],
-        back_edges: Sequence[BackEdgeAttr],
-        current_iteration: int,
-        condition: int,
-    ):
-        super().__init__(inputs, result_types, body, input_port_map, output_port_map,
-                         back_edges, {"current_iteration": IntegerAttr(current_iteration, i64),
-                                      "condition": IntegerAttr(condition, i64)})
+    @staticmethod
+    def properties_of(current_iteration: int, condition: int) -> dict[str, Attribute]:
+        """The Loop's own properties, for `__init__`'s `properties`."""
+        return {"current_iteration": IntegerAttr(current_iteration, i64),
+                "condition": IntegerAttr(condition, i64)}
 
     def verify_(self) -> None:
         super().verify_()

@@ -50,7 +50,7 @@ class _TensorIteratorImporter:
         if condition == -1:
             self.b.fail("a Loop needs a port_map <output purpose=\"execution_condition\">")
         return ov.LoopOp(self.b.operands, self.b.result_types, Region(block), inputs, outputs,
-                         back_edges, current, condition)
+                         back_edges, ov.LoopOp.properties_of(current, condition))
 
     def _special(self, port_map: XmlElement | None, kind: str, purpose: str,
                  body_layers: list[Layer]) -> int:
