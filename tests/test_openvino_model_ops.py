@@ -1,5 +1,5 @@
 """The ops of the optimum-intel architectures against OpenVINO's CPU plugin: Mod-1 / FloorMod-1
-(float and integer), Erf-1, Gelu-2 / Gelu-7 (both modes), SoftPlus-4, CumSum-3, Roll-7 — each
+(float and integer), Erf-1, Gelu-2 / Gelu-7 (both modes), SoftPlus-4, ErfInv-17, CumSum-3, Roll-7 — each
 in a model built with the opset API at test time, and together in a stateful Mamba-like
 recurrence (ReadValue / Assign over steps with a reset). Importer errors name the layer.
 """
@@ -23,6 +23,7 @@ import openvino.opset11 as opset11
 import openvino.opset12 as opset12
 import openvino.opset13 as ops
 import openvino.opset15 as opset15
+import openvino.opset17 as opset17
 import pytest
 from peers.upstream_mlir import iree_opt
 from test_error_paths import _edit, cli, opt_xml_fails
@@ -74,6 +75,63 @@ def test_remainders_and_activations(openvino_runtime: None, tmp_path: Path) -> N
         return [dividend, divisor, ints, nonzero.astype(np.int32), longs]
 
     _stateless(xml, inputs, "elementwise ops of the exports", steps=3)
+
+
+# ---------------------------------------------------------------------------------------------
+# ErfInv-17
+# ---------------------------------------------------------------------------------------------
+
+
+def _erfinv_reference(x: np.ndarray) -> np.ndarray:
+    """OpenVINO's reference ErfInv (`openvino/reference/erfinv.hpp`: Giles' approximation in
+    f64), independently of our TOSA composition."""
+    with np.errstate(all="ignore"):
+        v = x.astype(np.float64)
+        w = -np.log((1.0 - v) * (1.0 + v))
+        polyval = np.polynomial.polynomial.polyval  # lowest power first
+        r = np.where(w < 5.0, polyval(w - 2.5, [1.50140941, 0.246640727, -0.00417768164,
+                                               -0.00125372503, 0.00021858087, -4.39150654e-06,
+                                               -3.5233877e-06, 3.43273939e-07, 2.81022636e-08]),
+                     polyval(np.sqrt(w) - 3.0, [2.83297682, 1.00167406, -0.00943887047,
+                                             -0.0076224613, 0.00573950773, -0.00367342844,
+                                             0.00134934322, 0.000100950558, -0.000200214257]))
+        y = np.where(np.abs(v) == 1.0, v * np.inf, r * v)
+        return y.astype(x.dtype)
+
+
+def test_erfinv(openvino_runtime: None, tmp_path: Path) -> None:
+    """ErfInv of f32 and f16 on (-1, 1), the edges and beyond: the special values exactly as
+    OpenVINO (+-inf at +-1, 0 at 0, NaN beyond and for NaN); within 2 ulp of OpenVINO's
+    reference algorithm; within 1.1e-4 relative of the CPU plugin, whose kernel leaves that
+    algorithm by up to 1e-4 where 1 - x^2 has a mantissa near 1 (its fast log), elsewhere
+    within 2 ulp of it too."""
+    special = np.array([1, -1, 0, 1.5, -2, np.nan, np.inf, 0.99999994, -0.99999994, 1e-30],
+                       np.float32)
+    x = np.concatenate([np.linspace(-1, 1, 4001, dtype=np.float32)[1:-1], special])
+    a = ops.parameter([x.size], np.float32, name="a")
+    h = ops.parameter([x.size], np.float16, name="h")
+    results = [ops.result(opset17.erfinv(a), name="y"), ops.result(opset17.erfinv(h), name="z")]
+    xml = _save(ov.Model(results, [a, h], "erfinv"), tmp_path)
+    compiled = ov.Core().compile_model(ov.Core().read_model(xml), "CPU",
+                                       {"INFERENCE_PRECISION_HINT": "f32"})
+    theirs = compiled([x, x.astype(np.float16)])
+    theirs_y, theirs_z = theirs[compiled.outputs[0]], theirs[compiled.outputs[1]]
+    request = tosa_state.compile_model(xml).create_infer_request()
+    got = request.infer({"a": x, "h": x.astype(np.float16)})
+    ours_y, ours_z = got["y"], got["z"]
+    assert ours_y.dtype == np.float32 and ours_z.dtype == np.float16
+    edge = np.arange(x.size) >= x.size - special.size
+    for ours, theirs_ in ((ours_y, theirs_y), (ours_z, theirs_z)):
+        np.testing.assert_array_equal(ours[edge][:7], theirs_[edge][:7])  # inf, 0, NaN
+    np.testing.assert_allclose(ours_y, theirs_y, rtol=1.1e-4, atol=0)
+    inner = ~edge & (np.abs(theirs_y) > 0)
+    ulps = np.abs(ours_y[inner].astype(np.float64) - theirs_y[inner])
+    assert np.median(ulps / np.spacing(np.abs(theirs_y[inner]))) <= 1
+    reference = _erfinv_reference(x)
+    finite = np.isfinite(reference) & (reference != 0)
+    ulps = np.abs(ours_y[finite].astype(np.float64) - reference[finite])
+    assert (ulps <= 2 * np.spacing(np.abs(reference[finite]))).all()
+    np.testing.assert_allclose(ours_z, theirs_z, rtol=2e-3, atol=0)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -234,6 +292,9 @@ def _model(tmp_path: Path, node: Callable[[object], object]) -> Path:
          "(term 'i2')"),
         (lambda x: ops.softplus(x, name="layer"), 'element_type="f32"', 'element_type="i32"',
          "name='layer' type='SoftPlus' (opset4): input must be a floating-point tensor, got "
+         "tensor<2x3xi32>"),
+        (lambda x: opset17.erfinv(x, name="layer"), 'element_type="f32"', 'element_type="i32"',
+         "name='layer' type='ErfInv' (opset17): input must be a floating-point tensor, got "
          "tensor<2x3xi32>"),
     ],
 )

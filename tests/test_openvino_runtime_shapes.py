@@ -6,7 +6,9 @@ where data has dynamic dims: Gather of a constant index from a Range of run-time
 (transformers 5.5's `cache_position[0]`), negative and batched indices on dynamic data,
 Slice / StridedSlice with negative, clamped and INT64_MAX bounds and steps on dynamic dims,
 Split / VariadicSplit along a dynamic axis, Tile by run-time repeats, Broadcast of a size,
-Pad of a dynamic tensor, reshapes with several dynamic dims, sizes used as data. Each model is compiled once
+Pad of a dynamic tensor, reshapes with several dynamic dims, sizes used as data, and sizes
+computed from DATA (Mamba's pad `(4 - T) * (cache_length == 4)`, a router's counts as a Slice
+stop, Tile repeats and a Broadcast target read from tensors). Each model is compiled once
 (no `input_shapes`) and run with several input shapes, at the three lowering levels; every
 output equals OpenVINO's (shape, dtype, values).
 """
@@ -202,6 +204,54 @@ def sort_forms() -> object:
     return ov.Model(results, [x], "sorts")
 
 
+def data_sizes() -> object:
+    """Sizes computed from data, not shapes (`tosa.shape_from_tensor`): Mamba's conv-state pad
+    `(4 - T) * (cache_length == 4)` (negative when T > 4: a crop), a Slice stopping at a
+    count of positive values (a data-dependent dim), Tile repeats and a Broadcast target
+    taken from an input."""
+    x = ops.parameter([1, 2, -1], np.float32, name="x")
+    cache_length = ops.parameter([1], np.int64, name="cache_length")
+    n = ops.parameter([1], np.int64, name="n")
+    length = _dim(x, 2)
+    flag = ops.convert(ops.equal(cache_length, _i64(4)), np.int64)
+    amount = ops.multiply(ops.subtract(_i64(4), length), flag)
+    padded = ops.pad(x, ops.concat([_i64(0, 0), amount], 0), _i64(0, 0, 0), "constant")
+    count = ops.reduce_sum(ops.convert(ops.greater(x, ops.constant(np.float32(0))), np.int64),
+                           _i64(0, 1, 2), True)
+    head = ops.slice(x, ops.reshape(count, _i64(1), False), _i64(INT64_MAX), _i64(1), _i64(2))
+    tiled = ops.tile(x, ops.concat([_i64(1), n, _i64(1)], 0))
+    spread = ops.broadcast(ops.constant(np.array([1.5, -2], np.float32)),
+                           ops.concat([n, _i64(2)], 0))
+    results = [ops.result(padded, name="padded"), ops.result(head, name="head"),
+               ops.result(tiled, name="tiled"), ops.result(spread, name="spread")]
+    return ov.Model(results, [x, cache_length, n], "data_sizes")
+
+
+def scatter_reductions() -> object:
+    """Scatter reductions on dynamic dims (a one-hot table over run-time positions): a
+    mixture-of-experts `index_add` (ScatterElementsUpdate-12 `sum` along 0 of [T, 4], the
+    token of each expert output broadcast along the row, repeated tokens adding up), `mean`
+    without the initial value, ScatterNDUpdate-15 `max` of rows, and ScatterUpdate-3 with
+    more updates than rows in two batches (the last one wins)."""
+    import openvino.opset12 as opset12
+    import openvino.opset15 as opset15
+
+    x = ops.parameter([-1, 4], np.float32, name="x")
+    tokens = ops.parameter([-1], np.int64, name="tokens")
+    outputs = ops.parameter([-1, 4], np.float32, name="outputs")
+    rows = ops.broadcast(ops.unsqueeze(tokens, _scalar(1)), ops.shape_of(outputs))
+    added = opset12.scatter_elements_update(x, rows, outputs, _scalar(0), "sum")
+    averaged = opset12.scatter_elements_update(x, rows, outputs, _scalar(0), "mean", False)
+    biggest = opset15.scatter_nd_update(x, ops.unsqueeze(tokens, _scalar(1)), outputs, "max")
+    pieces = ops.parameter([2, 3, 3], np.float32, name="pieces")
+    batched = ops.scatter_update(ops.constant(np.arange(12, dtype=np.float32).reshape(2, 2, 3)),
+                                 ops.constant(np.array([1, 0, 1], np.int32)), pieces,
+                                 _scalar(1))
+    results = [ops.result(added, name="added"), ops.result(averaged, name="averaged"),
+               ops.result(biggest, name="biggest"), ops.result(batched, name="batched")]
+    return ov.Model(results, [x, tokens, outputs, pieces], "scatter_reductions")
+
+
 def _run(tmp_path: Path, model: object, feeds: list[list[np.ndarray]], pipeline: str | None
          ) -> None:
     xml = tmp_path / f"{model.get_friendly_name()}.xml"
@@ -228,6 +278,19 @@ CASES: dict[str, tuple[Callable[[], object], list[list[np.ndarray]]]] = {
         [_random(3, 5), np.array([[4, 0], [1, 1], [-1, 2]], np.int32),
          np.array([[0, 2, 1, 1, 0], [2, 2, 0, 1, 1], [1, 0, 0, 2, 2]], np.int32)],
         [_random(1, 5, seed=1), np.array([[3, 2]], np.int32), np.zeros((1, 5), np.int32)],
+    ]),
+    "data_sizes": (data_sizes, [
+        [_random(1, 2, 1), np.array([4]), np.array([2])],
+        [_random(1, 2, 4, seed=1), np.array([4]), np.array([1])],
+        [_random(1, 2, 6, seed=2), np.array([4]), np.array([3])],
+        [_random(1, 2, 2, seed=3), np.array([0]), np.array([2])],
+    ]),
+    "scatter_reductions": (scatter_reductions, [
+        [_random(3, 4), np.array([2, 0, 2, -1, 1]), _random(5, 4, seed=1), _random(2, 3, 3)],
+        [_random(1, 4, seed=2), np.array([0, 0]), _random(2, 4, seed=3),
+         _random(2, 3, 3, seed=1)],
+        [_random(6, 4, seed=4), np.array([5, 1, 1, 0, -2, 3, 1]), _random(7, 4, seed=5),
+         _random(2, 3, 3, seed=2)],
     ]),
     "gathers": (gather_forms, [
         [_random(3, 4, 4), np.array([2, -1, 0], np.int32), np.array([[0, 3], [-1, 1],

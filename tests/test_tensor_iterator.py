@@ -1,4 +1,4 @@
-"""TensorIterator-1 as one `tosa.while_loop`, against the OpenVINO runtime.
+"""TensorIterator-1 and Loop-5 as one `tosa.while_loop`, against the OpenVINO runtime.
 
 Real TensorIterators, made at test time (each test checks that the model holds one):
 
@@ -11,8 +11,15 @@ Real TensorIterators, made at test time (each test checks that the model holds o
   output. (Parts from an offset `start` are not compared: the CPU plugin reads them from
   the axis' beginning, see docs/openvino.md; `test_openvino_to_tosa.py` checks them.)
 
+- a TensorIterator over a dynamic time axis (the iteration count a run-time size): parts
+  read forwards and backwards, concatenated forwards and backwards, a last-iteration value;
+- Loop-5 (`opset5.loop`) as granitemoehybrid's state-space scan has it: the trip count T
+  from a shape (or an input), the iteration number written into an output buffer with
+  ScatterUpdate, a state carried by a back edge, inputs sliced along a dynamic time axis;
+  with static shapes also a concatenated and a last-iteration output.
+
 Each runs over steps with resets and `set_state` (`run_differential`), several iterations
-per call. The converted IR holds one loop whatever the iteration count (compile time:
+per call (the Loops over several input shapes and trip counts). The converted IR holds one loop whatever the iteration count (compile time:
 `benchmarks/sequence_loop.py --kinds tensor_iterator`); upstream MLIR parses it.
 """
 
@@ -23,11 +30,14 @@ from pathlib import Path
 import numpy as np
 import onnx
 import openvino as ov
+import openvino.opset5 as opset5
 import openvino.opset13 as ops
 import openvino.passes as passes
 import pytest
+from peers.openvino_runtime import OpenVINOSession
 from peers.upstream_mlir import iree_opt
-from test_openvino_differential import Scenario, _save, run_differential
+from test_error_paths import _edit, opt_xml_fails
+from test_openvino_differential import Scenario, TosaStateSession, _compare, _save, run_differential
 
 import tosa_state as ts
 from tosa_state.dialects.tosa.control_flow import WhileOp
@@ -185,3 +195,165 @@ def test_upstream_parses_the_converted_scan(tmp_path: Path) -> None:
     theirs = iree_opt(print_module(module, spelling="upstream"), "--mlir-print-op-generic")
     assert theirs.count('"tosa.while_loop"') == 1
     assert '"tosa.gather"' in theirs and '"tosa.scatter"' in theirs
+
+
+def dynamic_time_model() -> object:
+    """A TensorIterator over `x: [1, T, 4]` with T known at run time only: `x` read forwards
+    and `u` backwards (stride -1), the state `h` a back edge, the step's row concatenated
+    forwards and backwards, the last `sigmoid(h)` (not a back edge, static)."""
+    x = ops.parameter([1, -1, 4], np.float32, name="x")
+    u = ops.parameter([1, -1, 4], np.float32, name="u")
+    h0 = ops.parameter([1, 4], np.float32, name="h0")
+    x_k = ops.parameter([1, 1, 4], np.float32, name="x_k")
+    u_k = ops.parameter([1, 1, 4], np.float32, name="u_k")
+    h_k = ops.parameter([1, 4], np.float32, name="h_k")
+    axis = ops.constant(np.int64(1))
+    new_h = ops.tanh(ops.add(ops.add(ops.multiply(h_k, ops.constant(np.float32(0.7))),
+                                     ops.squeeze(x_k, axis)),
+                             ops.multiply(ops.squeeze(u_k, axis), ops.constant(np.float32(0.3)))))
+    row = ops.unsqueeze(new_h, axis)
+    gate = ops.sigmoid(new_h)
+    ti = ops.tensor_iterator()
+    ti.set_body(ov.Model([ops.result(new_h), ops.result(row), ops.result(gate)],
+                         [x_k, u_k, h_k], "body"))
+    ti.set_sliced_input(x_k, x.output(0), 0, 1, 1, -1, 1)
+    ti.set_sliced_input(u_k, u.output(0), -1, -1, 1, 0, 1)
+    ti.set_merged_input(h_k, h0.output(0), new_h.output(0))
+    results = [ops.result(ti.get_iter_value(new_h.output(0), -1), name="h"),
+               ops.result(ti.get_concatenated_slices(row.output(0), 0, 1, 1, -1, 1), name="rows"),
+               ops.result(ti.get_concatenated_slices(row.output(0), -1, -1, 1, 0, 1),
+                          name="reversed"),
+               ops.result(ti.get_iter_value(gate.output(0), -1), name="gate")]
+    return ov.Model(results, [x, u, h0], "ti_dynamic")
+
+
+@pytest.mark.parametrize("pipeline", [None, "tosa-to-mlprogram"], ids=["memref", "mlprogram"])
+def test_tensor_iterator_over_a_dynamic_axis(openvino_runtime: None, tmp_path: Path,
+                                             pipeline: str | None) -> None:
+    model = dynamic_time_model()
+    assert "TensorIterator" in _types(model)
+    xml = _save(model, tmp_path)
+    theirs, ours = OpenVINOSession(xml), TosaStateSession(xml, pipeline)
+    rng = np.random.default_rng(3)
+    for time in (3, 1, 6):
+        inputs = [rng.standard_normal((1, time, 4)).astype(np.float32),
+                  rng.standard_normal((1, time, 4)).astype(np.float32),
+                  rng.standard_normal((1, 4)).astype(np.float32)]
+        got, want = ours.infer(inputs), theirs.infer(inputs)
+        assert got[1].shape == (1, time, 4)
+        for i, (a, b) in enumerate(zip(got, want, strict=True)):
+            _compare(f"dynamic TensorIterator T={time} output {i}", a, b)
+
+
+# ---------------------------------------------------------------------------------------------
+# Loop-5
+# ---------------------------------------------------------------------------------------------
+
+
+def loop_model(dynamic: bool, trip_from_data: bool = False) -> object:
+    """A Loop-5 like granitemoehybrid's: iteration k reads `x[:, k]` (a sliced input along
+    time), updates the state `h` (a back edge) and writes it at row k of a buffer with
+    ScatterUpdate at the current iteration's number (a back edge too). The trip count is
+    T (ShapeOf + Gather + Convert) or the input `n` (data); static shapes add a
+    concatenated output and a last-iteration one that is not a back edge."""
+    batch, time = (-1, -1) if dynamic else (2, 3)
+    x = ops.parameter([batch, time, 4], np.float32, name="x")
+    h0 = ops.parameter([batch, 4], np.float32, name="h0")
+    inputs = [x, h0]
+    iteration = ops.parameter([], np.int64, name="iteration")
+    x_k = ops.parameter([batch, 1, 4], np.float32, name="x_k")
+    h_k = ops.parameter([batch, 4], np.float32, name="h_k")
+    buffer = ops.parameter([batch, time, 4], np.float32, name="buffer")
+    new_h = ops.add(ops.multiply(h_k, ops.constant(np.float32(0.5))),
+                    ops.tanh(ops.squeeze(x_k, ops.constant(np.int64(1)))))
+    row = ops.unsqueeze(new_h, ops.constant(np.int64(1)))
+    written = ops.scatter_update(buffer, ops.unsqueeze(iteration, ops.constant(np.int64(0))),
+                                 row, ops.constant(np.int64(1)))
+    doubled = ops.multiply(new_h, ops.constant(np.float32(2)))
+    body = ov.Model([ops.result(ops.constant(True)), ops.result(new_h), ops.result(written),
+                     ops.result(row), ops.result(doubled)], [iteration, x_k, h_k, buffer], "body")
+    if trip_from_data:
+        n = ops.parameter([], np.int32, name="n")
+        inputs.append(n)
+        trip = n
+    else:
+        trip = ops.convert(ops.gather(ops.shape_of(x), ops.constant(np.int64(1)),
+                                      ops.constant(np.int64(0))), np.int32)
+    loop = opset5.loop(trip, ops.constant(True))
+    loop.set_function(body)
+    loop.set_special_body_ports([0, 0])
+    loop.set_sliced_input(x_k, x.output(0), 0, 1, 1, -1, 1)
+    loop.set_merged_input(h_k, h0.output(0), new_h.output(0))
+    zeros = ops.broadcast(ops.constant(np.float32(0)), ops.shape_of(x))
+    loop.set_merged_input(buffer, zeros.output(0), written.output(0))
+    results = [ops.result(loop.get_iter_value(new_h.output(0), -1), name="h"),
+               ops.result(loop.get_iter_value(written.output(0), -1), name="buffer")]
+    if not dynamic:
+        results += [ops.result(loop.get_concatenated_slices(row.output(0), 0, 1, 1, -1, 1),
+                               name="rows"),
+                    ops.result(loop.get_iter_value(doubled.output(0), -1), name="doubled")]
+    return ov.Model(results, inputs, "loop")
+
+
+def _loop_feeds(shapes: list[tuple[int, int]], trips: list[int] | None = None
+                ) -> list[list[np.ndarray]]:
+    rng = np.random.default_rng(5)
+    feeds = []
+    for i, (batch, time) in enumerate(shapes):
+        feed = [rng.standard_normal((batch, time, 4)).astype(np.float32),
+                rng.standard_normal((batch, 4)).astype(np.float32)]
+        if trips is not None:
+            feed.append(np.array(trips[i], np.int32))
+        feeds.append(feed)
+    return feeds
+
+
+LOOPS = {
+    "static": (lambda: loop_model(False), _loop_feeds([(2, 3)] * 2)),
+    "dynamic": (lambda: loop_model(True), _loop_feeds([(2, 3), (1, 5), (3, 1)])),
+    "trip_from_data": (lambda: loop_model(True, True),
+                       _loop_feeds([(2, 4), (1, 5), (2, 3)], [2, 5, 1])),
+}
+
+
+@pytest.mark.parametrize("pipeline", [None, "tosa-to-mlprogram"], ids=["memref", "mlprogram"])
+@pytest.mark.parametrize("case", sorted(LOOPS))
+def test_loop(openvino_runtime: None, tmp_path: Path, case: str, pipeline: str | None) -> None:
+    build, feeds = LOOPS[case]
+    model = build()
+    assert "Loop" in _types(model)
+    xml = _save(model, tmp_path)
+    theirs, ours = OpenVINOSession(xml), TosaStateSession(xml, pipeline)
+    for call, inputs in enumerate(feeds):
+        got, want = ours.infer(inputs), theirs.infer(inputs)
+        assert len(got) == len(want) == (4 if case == "static" else 2)
+        for i, (a, b) in enumerate(zip(got, want, strict=True)):
+            _compare(f"loop {case} call {call} output {i}", a, b)
+
+
+def test_loop_converts_to_one_while_loop(tmp_path: Path) -> None:
+    module = _converted(_save(loop_model(True), tmp_path))
+    assert sum(isinstance(op, WhileOp) for op in module.walk()) == 1
+
+
+def test_loop_without_a_condition_port_names_the_layer(tmp_path: Path) -> None:
+    xml = _save(loop_model(False), tmp_path)
+    _edit(xml, 'purpose="execution_condition"', 'purpose="something_else"')
+    opt_xml_fails(xml, "type='Loop' (opset5): a Loop needs a port_map <output "
+                  'purpose="execution_condition">')
+
+
+def test_loop_stopping_on_data_is_refused_naming_the_layer(tmp_path: Path) -> None:
+    """A body condition computed from data (not a constant true) is refused, not guessed."""
+    model = loop_model(False)
+    loop = next(n for n in model.get_ordered_ops() if n.get_type_name() == "Loop")
+    body = loop.get_function()
+    condition = body.get_results()[0]
+    h_k = body.get_parameters()[2]
+    condition.input(0).replace_source_output(
+        ops.greater(ops.reduce_sum(h_k, ops.constant(np.array([0, 1])), False),
+                    ops.constant(np.float32(100))).output(0))
+    xml = _save(model, tmp_path, "data_condition")
+    opt_xml_fails(xml, "type='Loop' (opset5): 'openvino.loop' op could not be converted to "
+                  "TOSA: the body's condition must be a constant true (a Loop that stops on a "
+                  "computed condition is not supported)", "-p", "convert-openvino-to-tosa")

@@ -240,8 +240,30 @@ func.func @constant_type() -> tensor<3xf32> {
 
 // -----
 
+func.func @loop_condition_out_of_range(%trip: tensor<i32>, %go: tensor<i1>, %h0: tensor<1x4xf32>) -> tensor<1x4xf32> {
+  // expected-error@+1 {{openvino.loop: condition index 1 is out of range [0, 1)}}
+  %0 = openvino.loop(%trip, %go, %h0) {input_port_map = [#openvino.port_map<external = 2, internal = 0>], output_port_map = [#openvino.port_map<external = 0, internal = 0>], back_edges = [], current_iteration = -1 : i64, condition = 1 : i64} : (tensor<i32>, tensor<i1>, tensor<1x4xf32>) -> tensor<1x4xf32> {
+  ^bb0(%h: tensor<1x4xf32>):
+    openvino.yield %h : tensor<1x4xf32>
+  }
+  func.return %0 : tensor<1x4xf32>
+}
+
+// -----
+
+func.func @loop_iteration_mapped(%trip: tensor<i32>, %go: tensor<i1>, %h0: tensor<1x4xf32>) -> tensor<1x4xf32> {
+  // expected-error@+1 {{openvino.loop: body argument 0 is the current iteration and is mapped to an input too}}
+  %0 = openvino.loop(%trip, %go, %h0) {input_port_map = [#openvino.port_map<external = 2, internal = 0>], output_port_map = [#openvino.port_map<external = 0, internal = 0>], back_edges = [], current_iteration = 0 : i64, condition = 0 : i64} : (tensor<i32>, tensor<i1>, tensor<1x4xf32>) -> tensor<1x4xf32> {
+  ^bb0(%h: tensor<1x4xf32>):
+    openvino.yield %h : tensor<1x4xf32>
+  }
+  func.return %0 : tensor<1x4xf32>
+}
+
+// -----
+
 func.func @yield_outside() {
-  // expected-error@+1 {{'openvino.yield' expects parent op 'openvino.tensor_iterator'}}
+  // expected-error@+1 {{'openvino.yield' expects parent op to be one of 'openvino.tensor_iterator', 'openvino.loop'}}
   openvino.yield
 }
 

@@ -1,11 +1,19 @@
 // RUN: tosa-state-opt %s --verify-diagnostics --split-input-file
 
-// The verifiers of SoftPlus, CumSum and Roll.
+// The verifiers of SoftPlus, ErfInv, CumSum and Roll.
 
 func.func @softplus_of_integers(%x: tensor<2xi32>) -> tensor<2xi32> {
   // expected-error@+1 {{input must be a floating-point tensor, got tensor<2xi32>}}
   %0 = openvino.softplus %x : (tensor<2xi32>) -> tensor<2xi32>
   func.return %0 : tensor<2xi32>
+}
+
+// -----
+
+func.func @erfinv_of_integers(%x: tensor<2xi64>) -> tensor<2xi64> {
+  // expected-error@+1 {{input must be a floating-point tensor, got tensor<2xi64>}}
+  %0 = openvino.erfinv %x : (tensor<2xi64>) -> tensor<2xi64>
+  func.return %0 : tensor<2xi64>
 }
 
 // -----

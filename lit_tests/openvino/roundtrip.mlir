@@ -219,6 +219,24 @@ func.func @loop(%xs: tensor<1x2x3xf32>, %h0: tensor<1x4xf32>) -> (tensor<1x2x4xf
   func.return %ys, %hn : tensor<1x2x4xf32>, tensor<1x4xf32>
 }
 
+// Loop-5: a trip count and a condition first, the iteration's number in body argument 0,
+// the body's condition its Result 0.
+// CHECK-LABEL: func.func @loop5(
+func.func @loop5(%trip: tensor<i32>, %go: tensor<i1>, %xs: tensor<1x?x3xf32>, %h0: tensor<1x3xf32>) -> tensor<1x3xf32> {
+  // CHECK-NEXT: %{{.*}} = openvino.loop(%trip, %go, %xs, %h0) {input_port_map = [#openvino.port_map<external = 2, internal = 1, axis = 1, start = 0, end = -1, stride = 1, part_size = 1>, #openvino.port_map<external = 3, internal = 2>], output_port_map = [#openvino.port_map<external = 0, internal = 1>], back_edges = [#openvino.back_edge<from = 1, to = 2>], current_iteration = 0 : i64, condition = 0 : i64} : (tensor<i32>, tensor<i1>, tensor<1x?x3xf32>, tensor<1x3xf32>) -> tensor<1x3xf32> {
+  // CHECK-NEXT: ^{{.*}}(%{{.*}}: tensor<i64>, %{{.*}}: tensor<1x1x3xf32>, %{{.*}}: tensor<1x3xf32>):
+  // CHECK:        openvino.yield %{{.*}}, %{{.*}} : tensor<i1>, tensor<1x3xf32>
+  %hn = openvino.loop(%trip, %go, %xs, %h0) {input_port_map = [#openvino.port_map<external = 2, internal = 1, axis = 1, start = 0, end = -1, stride = 1, part_size = 1>, #openvino.port_map<external = 3, internal = 2>], output_port_map = [#openvino.port_map<external = 0, internal = 1>], back_edges = [#openvino.back_edge<from = 1, to = 2>], current_iteration = 0 : i64, condition = 0 : i64} : (tensor<i32>, tensor<i1>, tensor<1x?x3xf32>, tensor<1x3xf32>) -> tensor<1x3xf32> {
+  ^bb0(%k: tensor<i64>, %x: tensor<1x1x3xf32>, %h: tensor<1x3xf32>):
+    %true = openvino.constant dense<true> : tensor<i1>
+    %axes = openvino.constant dense<[1]> : tensor<1xi64>
+    %x2 = openvino.squeeze %x, %axes : (tensor<1x1x3xf32>, tensor<1xi64>) -> tensor<1x3xf32>
+    %next = openvino.add %x2, %h : (tensor<1x3xf32>, tensor<1x3xf32>) -> tensor<1x3xf32>
+    openvino.yield %true, %next : tensor<i1>, tensor<1x3xf32>
+  }
+  func.return %hn : tensor<1x3xf32>
+}
+
 // CHECK-LABEL: func.func @group_convolution(
 // CHECK-NEXT: openvino.group_convolution %x, %w {strides = array<i64: 1>, dilations = array<i64: 1>, pads_begin = array<i64: 1>, pads_end = array<i64: 1>} : (tensor<1x4x5xf32>, tensor<4x1x1x3xf32>) -> tensor<1x4x5xf32>
 func.func @group_convolution(%x: tensor<1x4x5xf32>, %w: tensor<4x1x1x3xf32>) -> tensor<1x4x5xf32> {

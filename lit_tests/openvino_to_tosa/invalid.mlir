@@ -94,6 +94,43 @@ func.func @ti_no_iteration(%x: tensor<1x0x2xf32>, %h: tensor<1x2xf32>) -> tensor
 
 // -----
 
+// A Loop bounded by its condition only (trip count -1) is refused, naming the op.
+func.func @loop_unbounded(%x: tensor<1x3x2xf32>, %h: tensor<1x2xf32>) -> tensor<1x2xf32> {
+  %trip = openvino.constant dense<-1> : tensor<i64>
+  %go = openvino.constant dense<true> : tensor<i1>
+  // expected-note@+2 {{in pass 'convert-openvino-to-tosa'}}
+  // expected-error@+1 {{'openvino.loop' op could not be converted to TOSA: a trip count of -1 (a loop bounded by its condition only)}}
+  %0 = openvino.loop(%trip, %go, %x, %h) {input_port_map = [#openvino.port_map<external = 2, internal = 0, axis = 1, start = 0, end = -1, stride = 1, part_size = 1>, #openvino.port_map<external = 3, internal = 1>], output_port_map = [#openvino.port_map<external = 0, internal = 1>], back_edges = [#openvino.back_edge<from = 1, to = 1>], current_iteration = -1 : i64, condition = 0 : i64} : (tensor<i64>, tensor<i1>, tensor<1x3x2xf32>, tensor<1x2xf32>) -> tensor<1x2xf32> {
+  ^bb0(%xi: tensor<1x1x2xf32>, %hi: tensor<1x2xf32>):
+    %true = openvino.constant dense<true> : tensor<i1>
+    %axes = openvino.constant dense<1> : tensor<1xi64>
+    %xs = openvino.squeeze %xi, %axes : (tensor<1x1x2xf32>, tensor<1xi64>) -> tensor<1x2xf32>
+    %s = openvino.add %xs, %hi : (tensor<1x2xf32>, tensor<1x2xf32>) -> tensor<1x2xf32>
+    openvino.yield %true, %s : tensor<i1>, tensor<1x2xf32>
+  }
+  func.return %0 : tensor<1x2xf32>
+}
+
+// -----
+
+// A concatenated output whose step value has a dynamic dim (the batch): its zeros would be
+// built before the loop, where the body value's sizes are not known.
+func.func @ti_dynamic_batch_output(%x: tensor<?x3x2xf32>, %h: tensor<?x2xf32>) -> tensor<?x3x2xf32> {
+  // expected-note@+2 {{in pass 'convert-openvino-to-tosa'}}
+  // expected-error@+1 {{'openvino.tensor_iterator' op could not be converted to TOSA: output 0 has dynamic dims [?,1,2] and is not a back edge (its zeros are built before the loop)}}
+  %0 = openvino.tensor_iterator(%x, %h) {input_port_map = [#openvino.port_map<external = 0, internal = 0, axis = 1, start = 0, end = -1, stride = 1, part_size = 1>, #openvino.port_map<external = 1, internal = 1>], output_port_map = [#openvino.port_map<external = 0, internal = 0, axis = 1, start = 0, end = -1, stride = 1, part_size = 1>], back_edges = [#openvino.back_edge<from = 1, to = 1>]} : (tensor<?x3x2xf32>, tensor<?x2xf32>) -> tensor<?x3x2xf32> {
+  ^bb0(%xi: tensor<?x1x2xf32>, %hi: tensor<?x2xf32>):
+    %axes = openvino.constant dense<1> : tensor<1xi64>
+    %xs = openvino.squeeze %xi, %axes : (tensor<?x1x2xf32>, tensor<1xi64>) -> tensor<?x2xf32>
+    %s = openvino.add %xs, %hi : (tensor<?x2xf32>, tensor<?x2xf32>) -> tensor<?x2xf32>
+    %y = openvino.unsqueeze %s, %axes : (tensor<?x2xf32>, tensor<1xi64>) -> tensor<?x1x2xf32>
+    openvino.yield %y, %s : tensor<?x1x2xf32>, tensor<?x2xf32>
+  }
+  func.return %0 : tensor<?x3x2xf32>
+}
+
+// -----
+
 // The sliced ports must agree on the iteration count: 3 input parts, 4 output parts.
 func.func @ti_count_mismatch(%x: tensor<1x3x2xf32>) -> tensor<1x4x2xf32> {
   // expected-note@+2 {{in pass 'convert-openvino-to-tosa'}}

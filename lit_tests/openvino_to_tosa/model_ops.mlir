@@ -1,6 +1,6 @@
 // RUN: tosa-state-opt %s --split-input-file -p convert-openvino-to-tosa | filecheck %s
 
-// The ops of the optimum-intel architectures: SoftPlus, CumSum, Roll, and the float Mod.
+// The ops of the optimum-intel architectures: SoftPlus, ErfInv, CumSum, Roll, and the float Mod.
 
 // SoftPlus without overflow: max(x, 0) + log(1 + exp(-|x|)).
 // CHECK-LABEL: func.func @softplus(
@@ -17,6 +17,50 @@
 func.func @softplus(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
   %0 = openvino.softplus %x : (tensor<2x3xf32>) -> tensor<2x3xf32>
   func.return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+// ErfInv in f32 (f16 is cast): w = -log((1 - x)(1 + x)), Giles' polynomials in w - 2.5 and
+// sqrt(w) - 3 chosen by w < 5, times x; x * inf where |x| = 1.
+// CHECK-LABEL: func.func @erfinv(
+// CHECK-NEXT:    %[[X:.*]] = tosa.cast %x : (tensor<3xf16>) -> tensor<3xf32>
+// CHECK-NEXT:    %[[ONE:.*]] = "tosa.const"() <{values = dense<1.000000e+00> : tensor<1xf32>}>
+// CHECK-NEXT:    %[[L:.*]] = tosa.sub %[[ONE]], %[[X]]
+// CHECK-NEXT:    %[[R:.*]] = tosa.add %[[ONE]], %[[X]]
+// CHECK-NEXT:    %[[SHIFT:.*]] = "tosa.const"() <{values = dense<0> : tensor<1xi8>}>
+// CHECK-NEXT:    %[[P:.*]] = tosa.mul %[[L]], %[[R]], %[[SHIFT]]
+// CHECK-NEXT:    %[[LOG:.*]] = tosa.log %[[P]]
+// CHECK-NEXT:    %[[ZERO:.*]] = "tosa.const"() <{values = dense<0.000000e+00> : tensor<1xf32>}>
+// CHECK-NEXT:    %[[W:.*]] = tosa.sub %[[ZERO]], %[[LOG]]
+// CHECK-NEXT:    %[[HALF5:.*]] = "tosa.const"() <{values = dense<2.500000e+00> : tensor<1xf32>}>
+// CHECK-NEXT:    %[[S:.*]] = tosa.sub %[[W]], %[[HALF5]]
+// CHECK-NEXT:    "tosa.const"() <{values = dense<2.81022636e-08> : tensor<1xf32>}>
+// CHECK:         %[[C8:.*]] = "tosa.const"() <{values = dense<1.50140941> : tensor<1xf32>}>
+// CHECK-NEXT:    %[[M8:.*]] = tosa.mul %{{.*}}, %[[S]], %[[SHIFT]]
+// CHECK-NEXT:    %[[CENTRE:.*]] = tosa.add %[[C8]], %[[M8]]
+// CHECK-NEXT:    %[[HALF:.*]] = "tosa.const"() <{values = dense<5.000000e-01> : tensor<1xf32>}>
+// CHECK-NEXT:    %[[ROOT:.*]] = tosa.pow %[[W]], %[[HALF]]
+// CHECK-NEXT:    %[[THREE:.*]] = "tosa.const"() <{values = dense<3.000000e+00> : tensor<1xf32>}>
+// CHECK-NEXT:    %[[T:.*]] = tosa.sub %[[ROOT]], %[[THREE]]
+// CHECK-NEXT:    "tosa.const"() <{values = dense<-0.000200214257> : tensor<1xf32>}>
+// CHECK:         %[[T8:.*]] = "tosa.const"() <{values = dense<2.83297682> : tensor<1xf32>}>
+// CHECK-NEXT:    %[[N8:.*]] = tosa.mul %{{.*}}, %[[T]], %[[SHIFT]]
+// CHECK-NEXT:    %[[TAIL:.*]] = tosa.add %[[T8]], %[[N8]]
+// CHECK-NEXT:    %[[FIVE:.*]] = "tosa.const"() <{values = dense<5.000000e+00> : tensor<1xf32>}>
+// CHECK-NEXT:    %[[IN:.*]] = tosa.greater %[[FIVE]], %[[W]]
+// CHECK-NEXT:    %[[POLY:.*]] = tosa.select %[[IN]], %[[CENTRE]], %[[TAIL]]
+// CHECK-NEXT:    %[[Y:.*]] = tosa.mul %[[POLY]], %[[X]], %[[SHIFT]]
+// CHECK-NEXT:    %[[ABS:.*]] = tosa.abs %[[X]]
+// CHECK-NEXT:    %[[EDGE:.*]] = tosa.equal %[[ABS]], %[[ONE]]
+// CHECK-NEXT:    %[[INF:.*]] = "tosa.const"() <{values = dense<0x7f800000> : tensor<1xf32>}>
+// CHECK-NEXT:    %[[INFS:.*]] = tosa.mul %[[X]], %[[INF]], %[[SHIFT]]
+// CHECK-NEXT:    %[[SEL:.*]] = tosa.select %[[EDGE]], %[[INFS]], %[[Y]]
+// CHECK-NEXT:    %[[OUT:.*]] = tosa.cast %[[SEL]] : (tensor<3xf32>) -> tensor<3xf16>
+// CHECK-NEXT:    func.return %[[OUT]]
+func.func @erfinv(%x: tensor<3xf16>) -> tensor<3xf16> {
+  %0 = openvino.erfinv %x : (tensor<3xf16>) -> tensor<3xf16>
+  func.return %0 : tensor<3xf16>
 }
 
 // -----

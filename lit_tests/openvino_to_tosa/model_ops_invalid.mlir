@@ -23,25 +23,6 @@ func.func @roll_dynamic_axis(%x: tensor<?x4xf32>) -> tensor<?x4xf32> {
 
 // -----
 
-func.func @scatter_repeats_rows_in_batches(%data: tensor<2x2x3xf32>, %idx: tensor<3xi32>, %upd: tensor<2x3x3xf32>) -> tensor<2x2x3xf32> {
-  %axis = openvino.constant dense<1> : tensor<i64>
-  // expected-note@+2 {{in pass 'convert-openvino-to-tosa'}}
-  // expected-error@+1 {{'openvino.scatter_update' op could not be converted to TOSA: 3 updates of 2 rows in several batches}}
-  %0 = openvino.scatter_update %data, %idx, %upd, %axis : (tensor<2x2x3xf32>, tensor<3xi32>, tensor<2x3x3xf32>, tensor<i64>) -> tensor<2x2x3xf32>
-  func.return %0 : tensor<2x2x3xf32>
-}
-
-// -----
-
-func.func @scatter_reduction_dynamic(%data: tensor<?x3xf32>, %idx: tensor<1x1xi32>, %upd: tensor<1x3xf32>) -> tensor<?x3xf32> {
-  // expected-note@+2 {{in pass 'convert-openvino-to-tosa'}}
-  // expected-error@+1 {{'openvino.scatter_nd_update' op could not be converted to TOSA: operand of type tensor<1x?x3xf32> has a dynamic shape (this op needs static shapes)}}
-  %0 = openvino.scatter_nd_update %data, %idx, %upd {reduction = "sum"} : (tensor<?x3xf32>, tensor<1x1xi32>, tensor<1x3xf32>) -> tensor<?x3xf32>
-  func.return %0 : tensor<?x3xf32>
-}
-
-// -----
-
 func.func @scatter_reduction_too_large(%data: tensor<4096x1024xf32>, %idx: tensor<8x1xi32>, %upd: tensor<8x1024xf32>) -> tensor<4096x1024xf32> {
   // expected-note@+2 {{in pass 'convert-openvino-to-tosa'}}
   // expected-error@+1 {{'openvino.scatter_nd_update' op could not be converted to TOSA: the one-hot table of a scatter reduction would have 33554432 elements (limit 4194304)}}
@@ -103,4 +84,14 @@ func.func @scatter_elements_dynamic_not_spanning(%data: tensor<?x5xf32>, %idx: t
   // expected-error@+1 {{'openvino.scatter_elements_update' op could not be converted to TOSA: indices [2,2] that do not span the other dims of data [?,5] (dynamic shapes)}}
   %0 = openvino.scatter_elements_update %data, %idx, %upd, %axis : (tensor<?x5xf32>, tensor<2x2xi64>, tensor<2x2xf32>, tensor<i64>) -> tensor<?x5xf32>
   func.return %0 : tensor<?x5xf32>
+}
+
+// -----
+
+// Sizes computed from data are read one `tosa.shape_from_tensor` each, up to 16 of them.
+func.func @tile_by_long_data(%x: tensor<2xf32>, %r: tensor<17xi64>) -> tensor<?xf32> {
+  // expected-note@+2 {{in pass 'convert-openvino-to-tosa'}}
+  // expected-error@+1 {{'openvino.tile' op could not be converted to TOSA: repeats must be constants, or computed from shapes or from data (at most 16 values)}}
+  %0 = openvino.tile %x, %r : (tensor<2xf32>, tensor<17xi64>) -> tensor<?xf32>
+  func.return %0 : tensor<?xf32>
 }

@@ -125,3 +125,33 @@ func.func @causal_conv(%x: tensor<?x4x?xf32>) -> tensor<?x4x?xf32> {
   %0 = openvino.group_convolution %x, %w {strides = array<i64: 1>, pads_begin = array<i64: 2>, pads_end = array<i64: 0>, dilations = array<i64: 1>, auto_pad = "explicit"} : (tensor<?x4x?xf32>, tensor<4x1x1x3xf32>) -> tensor<?x4x?xf32>
   func.return %0 : tensor<?x4x?xf32>
 }
+
+// -----
+
+// A pad amount computed from data (Mamba's `(4 - T) * (cache_length == 4)`): read with
+// `tosa.shape_from_tensor` (the constant piece of the Concat stays known), then cropped by
+// `max(-p, 0)` and padded by `max(p, 0)`, as OpenVINO's negative pads crop.
+// CHECK-LABEL: func.func @pad_by_data(
+// CHECK-NEXT:    %[[P:.*]] = tosa.shape_from_tensor %amount : (tensor<1xi64>) -> !tosa.shape<1>
+// CHECK-NEXT:    %[[Z:.*]] = tosa.const_shape {{ *}}{values = dense<0> : tensor<1xindex>} : () -> !tosa.shape<1>
+// CHECK-NEXT:    %[[NEG:.*]] = tosa.sub_shape %[[Z]], %[[P]]
+// CHECK-NEXT:    %[[CROP:.*]] = tosa.max_shape %[[NEG]], %[[Z]]
+// CHECK-NEXT:    %[[FOUR:.*]] = tosa.const_shape {{ *}}{values = dense<4> : tensor<1xindex>} : () -> !tosa.shape<1>
+// CHECK-NEXT:    %[[KEPT:.*]] = tosa.sub_shape %[[FOUR]], %[[CROP]]
+// CHECK-NEXT:    %[[START:.*]] = tosa.concat_shape %[[Z]], %[[CROP]]
+// CHECK-NEXT:    %[[ONE:.*]] = tosa.const_shape {{ *}}{values = dense<1> : tensor<1xindex>} : () -> !tosa.shape<1>
+// CHECK-NEXT:    %[[SIZE:.*]] = tosa.concat_shape %[[ONE]], %[[KEPT]]
+// CHECK-NEXT:    %[[W:.*]] = tosa.slice %x, %[[START]], %[[SIZE]] : (tensor<1x4xf32>, !tosa.shape<2>, !tosa.shape<2>) -> tensor<1x?xf32>
+// CHECK-NEXT:    %[[ADD:.*]] = tosa.max_shape %[[P]], %[[Z]]
+// CHECK-NEXT:    %[[F:.*]] = "tosa.const"() <{values = dense<0.000000e+00> : tensor<1xf32>}>
+// CHECK-NEXT:    %[[Z2:.*]] = tosa.const_shape {{ *}}{values = dense<0> : tensor<2xindex>} : () -> !tosa.shape<2>
+// CHECK-NEXT:    %[[PADS:.*]] = tosa.concat_shape %[[Z2]], %[[ADD]], %[[Z]]
+// CHECK-NEXT:    %[[R:.*]] = tosa.pad %[[W]], %[[PADS]], %[[F]] : (tensor<1x?xf32>, !tosa.shape<4>, tensor<1xf32>) -> tensor<1x?xf32>
+// CHECK-NEXT:    func.return %[[R]]
+func.func @pad_by_data(%x: tensor<1x4xf32>, %amount: tensor<1xi64>) -> tensor<1x?xf32> {
+  %zeros = openvino.constant dense<0> : tensor<2xi64>
+  %zero = openvino.constant dense<0> : tensor<1xi64>
+  %begin = openvino.concat %zero, %amount {axis = 0 : i64} : (tensor<1xi64>, tensor<1xi64>) -> tensor<2xi64>
+  %0 = openvino.pad %x, %begin, %zeros {pad_mode = "constant"} : (tensor<1x4xf32>, tensor<2xi64>, tensor<2xi64>) -> tensor<1x?xf32>
+  func.return %0 : tensor<1x?xf32>
+}

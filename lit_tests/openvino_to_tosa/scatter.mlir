@@ -140,3 +140,39 @@ func.func @scatter_elements_dynamic(%data: tensor<?x5xf32>, %idx: tensor<?x2xi64
   %0 = openvino.scatter_elements_update %data, %idx, %upd, %axis : (tensor<?x5xf32>, tensor<?x2xi64>, tensor<?x2xf32>, tensor<i64>) -> tensor<?x5xf32>
   func.return %0 : tensor<?x5xf32>
 }
+
+// -----
+
+// A mixture-of-experts `index_add` (ScatterElementsUpdate `sum` along 0 of [T, 4] with a
+// run-time T): the axis last, each column a batch; the one-hot table [4, W, T, 1] compares
+// the rows with the run-time positions `[0, T)` (a slice of the constant Range).
+// CHECK-LABEL: func.func @scatter_elements_sum_dynamic(
+// CHECK:         %[[T:.*]] = tosa.dim %data {axis = 0 : i32}
+// CHECK:         %[[DATA:.*]] = tosa.reshape %{{.*}}, %{{.*}} -> tensor<4x?x1xf32>
+// CHECK:         %[[POS:.*]] = tosa.slice %{{.*}}, %{{.*}}, %{{.*}} : (tensor<8192xi32>, !tosa.shape<1>, !tosa.shape<1>) -> tensor<?xi32>
+// CHECK:         %[[HITS:.*]] = tosa.equal %{{.*}}, %{{.*}} : (tensor<4x?x1x1xi32>, tensor<1x1x?x1xi32>) -> tensor<4x?x?x1xi1>
+// CHECK:         %[[SEL:.*]] = tosa.select %[[HITS]], %{{.*}}, %{{.*}} : (tensor<4x?x?x1xi1>, tensor<4x?x1x1xf32>, tensor<1x1x1x1xf32>) -> tensor<4x?x?x1xf32>
+// CHECK-NEXT:    %[[SUM:.*]] = tosa.reduce_sum %[[SEL]] {axis = 1 : i32} : (tensor<4x?x?x1xf32>) -> tensor<4x1x?x1xf32>
+// CHECK:         %[[TOTAL:.*]] = tosa.reshape %[[SUM]], %{{.*}} -> tensor<4x?x1xf32>
+// CHECK:         tosa.add %[[DATA]], %[[TOTAL]] : (tensor<4x?x1xf32>, tensor<4x?x1xf32>) -> tensor<4x?x1xf32>
+func.func @scatter_elements_sum_dynamic(%data: tensor<?x4xf32>, %idx: tensor<?x4xi64>, %upd: tensor<?x4xf32>) -> tensor<?x4xf32> {
+  %axis = openvino.constant dense<0> : tensor<i64>
+  %0 = openvino.scatter_elements_update %data, %idx, %upd, %axis {reduction = "sum"} : (tensor<?x4xf32>, tensor<?x4xi64>, tensor<?x4xf32>, tensor<i64>) -> tensor<?x4xf32>
+  func.return %0 : tensor<?x4xf32>
+}
+
+// -----
+
+// More updates (3) than rows (2) in several batches (`none`): the batched one-hot table
+// [2, 3, 2, 1], for each row the update of the largest w hitting it.
+// CHECK-LABEL: func.func @scatter_repeats_rows_in_batches(
+// CHECK:         %[[HITS:.*]] = tosa.equal %{{.*}}, %{{.*}} : (tensor<2x3x1x1xi32>, tensor<1x1x2x1xi32>) -> tensor<2x3x2x1xi1>
+// CHECK:         %[[LAST:.*]] = tosa.reduce_max %{{.*}} {axis = 1 : i32} : (tensor<2x3x2x1xi32>) -> tensor<2x1x2x1xi32>
+// CHECK:         %[[BEST:.*]] = tosa.reduce_max %{{.*}} {axis = 1 : i32} : (tensor<2x3x2x3xf32>) -> tensor<2x1x2x3xf32>
+// CHECK:         %[[ANY:.*]] = tosa.reduce_any %{{.*}} {axis = 1 : i32} : (tensor<2x3x2x1xi1>) -> tensor<2x1x2x1xi1>
+// CHECK:         tosa.select %{{.*}}, %{{.*}}, %data : (tensor<2x2x1xi1>, tensor<2x2x3xf32>, tensor<2x2x3xf32>) -> tensor<2x2x3xf32>
+func.func @scatter_repeats_rows_in_batches(%data: tensor<2x2x3xf32>, %idx: tensor<3xi32>, %upd: tensor<2x3x3xf32>) -> tensor<2x2x3xf32> {
+  %axis = openvino.constant dense<1> : tensor<i64>
+  %0 = openvino.scatter_update %data, %idx, %upd, %axis : (tensor<2x2x3xf32>, tensor<3xi32>, tensor<2x3x3xf32>, tensor<i64>) -> tensor<2x2x3xf32>
+  func.return %0 : tensor<2x2x3xf32>
+}

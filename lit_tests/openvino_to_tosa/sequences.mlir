@@ -87,8 +87,12 @@ func.func @lstm_one_step(%x: tensor<1x1x2xf32>, %h: tensor<1x1x3xf32>, %c: tenso
 // CHECK:         %[[C:.*]] = tosa.reshape %c, %{{.*}} {openvino.layer = "the initial cell state
 // CHECK:         %[[T:.*]] = tosa.dim %[[X]] {axis = 1 : i32}
 // CHECK:         %[[LAST:.*]] = tosa.sub_shape %[[T]], %{{.*}} : (!tosa.shape<1>, !tosa.shape<1>) -> !tosa.shape<1>
-// CHECK:         %[[ONES:.*]] = tosa.tile %{{.*}}, %[[LAST]] : (tensor<1xi32>, !tosa.shape<1>) -> tensor<?xi32>
-// CHECK-NEXT:    %[[START:.*]] = tosa.reduce_sum %[[ONES]] {axis = 0 : i32} : (tensor<?xi32>) -> tensor<1xi32>
+// T - 1 as data, of unknown sign to the shape arithmetic: max(s, 0) - max(-s, 0) ones.
+// CHECK:         %[[ABOVE:.*]] = tosa.max_shape %[[LAST]], %{{.*}}
+// CHECK:         %[[ONES:.*]] = tosa.tile %{{.*}}, %[[ABOVE]] : (tensor<1xi32>, !tosa.shape<1>) -> tensor<?xi32>
+// CHECK-NEXT:    %[[UP:.*]] = tosa.reduce_sum %[[ONES]] {axis = 0 : i32} : (tensor<?xi32>) -> tensor<1xi32>
+// CHECK:         %[[DOWN:.*]] = tosa.reduce_sum %{{.*}} {axis = 0 : i32} : (tensor<?xi32>) -> tensor<1xi32>
+// CHECK-NEXT:    %[[START:.*]] = tosa.sub %[[UP]], %[[DOWN]] : (tensor<1xi32>, tensor<1xi32>) -> tensor<1xi32>
 // CHECK:         %[[I0:.*]] = tosa.tile %{{.*}}, %{{.*}} : (tensor<1x1xi32>, !tosa.shape<2>) -> tensor<?x1xi32>
 // CHECK:         %[[Y0:.*]] = tosa.tile %{{.*}}, %{{.*}} : (tensor<1x1x1xf32>, !tosa.shape<3>) -> tensor<?x?x3xf32>
 // CHECK-NEXT:    %[[TT:.*]] = tosa.tile %{{.*}}, %[[T]] : (tensor<1xi32>, !tosa.shape<1>) -> tensor<?xi32>

@@ -29,3 +29,19 @@ func.func @reshape_by_argument(%x: tensor<?x6xf32>, %s: !tosa.shape<2>) -> tenso
   %r = tosa.reshape %x, %s : (tensor<?x6xf32>, !tosa.shape<2>) -> tensor<?x6xf32>
   return %r : tensor<?x6xf32>
 }
+
+// -----
+
+func.func @shape_from_float_tensor(%t: tensor<2xf32>) -> !tosa.shape<2> {
+  // expected-error @+1 {{'tosa.shape_from_tensor' op expect a 1-D integer tensor of static length, got 'tensor<2xf32>'}}
+  %s = tosa.shape_from_tensor %t : (tensor<2xf32>) -> !tosa.shape<2>
+  return %s : !tosa.shape<2>
+}
+
+// -----
+
+func.func @shape_from_tensor_rank(%t: tensor<3xi32>) -> !tosa.shape<2> {
+  // expected-error @+1 {{'tosa.shape_from_tensor' op expect a '!tosa.shape<3>' result, got '!tosa.shape<2>'}}
+  %s = tosa.shape_from_tensor %t : (tensor<3xi32>) -> !tosa.shape<2>
+  return %s : !tosa.shape<2>
+}

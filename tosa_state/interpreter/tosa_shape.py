@@ -23,6 +23,11 @@ class TosaShapeFunctions(InterpreterFunctions):
     def run_dim(self, interpreter: Interpreter, op: ts.DimOp, args: PythonValues):
         return ((args[0].shape[op.axis.value.data],),)
 
+    @impl(ts.ShapeFromTensorOp)
+    def run_shape_from_tensor(self, interpreter: Interpreter, op: ts.ShapeFromTensorOp,
+                              args: PythonValues):
+        return (tuple(int(v) for v in args[0].reshape(-1)),)
+
     @impl(ts.ConcatShapeOp)
     def run_concat_shape(self, interpreter: Interpreter, op: ts.ConcatShapeOp,
                          args: PythonValues):

@@ -4,7 +4,8 @@ the `tosa.reshape` / `tosa.slice` they feed as `tensor` ops.
 Upstream MLIR (and so IREE) lowers `tosa.reshape` / `tosa.slice` only when their shape
 operands are `tosa.const_shape`; a dynamic model's `tosa.dim`, `tosa.concat_shape`,
 `tosa.add_shape`, ... are not lowered at all. Here every `!tosa.shape<N>` value used by
-such an op is computed as N `index` scalars (`tensor.dim`, `arith.constant`, `arith.addi`,
+such an op is computed as N `index` scalars (`tensor.dim`, `arith.constant`,
+`tensor.extract` + `arith.index_cast` for `tosa.shape_from_tensor`, `arith.addi`,
 `subi`, `muli`, `floordivsi`, `maxsi`, `minsi`), and
 
 - `tosa.reshape %x, %shape` becomes `tensor.reshape %x(%s)`, `%s` the shape as a
@@ -60,6 +61,7 @@ from tosa_state.dialects.tosa.shape import (
     MaxShapeOp,
     MinShapeOp,
     MulShapeOp,
+    ShapeFromTensorOp,
     SubShapeOp,
 )
 from tosa_state.dialects.tosa.tensor import ConstShapeOp, PadOp, ReshapeOp, SliceOp, TileOp
@@ -72,7 +74,7 @@ _BINARY: dict[type[Operation], type[Operation]] = {
     MaxShapeOp: arith.MaxSIOp,
     MinShapeOp: arith.MinSIOp,
 }
-SHAPE_OPS = (ConstShapeOp, DimOp, ConcatShapeOp, *_BINARY)
+SHAPE_OPS = (ConstShapeOp, DimOp, ShapeFromTensorOp, ConcatShapeOp, *_BINARY)
 
 
 @dataclass
@@ -94,6 +96,14 @@ class _Scalars:
             axis = arith.ConstantOp(IntegerAttr(op.axis.value.data, IndexType()))
             dim = tensor.DimOp(op.input1, axis.result)
             new, scalars = [axis, dim], [dim.result]
+        elif isinstance(op, ShapeFromTensorOp):
+            length = op.input1.type.get_shape()[0]  # type: ignore[attr-defined]
+            for i in range(length):
+                index = arith.ConstantOp(IntegerAttr(i, IndexType()))
+                extract = tensor.ExtractOp(op.input1, [index.result],
+                                           op.input1.type.element_type)  # type: ignore[attr-defined]
+                new += [index, extract, arith.IndexCastOp(extract.result, IndexType())]
+            scalars = [o.results[0] for o in new[2::3]]
         elif isinstance(op, ConcatShapeOp):
             scalars = [s for part in op.input1 for s in self.of(part, op)]
         elif type(op) in _BINARY:

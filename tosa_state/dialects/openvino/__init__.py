@@ -16,10 +16,10 @@ The ops are grouped by OpenVINO op family, in modules named like those of
 - `matrix`: MatMul, the reductions, Softmax, LogSoftmax, MVN
 - `convolution`: Convolution, GroupConvolution, MaxPool, AvgPool
 - `rnn_cells`: LSTMCell, GRUCell, RNNCell, LSTMSequence, GRUSequence, RNNSequence
-- `tensor_iterator`: TensorIterator and its body terminator
+- `tensor_iterator`: TensorIterator, Loop and their body terminator
 - `attention`: ScaledDotProductAttention
 - `state`: ReadValue, Assign
-- `activation`: SoftPlus (later activations; the older ones are in `elementwise`)
+- `activation`: SoftPlus, ErfInv (later activations; the older ones are in `elementwise`)
 - `cumulative`: CumSum
 - `indexing`: Roll, GatherND, GatherElements, NonZero
 - `scatter`: ScatterUpdate, ScatterNDUpdate, ScatterElementsUpdate
@@ -33,7 +33,7 @@ The ops are grouped by OpenVINO op family, in modules named like those of
 
 from xdsl.ir import Dialect
 
-from tosa_state.dialects.openvino.activation import ACTIVATION_OPS, SoftPlusOp
+from tosa_state.dialects.openvino.activation import ACTIVATION_OPS, ErfInvOp, SoftPlusOp
 from tosa_state.dialects.openvino.attention import ATTENTION_OPS, ScaledDotProductAttentionOp
 from tosa_state.dialects.openvino.common import (
     COMMON_ATTRIBUTES,
@@ -191,6 +191,7 @@ from tosa_state.dialects.openvino.tensor_iterator import (
     TENSOR_ITERATOR_ATTRIBUTES,
     TENSOR_ITERATOR_OPS,
     BackEdgeAttr,
+    LoopOp,
     PortMapAttr,
     TensorIteratorOp,
     YieldOp,
@@ -269,6 +270,7 @@ __all__ = [
     "ElementwiseUnaryOp",
     "EluOp",
     "EqualOp",
+    "ErfInvOp",
     "ErfOp",
     "ExpOp",
     "FakeQuantizeOp",
@@ -296,6 +298,7 @@ __all__ = [
     "LogicalNotOp",
     "LogicalOrOp",
     "LogicalXorOp",
+    "LoopOp",
     "MVNOp",
     "MatMulOp",
     "MaxPoolOp",

@@ -1,4 +1,4 @@
-"""Activation `openvino` ops added for the optimum-intel architectures: SoftPlus.
+"""Activation `openvino` ops added for the optimum-intel architectures: SoftPlus, ErfInv.
 
 (The older activations live in `elementwise`.)
 """
@@ -13,14 +13,8 @@ from tosa_state.dialects.openvino.common import element_type
 from tosa_state.dialects.openvino.elementwise import ElementwiseUnaryOp
 
 
-@irdl_op_definition
-class SoftPlusOp(ElementwiseUnaryOp):
-    """SoftPlus-4: `ln(1 + e^x)`, `x` from a type-dependent threshold on (floats only).
-
-    https://docs.openvino.ai/2025/documentation/openvino-ir-format/operation-sets/operation-specs/activation/softplus-4.html
-    """
-
-    name = "openvino.softplus"
+class _FloatUnaryOp(ElementwiseUnaryOp):
+    """An element-wise op of floating-point tensors only."""
 
     def verify_(self) -> None:
         super().verify_()
@@ -30,4 +24,25 @@ class SoftPlusOp(ElementwiseUnaryOp):
             )
 
 
-ACTIVATION_OPS = (SoftPlusOp,)
+@irdl_op_definition
+class SoftPlusOp(_FloatUnaryOp):
+    """SoftPlus-4: `ln(1 + e^x)`, `x` from a type-dependent threshold on (floats only).
+
+    https://docs.openvino.ai/2025/documentation/openvino-ir-format/operation-sets/operation-specs/activation/softplus-4.html
+    """
+
+    name = "openvino.softplus"
+
+
+@irdl_op_definition
+class ErfInvOp(_FloatUnaryOp):
+    """ErfInv-17: the inverse of the Gauss error function, `erf(erfinv(x)) = x` on (-1, 1);
+    +-inf at +-1, NaN beyond (floats only).
+
+    https://docs.openvino.ai/2026/documentation/openvino-ir-format/operation-sets/operation-specs/arithmetic/erfinv-17.html
+    """
+
+    name = "openvino.erfinv"
+
+
+ACTIVATION_OPS = (SoftPlusOp, ErfInvOp)

@@ -1,10 +1,11 @@
-"""TensorIterator-1 of the `openvino` dialect: its body region, terminator and port maps."""
+"""TensorIterator-1 and Loop-5 of the `openvino` dialect: their body region, terminator and
+port maps."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from xdsl.dialects.builtin import ArrayAttr, IntAttr, NoneAttr
+from xdsl.dialects.builtin import ArrayAttr, IntAttr, IntegerAttr, NoneAttr, i64
 from xdsl.ir import Attribute, ParametrizedAttribute, Region, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
@@ -140,27 +141,20 @@ class YieldOp(IRDLOperation):
 
     values = var_operand_def(TensorLike)
 
-    traits = lazy_traits_def(lambda: (IsTerminator(), HasParent(TensorIteratorOp)))
+    traits = lazy_traits_def(lambda: (IsTerminator(), HasParent(TensorIteratorOp, LoopOp)))
     assembly_format = "($values^ `:` type($values))? attr-dict"
 
     def __init__(self, values: Sequence[SSAValue]):
         super().__init__(operands=[list(values)])
 
 
-@irdl_op_definition
-class TensorIteratorOp(IRDLOperation):
-    """TensorIterator-1: runs `body` once per slice of its sliced inputs.
-
-    https://docs.openvino.ai/2025/documentation/openvino-ir-format/operation-sets/operation-specs/infrastructure/tensor-iterator-1.html
-
-    The body's block arguments are the body Parameters and its `openvino.yield` operands the body
-    Results (both in IR order). `input_port_map` binds operands to block arguments (sliced with
-    `axis`, else passed whole), `output_port_map` binds yield operands to results (concatenated
-    with `axis`, else the last iteration's value), and `back_edges` feed a yield operand into a
-    block argument for the next iteration (the mapped operand is then only the first value).
-    """
-
-    name = "openvino.tensor_iterator"
+class _IteratorOp(IRDLOperation):
+    """What TensorIterator and Loop share: a body block whose arguments are the body
+    Parameters and whose `openvino.yield` operands are the body Results (both in IR order),
+    `input_port_map` binding operands to block arguments (sliced with `axis`, else passed
+    whole), `output_port_map` binding yield operands to results (concatenated with `axis`,
+    else the last iteration's value), and `back_edges` feeding a yield operand into a block
+    argument for the next iteration (the mapped operand is then only the first value)."""
 
     inputs = var_operand_def(TensorLike)
     outputs = var_result_def(TensorLike)
@@ -180,6 +174,7 @@ class TensorIteratorOp(IRDLOperation):
         input_port_map: Sequence[PortMapAttr],
         output_port_map: Sequence[PortMapAttr],
         back_edges: Sequence[BackEdgeAttr],
+        properties: dict[str, Attribute] | None = None,
     ):
         super().__init__(
             operands=[list(inputs)],
@@ -189,6 +184,7 @@ class TensorIteratorOp(IRDLOperation):
                 "input_port_map": ArrayAttr(input_port_map),
                 "output_port_map": ArrayAttr(output_port_map),
                 "back_edges": ArrayAttr(back_edges),
+                **(properties or {}),
             },
         )
 
@@ -229,6 +225,52 @@ class TensorIteratorOp(IRDLOperation):
                 )
 
 
+@irdl_op_definition
+class TensorIteratorOp(_IteratorOp):
+    """TensorIterator-1: runs `body` once per slice of its sliced inputs.
+
+    https://docs.openvino.ai/2025/documentation/openvino-ir-format/operation-sets/operation-specs/infrastructure/tensor-iterator-1.html
+    """
+
+    name = "openvino.tensor_iterator"
+
+
+@irdl_op_definition
+class LoopOp(_IteratorOp):
+    """Loop-5: runs `body` while the iteration is below the trip count (operand 0, `-1`:
+    no bound) and the condition holds (operand 1 before the first iteration, then the body
+    Result `condition`); the port maps and back edges as TensorIterator's (external indices
+    count every operand, the trip count and the condition included); `current_iteration`
+    is the body argument that receives the iteration's number (-1: none).
+
+    https://docs.openvino.ai/2025/documentation/openvino-ir-format/operation-sets/operation-specs/infrastructure/loop-5.html
+    """
+
+    name = "openvino.loop"
+
+    current_iteration = prop_def(IntegerAttr)
+    condition = prop_def(IntegerAttr)
+
+    @staticmethod
+    def properties_of(current_iteration: int, condition: int) -> dict[str, Attribute]:
+        """The Loop's own properties, for `__init__`'s `properties`."""
+        return {"current_iteration": IntegerAttr(current_iteration, i64),
+                "condition": IntegerAttr(condition, i64)}
+
+    def verify_(self) -> None:
+        super().verify_()
+        if len(self.inputs) < 2:
+            raise VerifyException(f"{self.name}: needs a trip count and an execution condition")
+        block = self.body.block
+        current = self.current_iteration.value.data
+        if current != -1:
+            _check_index(self, "current_iteration", current, len(block.args))
+            if any(entry.internal.data == current for entry in self.input_port_map.data):
+                raise VerifyException(f"{self.name}: body argument {current} is the current "
+                                      "iteration and is mapped to an input too")
+        _check_index(self, "condition", self.condition.value.data, len(self.body_yield.values))
+
+
 def _check_index(op: IRDLOperation, what: str, index: int, size: int) -> None:
     if not 0 <= index < size:
         raise VerifyException(f"{op.name}: {what} index {index} is out of range [0, {size})")
@@ -243,6 +285,7 @@ def _check_port_types(op: IRDLOperation, outer: Attribute, inner: Attribute) -> 
 
 TENSOR_ITERATOR_OPS = (
     TensorIteratorOp,
+    LoopOp,
     YieldOp,
 )
 

@@ -205,7 +205,7 @@ def _compile_time_shape(value: SSAValue, what: str, rank: int) -> tuple[int, ...
 
 SHAPE_OP_NAMES = frozenset(
     ["tosa.dim", "tosa.concat_shape", "tosa.add_shape", "tosa.sub_shape", "tosa.mul_shape",
-     "tosa.div_floor_shape", "tosa.max_shape", "tosa.min_shape"]
+     "tosa.div_floor_shape", "tosa.max_shape", "tosa.min_shape", "tosa.shape_from_tensor"]
 )
 """The TOSA shape operators whose results are only known at run time."""
 

@@ -2,7 +2,9 @@
 
 `tosa.dim` reads one dimension of a tensor as a `!tosa.shape<1>`; `tosa.concat_shape`
 joins shapes; `tosa.add_shape` / `sub_shape` / `mul_shape` / `div_floor_shape` /
-`max_shape` / `min_shape` combine two shapes of one rank element by element. Their
+`max_shape` / `min_shape` combine two shapes of one rank element by element;
+`tosa.shape_from_tensor` (a tosa-state extension: neither TOSA 1.0 nor upstream MLIR has
+it) reads the values of a small integer tensor as a shape, for sizes computed from data. Their
 results feed the shape operands of `tosa.reshape`, `tosa.slice`, `tosa.tile` and
 `tosa.pad`, whose dimensions are then `?` in the result type.
 
@@ -13,7 +15,7 @@ generic form printed here.
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import I32, IntegerAttr, TensorType, i32
+from xdsl.dialects.builtin import I32, IntegerAttr, IntegerType, TensorType, i32
 from xdsl.ir import Operation, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
@@ -69,6 +71,47 @@ class DimOp(TosaOperation):
             raise VerifyException(f"axis {axis} is out of range for a tensor of rank {rank}")
         if _rank(self.output) != 1:
             raise VerifyException(f"expect a '!tosa.shape<1>' result, got '{self.output.type}'")
+
+
+@irdl_op_definition
+class ShapeFromTensorOp(TosaOperation):
+    """The values of the 1-D integer tensor `input1` (computed at run time) as a
+    `!tosa.shape<N>`, N its static length: sizes, bounds or amounts computed from data
+    (Mamba's pad `(4 - T) * (cache_length == 4)`, a mixture-of-experts router's counts).
+
+    A tosa-state extension (TOSA 1.0 has no op from data to shapes); `tosa-lower-shape-ops`
+    lowers it to `tensor.extract` + `arith.index_cast`.
+
+    ```mlir
+    %s = tosa.shape_from_tensor %t : (tensor<2xi64>) -> !tosa.shape<2>
+    ```
+    """
+
+    name = "tosa.shape_from_tensor"
+
+    input1 = operand_def(TensorType)
+    output = result_def(ShapeType)
+
+    traits = traits_def(Pure())
+
+    def __init__(self, input1: SSAValue):
+        input_type = input1.type
+        assert isinstance(input_type, TensorType)
+        super().__init__(operands=[input1],
+                         result_types=[ShapeType(max(input_type.get_shape()[0], 0))])
+
+    def verify_(self) -> None:
+        input_type = self.input1.type
+        assert isinstance(input_type, TensorType)
+        if (input_type.get_num_dims() != 1 or not input_type.has_static_shape()
+                or not isinstance(input_type.element_type, IntegerType)
+                or input_type.element_type.width.data < 8):
+            raise VerifyException(
+                f"expect a 1-D integer tensor of static length, got '{input_type}'")
+        if input_type.get_shape()[0] != _rank(self.output):
+            raise VerifyException(
+                f"expect a '!tosa.shape<{input_type.get_shape()[0]}>' result, got "
+                f"'{self.output.type}'")
 
 
 @irdl_op_definition
@@ -153,6 +196,7 @@ class MinShapeOp(ShapeBinaryOperation):
 
 SHAPE_OPS: list[type[IRDLOperation]] = [
     DimOp,
+    ShapeFromTensorOp,
     ConcatShapeOp,
     AddShapeOp,
     SubShapeOp,
@@ -172,5 +216,6 @@ __all__ = [
     "MinShapeOp",
     "MulShapeOp",
     "ShapeBinaryOperation",
+    "ShapeFromTensorOp",
     "SubShapeOp",
 ]

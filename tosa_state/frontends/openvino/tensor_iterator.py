@@ -1,5 +1,6 @@
-"""Importing TensorIterator-1: its `<body>` as a region, its port maps and back edges as
-properties.
+"""Importing TensorIterator-1 and Loop-5: the `<body>` as a region, the port maps and back
+edges as properties (a Loop's `purpose="current_iteration"` / `"execution_condition"`
+entries as its `current_iteration` / `condition` body indices).
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ def _build_tensor_iterator(b: OpBuilder) -> Operation:
 
 
 class _TensorIteratorImporter:
-    """Imports a TensorIterator's `<body>` as a region and its port maps as properties."""
+    """Imports a TensorIterator's or a Loop's `<body>` as a region and its port maps as
+    properties."""
 
     def __init__(self, b: OpBuilder) -> None:
         self.b = b
@@ -27,7 +29,7 @@ class _TensorIteratorImporter:
     def build(self) -> Operation:
         body_node = self.layer.node.find("body")
         if body_node is None:
-            self.b.fail("a TensorIterator needs a <body>")
+            self.b.fail(f"a {self.layer.type} needs a <body>")
         graph = parse_graph(body_node, self.importer.diag, self.layer)
         params, results = graph.layers_of_type("Parameter"), graph.layers_of_type("Result")
         block = Block(arg_types=[self.importer._parameter_type(p) for p in params])
@@ -39,15 +41,37 @@ class _TensorIteratorImporter:
         inputs = self._port_maps(port_map, "input", self.layer.inputs, params)
         outputs = self._port_maps(port_map, "output", self.layer.outputs, results)
         back_edges = self._back_edges(results, params)
-        return ov.TensorIteratorOp(
-            self.b.operands, self.b.result_types, Region(block), inputs, outputs, back_edges
-        )
+        if self.layer.type != "Loop":
+            return ov.TensorIteratorOp(
+                self.b.operands, self.b.result_types, Region(block), inputs, outputs, back_edges
+            )
+        current = self._special(port_map, "input", "current_iteration", params)
+        condition = self._special(port_map, "output", "execution_condition", results)
+        if condition == -1:
+            self.b.fail("a Loop needs a port_map <output purpose=\"execution_condition\">")
+        return ov.LoopOp(self.b.operands, self.b.result_types, Region(block), inputs, outputs,
+                         back_edges, ov.LoopOp.properties_of(current, condition))
+
+    def _special(self, port_map: XmlElement | None, kind: str, purpose: str,
+                 body_layers: list[Layer]) -> int:
+        """The body index of a Loop's `purpose` port map entry, -1 without one."""
+        for entry in port_map.findall(kind) if port_map is not None else []:
+            if entry.attrib.get("purpose") != purpose:
+                continue
+            found = _index_of_layer(body_layers, entry.attrib.get("internal_layer_id", ""))
+            if found is None:
+                self.b.fail(f"port_map <{kind} purpose=\"{purpose}\"> names body layer "
+                            f"id={entry.attrib.get('internal_layer_id')}, which is not a body "
+                            f"{'Parameter' if kind == 'input' else 'Result'}", entry)
+            return found
+        return -1
 
     def _port_maps(
         self, port_map: XmlElement | None, kind: str, ports: list[Port], body_layers: list[Layer]
     ) -> list[ov.PortMapAttr]:
         entries = port_map.findall(kind) if port_map is not None else []
-        return [self._port_map(entry, kind, ports, body_layers) for entry in entries]
+        return [self._port_map(entry, kind, ports, body_layers) for entry in entries
+                if "purpose" not in entry.attrib]
 
     def _port_map(
         self, entry: XmlElement, kind: str, ports: list[Port], body_layers: list[Layer]
@@ -116,4 +140,5 @@ def _index_of_layer(layers: list[Layer], layer_id: str) -> int | None:
 
 TENSOR_ITERATOR_LAYERS: dict[str, OpSpec] = {
     "TensorIterator": OpSpec(("opset1",), (0, 1 << 30), _build_tensor_iterator, outputs=None),
+    "Loop": OpSpec(("opset5",), (2, 1 << 30), _build_tensor_iterator, outputs=None),
 }

@@ -10,7 +10,7 @@
 - `loops`: the `tosa.while_loop` builder of both (`TimeLoop`)
 - `attention`: ScaledDotProductAttention-13
 - `state`: ReadValue / Assign to TOSA variables
-- `activation`: SoftPlus-4
+- `activation`: SoftPlus-4, ErfInv-17
 - `cumulative`: CumSum-3 as a scan of shifted sums
 - `indexing`: Roll-7 as slices and concatenations; GatherND, GatherElements as `tosa.gather`;
   NonZero of a constant

@@ -61,6 +61,10 @@ FOLD_LIMIT = 1 << 20
 """Ops whose operands are all constants are folded when their results have at most this many
 elements (weights included: a transposed weight becomes one constant)."""
 
+DATA_SIZES_LIMIT = 16
+"""The longest integer tensor computed from data that `Emitter.size_values` reads as sizes
+(one `tosa.shape_from_tensor` each: pads, bounds and repeats are one per axis)."""
+
 _STATE_OPS = (VariableOp, VariableReadOp, VariableWriteOp)
 
 
@@ -423,15 +427,57 @@ class Emitter:
         return RuntimeShape(tuple(int(v) for v in array.reshape(-1)), array.ndim == 0,
                             element(value))
 
+    def size_values(self, value: SSAValue) -> RuntimeShape | None:
+        """`value` as sizes for an operand that takes them (bounds, pads, repeats, a target
+        shape, split lengths, `k`): a shape tensor (`shape_elements`), or else an integer
+        tensor computed from data, of static length at most `DATA_SIZES_LIMIT`, whose values
+        are read at run time (`tosa.shape_from_tensor` per element; the constant pieces of
+        a `tosa.concat` stay known)."""
+        found = self.shape_elements(value)
+        if found is not None:
+            return found
+        value_type = value.type
+        if not (isinstance(value_type, TensorType) and value_type.has_static_shape()
+                and value_type.get_num_dims() <= 1
+                and isinstance(value_type.element_type, IntegerType)
+                and value_type.element_type != i1):
+            return None
+        count = math.prod(value_type.get_shape())
+        if count > DATA_SIZES_LIMIT:
+            return None
+        joined = value.owner
+        if isinstance(joined, tt.ConcatOp) and value_type.get_num_dims() == 1:
+            parts = [self.size_values(part) for part in joined.input1]  # constants stay ints
+            if all(part is not None for part in parts):
+                return RuntimeShape(tuple(d for part in parts for d in part.elements),  # type: ignore[union-attr]
+                                    False, value_type.element_type)
+        flat = self.reshape(value, (count,))
+        elements = tuple(
+            self.value(tts.ShapeFromTensorOp(self.slice(flat, [i], [1]) if count > 1 else flat))
+            for i in range(count))
+        return RuntimeShape(elements, value_type.get_num_dims() == 0, value_type.element_type)
+
     def size_tensor(self, size: int | SSAValue, element_type: Attribute) -> SSAValue:
         """A size as a 1-element integer tensor of `element_type`, as OpenVINO's shape values
         are: a `tosa.reduce_sum` of `size` ones (built with a run-time `tosa.tile`)."""
         if isinstance(size, int):
             return self.const(np.array([size]), element_type)
+        if isinstance(size.owner, tts.ShapeFromTensorOp):  # read from data: that data
+            return self.cast(self.reshape(size.owner.input1, (1,)), element_type)
+        if _non_negative(size):
+            return self.cast(self._count_ones(size), element_type)
+        zero = self.const_shape([0])  # a size of unknown sign: `max(s, 0) - max(-s, 0)`
+        above = self._count_ones(self.value(tts.MaxShapeOp(size, zero)))
+        minus = self.value(tts.SubShapeOp(zero, size))
+        below = self._count_ones(self.value(tts.MaxShapeOp(minus, zero)))
+        return self.cast(self.sub(above, below), element_type)
+
+    def _count_ones(self, count: SSAValue) -> SSAValue:
+        """`count` (>= 0, a `!tosa.shape<1>`) as a `tensor<1xi32>`: the sum of that many ones
+        (a run-time `tosa.tile`)."""
         ones = self.const(np.ones(1, np.int32), i32)
-        tiled = self.value(tt.TileOp(ones, self.shape_operand([size]), TensorType(i32, [DYN])))
-        total = self.value(tt.ReduceSumOp(tiled, 0, TensorType(i32, [1])))
-        return self.cast(total, element_type)
+        tiled = self.value(tt.TileOp(ones, self.shape_operand([count]), TensorType(i32, [DYN])))
+        return self.value(tt.ReduceSumOp(tiled, 0, TensorType(i32, [1])))
 
     def shape_as_tensor(self, value: SSAValue) -> SSAValue:
         """A shape known at run time (a converted ShapeOf, ...) as the integer tensor OpenVINO
@@ -691,6 +737,22 @@ class Emitter:
         return self.select(
             negative, self.unary(tew.CeilOp, value), self.unary(tew.FloorOp, value)
         )
+
+
+def _non_negative(size: SSAValue) -> bool:
+    """Whether a run-time size is known to be >= 0: a dim, or shape arithmetic that keeps
+    dims non-negative (sums, products, quotients, maxima of such sizes and constants >= 0)."""
+    owner = size.owner
+    if isinstance(owner, tts.DimOp):
+        return True
+    if isinstance(owner, tt.ConstShapeOp):
+        return all(v >= 0 for v in owner.shape_values)
+    if isinstance(owner, tts.MaxShapeOp):
+        return any(_non_negative(v) for v in owner.operands)
+    if isinstance(owner, tts.AddShapeOp | tts.MulShapeOp | tts.DivFloorShapeOp
+                  | tts.MinShapeOp | tts.ConcatShapeOp):
+        return all(_non_negative(v) for v in owner.operands)
+    return False
 
 
 def _enclosing_func(op: Operation) -> Operation:

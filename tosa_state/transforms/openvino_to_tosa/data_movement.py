@@ -19,6 +19,7 @@ from tosa_state.dialects import openvino as ov
 from tosa_state.dialects.tosa import tensor as tt
 from tosa_state.transforms.openvino_to_tosa import sizes as sz
 from tosa_state.transforms.openvino_to_tosa.common import (
+    DATA_SIZES_LIMIT,
     DYN,
     Emitter,
     OpenVINOPattern,
@@ -235,7 +236,7 @@ class VariadicSplit(OpenVINOPattern):
 
     def convert(self, op: ov.VariadicSplitOp, e: Emitter) -> Sequence[SSAValue]:
         axis = _scalar_axis(op.axis, len(dims(op.input)))
-        found = e.shape_elements(op.split_lengths)
+        found = e.size_values(op.split_lengths)
         if found is None:
             raise Unsupported("split_lengths must be constants or computed from shapes")
         lengths: list[sz.Size] = list(found.elements)
@@ -263,9 +264,10 @@ def _mask(op: ov.StridedSliceOp, name: str, index: int) -> bool:
 def _bounds(e: Emitter, value: SSAValue | None, what: str, count: int) -> list[sz.Size]:
     if value is None:
         return [1] * count
-    found = e.shape_elements(value)
+    found = e.size_values(value)
     if found is None:
-        raise Unsupported(f"{what} must be constants or computed from shapes")
+        raise Unsupported(f"{what} must be constants, or computed from shapes or from data "
+                          f"(at most {DATA_SIZES_LIMIT} values)")
     return list(found.elements)
 
 
@@ -403,7 +405,7 @@ class Broadcast(OpenVINOPattern):
 
     def convert(self, op: ov.BroadcastOp, e: Emitter) -> Sequence[SSAValue]:
         value = op.input
-        found = e.shape_elements(op.target_shape)
+        found = e.size_values(op.target_shape)
         runtime = _runtime(e, value)
         if runtime is not None and found is not None and len(runtime.elements) == 1 and all(
                 isinstance(t, int) for t in found.elements) and len(found.elements) <= 1:
@@ -471,9 +473,10 @@ class Tile(OpenVINOPattern):
     OPS = (ov.TileOp,)
 
     def convert(self, op: ov.TileOp, e: Emitter) -> Sequence[SSAValue]:
-        found = e.shape_elements(op.repeats)
+        found = e.size_values(op.repeats)
         if found is None:
-            raise Unsupported("repeats must be constants or computed from shapes")
+            raise Unsupported("repeats must be constants, or computed from shapes or from data "
+                              f"(at most {DATA_SIZES_LIMIT} values)")
         repeats = list(found.elements)
         if any(isinstance(r, int) and r < 0 for r in repeats):
             raise Unsupported(f"negative repeats {repeats}")
@@ -503,12 +506,14 @@ class Pad(OpenVINOPattern):
         if len(begins) != len(sizes) or len(ends) != len(sizes):
             raise Unsupported(f"pads of {len(begins)} / {len(ends)} values for rank "
                               f"{len(sizes)}")
-        # Negative (constant) pads crop; amounts computed from shapes are taken as >= 0.
-        crops = [(_negative(b), _negative(a)) for b, a in zip(begins, ends, strict=True)]
+        # Negative pads crop: `max(-p, 0)` cropped, then `max(p, 0)` padded (folded for
+        # constants; amounts the shape arithmetic shows non-negative only pad).
+        crops = [(_negative(e, b), _negative(e, a)) for b, a in zip(begins, ends, strict=True)]
         value = sz.window(e, op.input, [b for b, _ in crops],
-                          [sz.sub(e, d, b + a) for d, (b, a) in zip(sizes, crops, strict=True)])
-        begins = [b if isinstance(b, SSAValue) else max(b, 0) for b in begins]
-        ends = [a if isinstance(a, SSAValue) else max(a, 0) for a in ends]
+                          [sz.sub(e, d, sz.add(e, b, a))
+                           for d, (b, a) in zip(sizes, crops, strict=True)])
+        begins = [_positive(e, b) for b in begins]
+        ends = [_positive(e, a) for a in ends]
         padding = [p for pair in zip(begins, ends, strict=True) for p in pair]
         fill = 0 if op.pad_value is None else require_constant(op.pad_value, "pad_value"
                                                                ).reshape(-1)[0]
@@ -528,8 +533,18 @@ class Pad(OpenVINOPattern):
         return [value]
 
 
-def _negative(pad: sz.Size) -> int:
-    return max(-pad, 0) if isinstance(pad, int) else 0
+def _negative(e: Emitter, pad: sz.Size) -> sz.Size:
+    """How much a pad crops: `max(-pad, 0)`."""
+    if isinstance(pad, int):
+        return max(-pad, 0)
+    return 0 if sz.sign(pad) == 1 else sz.maximum(e, sz.sub(e, 0, pad), 0)
+
+
+def _positive(e: Emitter, pad: sz.Size) -> sz.Size:
+    """How much a pad adds: `max(pad, 0)`."""
+    if isinstance(pad, int):
+        return max(pad, 0)
+    return pad if sz.sign(pad) == 1 else sz.maximum(e, pad, 0)
 
 
 def _pad_axis(e: Emitter, value: SSAValue, axis: int, before: int, after: int, mode: str

@@ -12,8 +12,10 @@ wrapped by the size of their dim, as OpenVINO does), then:
   the updates selected into it (the reduction's identity elsewhere) and reduced over `w` with
   `tosa.reduce_sum / _product / _min / _max`, then combined with `data` (`use_init_val` false:
   the rows hit take the reduced value alone; `mean` divides by the hit count, integers rounding
-  toward zero). That is W * K * C elements: refused above `ONE_HOT_LIMIT`.
-Static shapes only (a dynamic one is refused naming the layer).
+  toward zero). That is W * K * C elements (N * W * K * C over N batches): refused above
+  `ONE_HOT_LIMIT` when the shapes are static. With dynamic dims the rows K are a run-time
+  Range (at most `RANGE_CAPACITY`) and the table's size is only known at run time (a
+  mixture-of-experts `index_add` of T tokens' expert outputs is quadratic in T).
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from xdsl.ir import Attribute, SSAValue
 from tosa_state.dialects import openvino as ov
 from tosa_state.dialects.tosa import elementwise as tew
 from tosa_state.dialects.tosa import tensor as tt
+from tosa_state.transforms.openvino_to_tosa import sizes as sz
 from tosa_state.transforms.openvino_to_tosa.common import (
     DYN,
     Emitter,
@@ -112,37 +115,51 @@ REDUCE: dict[str, type[tt.ReductionOperation]] = {
 def scatter_rows(e: Emitter, data: SSAValue, rows: SSAValue, updates: SSAValue, reduction: str,
                  use_init_val: bool = True) -> SSAValue:
     """`data` [N, K, C] with the update rows `updates` [N, W, C] written to (or reduced into)
-    the rows `rows` [N, W] (i32, in range)."""
+    the rows `rows` [N, W] (i32, in range). Dims known or not: the one-hot table of a
+    reduction is `[N, W, K, C]` (`[W, K, C]` for one batch), K's positions a run-time
+    Range where K is dynamic (at most `RANGE_CAPACITY`)."""
     element_type = element(data)
     if reduction == "none" and (DYN in (dims(rows)[1], dims(data)[1])
                                 or dims(rows)[1] <= dims(data)[1]):
         return e.value(tt.ScatterOp(data, rows, updates))
-    n, k, c = shape(data)
-    w = shape(rows)[1]
-    if n != 1:
-        raise Unsupported(f"{w} updates of {k} rows in several batches" if reduction == "none"
-                          else "a reduction over several batches")
+    n, k, c = e.sizes(data)
+    w = e.size(rows, 1)
     if is_unsigned(element_type) or element_type == i1:
         raise Unsupported(f"scatter reductions of {element_type} values")
-    if w * k * c > ONE_HOT_LIMIT:
-        raise Unsupported(f"the one-hot table of a scatter reduction would have {w * k * c} "
-                          f"elements (limit {ONE_HOT_LIMIT})")
-    hits = e.elementwise(tew.EqualOp, e.reshape(rows, [w, 1, 1]),
-                         e.const(np.arange(k).reshape(1, k, 1), i32), result_element=i1)
+    table = [n, w, k, c] if n != 1 else [w, k, c]  # the one-hot table, batched or not
+    if all(isinstance(d, int) for d in table) and math.prod(table) > ONE_HOT_LIMIT:
+        raise Unsupported(f"the one-hot table of a scatter reduction would have "
+                          f"{math.prod(table)} elements (limit {ONE_HOT_LIMIT})")
+    batch = table[:-3]
+    rank = len(table)
+    axis = len(batch)  # the axis of the updates (w), reduced away
+
+    def shaped(value: SSAValue, sizes: list[sz.Size]) -> SSAValue:
+        return e.reshape_sizes(value, [*batch, *sizes])
+
+    hits = e.elementwise(tew.EqualOp, shaped(rows, [w, 1, 1]),
+                         e.reshape_sizes(_positions(e, k), [*([1] * len(batch)), 1, k, 1]),
+                         result_element=i1)
     if reduction == "none":  # more updates than rows: the last update of a row wins
-        order = e.const(np.arange(w).reshape(w, 1, 1), i32)
-        last = _reduce(e, tt.ReduceMaxOp, e.select(hits, order, e.scalar(-1, i32, 3)), 0)
+        order = e.reshape_sizes(_positions(e, w), [*([1] * len(batch)), w, 1, 1])
+        last = _reduce(e, tt.ReduceMaxOp, e.select(hits, order, e.scalar(-1, i32, rank)), axis)
         hits = e.elementwise(tew.LogicalAndOp, hits,
                              e.elementwise(tew.EqualOp, order, last, result_element=i1))
         reduction, use_init_val = "max", False  # of the one update left per row, alone
-    fill = e.scalar(_identity(reduction, element_type), element_type, 3)
-    chosen = e.select(hits, e.reshape(updates, [w, 1, c]), fill)
-    total = _reduce(e, REDUCE[reduction], chosen, 0)  # [1, K, C]
-    touched = _reduce(e, tt.ReduceAnyOp, hits, 0)  # [1, K, 1]
+    fill = e.scalar(_identity(reduction, element_type), element_type, rank)
+    chosen = e.select(hits, shaped(updates, [w, 1, c]), fill)
+
+    def reduced(cls: type[tt.ReductionOperation], value: SSAValue, last: sz.Size) -> SSAValue:
+        """`value` reduced over the updates: [N, K, last] ([1, K, last] unbatched)."""
+        result = _reduce(e, cls, value, axis)
+        return e.reshape_sizes(result, [n, k, last]) if batch else result
+
+    total = reduced(REDUCE[reduction], chosen, c)
+    touched = reduced(tt.ReduceAnyOp, hits, 1)
     if reduction == "sub":
         return e.sub(data, total)
     if reduction == "mean":
-        count = _reduce(e, tt.ReduceSumOp, e.cast(hits, element_type), 0)
+        count = reduced(tt.ReduceSumOp, e.cast(hits, element_type), 1)
         if use_init_val:
             total = e.add(total, data)
             count = e.add(count, e.scalar(1, element_type, 3))
@@ -163,6 +180,13 @@ def scatter_rows(e: Emitter, data: SSAValue, rows: SSAValue, updates: SSAValue, 
     return e.elementwise(cls, data, total)
 
 
+def _positions(e: Emitter, count: sz.Size) -> SSAValue:
+    """`[0, 1, ..., count)` as i32 (a run-time Range when `count` is known at run time)."""
+    if isinstance(count, int):
+        return e.const(np.arange(count), i32)
+    return sz.positions(e, 0, count, i32)
+
+
 def _axis(op: ov.ScatterUpdateOp | ov.ScatterElementsUpdateOp, rank: int) -> int:
     values = constant_ints(op.axis, "the axis")
     if len(values) != 1:
@@ -172,20 +196,22 @@ def _axis(op: ov.ScatterUpdateOp | ov.ScatterElementsUpdateOp, rank: int) -> int
 
 class ScatterUpdate(OpenVINOPattern):
     """ScatterUpdate-3: `data` as [outer, size along axis, inner], one `tosa.scatter` with
-    the (wrapped) indices repeated for every outer index."""
+    the (wrapped) indices repeated for every outer index (dims known or not)."""
 
     OPS = (ov.ScatterUpdateOp,)
 
     def convert(self, op: ov.ScatterUpdateOp, e: Emitter) -> Sequence[SSAValue]:
-        dims = shape(op.data)
-        axis = _axis(op, len(dims))
-        outer, inner, size = math.prod(dims[:axis]), math.prod(dims[axis + 1:]), dims[axis]
-        count = math.prod(shape(op.indices))
-        rows = wrapped(e, e.reshape(op.indices, [1, count]), np.array(size))
-        rows = e.tile(rows, [outer, 1])
-        data = e.reshape(op.data, [outer, size, inner])
-        updates = e.reshape(op.updates, [outer, count, inner])
-        return [e.reshape(scatter_rows(e, data, rows, updates, "none"), dims)]
+        sizes = e.sizes(op.data)
+        axis = _axis(op, len(sizes))
+        outer, inner, size = e.product(sizes[:axis]), e.product(sizes[axis + 1:]), sizes[axis]
+        count = e.product(e.sizes(op.indices))
+        rows = e.reshape_sizes(op.indices, [1, count])
+        rows = wrapped(e, rows, np.array(size) if isinstance(size, int) else [size])
+        if not (isinstance(outer, int) and outer == 1):
+            rows = e.tile(rows, [outer, 1])
+        data = e.reshape_sizes(op.data, [outer, size, inner])
+        updates = e.reshape_sizes(op.updates, [outer, count, inner])
+        return [sz.reshape(e, scatter_rows(e, data, rows, updates, "none"), sizes)]
 
 
 class ScatterNDUpdate(OpenVINOPattern):
@@ -227,7 +253,7 @@ class ScatterElementsUpdate(OpenVINOPattern):
     OPS = (ov.ScatterElementsUpdateOp,)
 
     def convert(self, op: ov.ScatterElementsUpdateOp, e: Emitter) -> Sequence[SSAValue]:
-        if DYN in dims_of(op.data) + dims_of(op.indices) and op.reduction.data == "none":
+        if DYN in dims_of(op.data) + dims_of(op.indices):
             return [self.along_rows(op, e)]
         dims = shape(op.data)
         axis = _axis(op, len(dims))
@@ -242,9 +268,9 @@ class ScatterElementsUpdate(OpenVINOPattern):
 
     @staticmethod
     def along_rows(op: ov.ScatterElementsUpdateOp, e: Emitter) -> SSAValue:
-        """Dynamic shapes (`none`): the axis moved last, every other position a row of a
-        batched `tosa.scatter` (indices must then span data's other dims, as exports'
-        `scatter_` of TopK indices do)."""
+        """Dynamic shapes: the axis moved last, every other position a row of a batched
+        `tosa.scatter` (`none`) or one-hot reduction (indices must then span data's other
+        dims, as exports' `scatter_` of TopK indices and `index_add` of expert outputs do)."""
         data_dims, index_dims = dims_of(op.data), dims_of(op.indices)
         axis = _axis(op, len(data_dims))
         others = [d for d in range(len(data_dims)) if d != axis]
@@ -258,7 +284,8 @@ class ScatterElementsUpdate(OpenVINOPattern):
         data = e.reshape_sizes(e.transpose(op.data, order), [rows, size, 1])
         index = e.reshape_sizes(e.transpose(op.indices, order), [rows, count])
         updates = e.reshape_sizes(e.transpose(op.updates, order), [rows, count, 1])
-        result = scatter_rows(e, data, wrapped(e, index, [size]), updates, "none")
+        result = scatter_rows(e, data, wrapped(e, index, [size]), updates, op.reduction.data,
+                              bool(op.use_init_val.value.data))
         return e.transpose(e.reshape_sizes(result, [*outer, size]), list(np.argsort(order)))
 
 
