@@ -106,6 +106,31 @@ func.func @matmul(%x: tensor<1x2x3xf32>) -> tensor<1x3x2xf32> {
 
 // -----
 
+// The weights as `ov.save_model` stores a quantized model's (i8 -> Convert -> Multiply by a
+// scale per output column): the stored int8 values and scales feed the i8 tosa.matmul; the
+// tosa_state.dequantize the compressed weight became is left unused and erased.
+// CHECK-LABEL: func.func @matmul_of_stored_int8(
+// CHECK-NOT:     tosa_state.dequantize
+// CHECK:         %[[W:.*]] = "tosa.const"() <{values = dense<{{\[\[\[}}127, -5], [30, 127]]]> : tensor<1x2x2xi8>}>
+// CHECK-NEXT:    tosa.matmul %{{.*}}, %[[W]], %{{.*}} : (tensor<1x3x2xi8>, tensor<1x2x2xi8>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x3x2xi32>
+// CHECK:         "tosa.const"() <{values = dense<{{\[\[\[}}1.000000e-04, 1.000000e-03]]]> : tensor<1x1x2xf32>}>
+// CHECK-NOT:     tosa_state.dequantize
+func.func @matmul_of_stored_int8(%x: tensor<1x2x3xf32>) -> tensor<1x3x2xf32> {
+  %lo = openvino.constant dense<0.0> : tensor<f32>
+  %hi = openvino.constant dense<2.55> : tensor<f32>
+  %q = openvino.fake_quantize %x, %lo, %hi, %lo, %hi {levels = 256 : i64} : (tensor<1x2x3xf32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>) -> tensor<1x2x3xf32>
+  %perm = openvino.constant dense<[0, 2, 1]> : tensor<3xi64>
+  %t = openvino.transpose %q, %perm : (tensor<1x2x3xf32>, tensor<3xi64>) -> tensor<1x3x2xf32>
+  %w8 = openvino.constant dense<[[127, -5], [30, 127]]> : tensor<2x2xi8>
+  %wf = openvino.convert %w8 {destination_type = f32} : (tensor<2x2xi8>) -> tensor<2x2xf32>
+  %s = openvino.constant dense<[[0.01, 0.1]]> : tensor<1x2xf32>
+  %w = openvino.multiply %wf, %s : (tensor<2x2xf32>, tensor<1x2xf32>) -> tensor<2x2xf32>
+  %0 = openvino.matmul %t, %w : (tensor<1x3x2xf32>, tensor<2x2xf32>) -> tensor<1x3x2xf32>
+  func.return %0 : tensor<1x3x2xf32>
+}
+
+// -----
+
 // Weights that are not int8 multiples of a per-channel scale: the float MatMul of the
 // dequantized pair (always correct).
 // CHECK-LABEL: func.func @float_weights(

@@ -24,8 +24,9 @@ Meaning, in TOSA terms (per element, numpy broadcasting of `scale` and the zero 
 
 `weights` and `zero_point` are the stored bytes (`tensor<Bxi8>`, B = `packing.packed_size`);
 the types are OpenVINO's names (`u8`, `i8`, `u4`, `i4`, `nf4`, `u1`, `f8e4m3`, `f8e5m2`, and
-for zero points also `f16` / `bf16` / `f32`). The op has no memory-effect trait on purpose: no
-folder (the conversion's, the runtime plan's) may turn it into a constant of floats.
+for zero points also `f16` / `bf16` / `f32`). The op is pure (unused, it is erased) but
+`NotFolded`: no folder (the conversion's, the runtime plan's) may turn it into a constant of
+floats.
 """
 
 from __future__ import annotations
@@ -51,10 +52,18 @@ from xdsl.irdl import (
     opt_prop_def,
     prop_def,
     result_def,
+    traits_def,
 )
+from xdsl.traits import OpTrait, Pure
 from xdsl.utils.exceptions import VerifyException
 
 from tosa_state.packing import STORED_TYPES, packed_size
+
+
+class NotFolded(OpTrait):
+    """A side-effect-free op that no folder evaluates on its constant operands: keeping them
+    as they are is its point (a compressed weight stays compressed). Unused, it is erased
+    like any pure op."""
 
 
 def _broadcasts_to(shape: Sequence[int], target: Sequence[int]) -> bool:
@@ -79,6 +88,7 @@ class DequantizeOp(IRDLOperation):
     zero_point_shape = opt_prop_def(DenseArrayBase)
     result = result_def(TensorType)
 
+    traits = traits_def(Pure(), NotFolded())
     irdl_options = (ParsePropInAttrDict(),)
     assembly_format = (
         "$weights `scale` $scale (`zero_point` $zero_point^)? attr-dict `:` "

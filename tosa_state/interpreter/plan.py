@@ -46,6 +46,7 @@ from tosa_state.diagnostics import TosaStateError, error_at
 from tosa_state.dialects.tosa.control_flow import IfOp, WhileOp, YieldOp
 from tosa_state.dialects.tosa.elementwise import AddOp, GreaterOp
 from tosa_state.dialects.tosa.tensor import ConstOp, GatherOp, ScatterOp
+from tosa_state.dialects.tosa_state import NotFolded
 from tosa_state.dtypes import numpy_dtype
 from tosa_state.interpreter.liveness import releases
 from tosa_state.interpreter.run_errors import run_failure
@@ -406,6 +407,7 @@ class FunctionPlan:
             not op.regions
             and all(v in self._folded for v in op.operands)
             and is_side_effect_free(op)
+            and not op.has_trait(NotFolded)
         )
 
     def _emit(self, op: Operation, code: str, depth: int) -> None:

@@ -55,8 +55,7 @@ class ConvertOpenVINOToTosaPass(ModulePass):
                  any(_is_openvino(inner) for inner in f.walk())]
         if not funcs:
             return
-        fuse_decompression(op)
-        lowering = Lowering(variables=existing_variables(op))
+        lowering = Lowering(variables=existing_variables(op), created=fuse_decompression(op))
         walker = PatternRewriteWalker(
             GreedyRewritePatternApplier(conversion_patterns(lowering), dce_enabled=False),
             apply_recursively=True,

@@ -50,6 +50,7 @@ from tosa_state.dialects.tosa import elementwise as tew
 from tosa_state.dialects.tosa import shape as tts
 from tosa_state.dialects.tosa import tensor as tt
 from tosa_state.dialects.tosa.variables import VariableOp, VariableReadOp, VariableWriteOp
+from tosa_state.dialects.tosa_state import NotFolded
 from tosa_state.dtypes import (
     UnsupportedElementType,
     dense_to_numpy,
@@ -305,7 +306,8 @@ class Emitter:
 
     @staticmethod
     def _foldable(op: Operation) -> bool:
-        if isinstance(op, (*_STATE_OPS, tt.ConstOp, tt.ConstShapeOp)) or op.regions:
+        if (isinstance(op, (*_STATE_OPS, tt.ConstOp, tt.ConstShapeOp)) or op.regions
+                or op.has_trait(NotFolded)):
             return False
         if not op.operands or not all(_is_constant(v) for v in op.operands):
             return False

@@ -120,11 +120,12 @@ def _other(op: ov.ElementwiseBinaryOp, value: SSAValue) -> SSAValue | None:
     return op.lhs if op.rhs is value else None
 
 
-def _fuse(convert: ov.ConvertOp) -> bool:
-    """Replace the decompression subgraph starting at `convert`; whether it was one."""
+def _fuse(convert: ov.ConvertOp) -> DequantizeOp | None:
+    """Replace the decompression subgraph starting at `convert`: its `tosa_state.dequantize`,
+    or None when it was not one."""
     stored = _stored(convert.input)
     if stored is None or stored[1] in _FLOAT_NAMES or not _float_tensor(convert.result):
-        return False
+        return None
     weight_shape = convert.result.type.get_shape()
     chain: list[Operation] = [convert]
     value, zero_point = convert.result, None
@@ -132,14 +133,14 @@ def _fuse(convert: ov.ConvertOp) -> bool:
     if isinstance(user, ov.SubtractOp) and user.lhs is value:
         zero_point = _zero_point(user.rhs)
         if zero_point is None:
-            return False
+            return None
         chain.append(user)
         value, user = user.result, _only_user(user.result)
     if not isinstance(user, ov.MultiplyOp) or (scale_in := _other(user, value)) is None:
-        return False
+        return None
     scale = _float_constant(scale_in)
     if scale is None:
-        return False
+        return None
     chain.append(user)
     value, user = user.result, _only_user(user.result)
     if isinstance(user, ov.ReshapeOp) and user.input is value:
@@ -150,14 +151,13 @@ def _fuse(convert: ov.ConvertOp) -> bool:
         value = user.result
     result_type = value.type
     if not isinstance(result_type, TensorType) or not result_type.has_static_shape():
-        return False
-    _replace(chain, stored, scale_in, zero_point, tuple(weight_shape))
-    return True
+        return None
+    return _replace(chain, stored, scale_in, zero_point, tuple(weight_shape))
 
 
 def _replace(chain: list[Operation], stored: tuple[ov.ConstantOp, str], scale: SSAValue,
              zero_point: tuple[SSAValue, Operation] | None, weight_shape: tuple[int, ...]
-             ) -> None:
+             ) -> DequantizeOp:
     first, last = chain[0], chain[-1]
     weights, weight_type = stored
     new: list[Operation] = [weights]
@@ -189,13 +189,18 @@ def _replace(chain: list[Operation], stored: tuple[ov.ConstantOp, str], scale: S
                 and all(not r.uses for r in op.results)):
             erased.add(id(op))
             Rewriter.erase_op(op)
+    return dequantize
 
 
-def fuse_decompression(module: ModuleOp) -> None:
-    """Every decompression subgraph of `module` as one `tosa_state.dequantize`."""
+def fuse_decompression(module: ModuleOp) -> list[Operation]:
+    """Every decompression subgraph of `module` as one `tosa_state.dequantize`; returns them
+    (the conversion erases those its int8 products leave unused)."""
+    fused: list[Operation] = []
     for op in list(module.walk()):
-        if isinstance(op, ov.ConvertOp) and op.parent is not None:
-            _fuse(op)
+        if (isinstance(op, ov.ConvertOp) and op.parent is not None
+                and (dequantize := _fuse(op)) is not None):
+            fused.append(dequantize)
+    return fused
 
 
 COMPRESSION_PATTERNS = (PackedConstant,)

@@ -35,6 +35,7 @@ from xdsl.ir import SSAValue
 from tosa_state.dialects import openvino as ov
 from tosa_state.dialects.tosa import elementwise as tew
 from tosa_state.dialects.tosa import tensor as tt
+from tosa_state.dialects.tosa_state import DequantizeOp
 from tosa_state.transforms.openvino_to_tosa.common import (
     DYN,
     Emitter,
@@ -213,6 +214,39 @@ def int8_weights(weights: np.ndarray | None, axis: int) -> tuple[np.ndarray, np.
     return best
 
 
+def _compressed_int8(value: SSAValue) -> tuple[np.ndarray, np.ndarray] | None:
+    """(int8 values, f32 scales broadcast to their shape) of a compressed i8 weight without a
+    zero point (`tosa_state.dequantize` of NNCF's `i8 -> Convert -> Multiply`, the form
+    `ov.save_model` stores a quantized model's weights in), as stored; else None."""
+    owner = value.owner
+    if (not isinstance(owner, DequantizeOp) or owner.weight_type.data != "i8"
+            or owner.zero_point is not None or dims(value) != owner.shape_of_weights):
+        return None
+    stored, scale = constant(owner.weights), constant(owner.scale)
+    if stored is None or scale is None:
+        return None
+    shape = owner.shape_of_weights
+    w8 = stored.view(np.int8).reshape(shape)
+    return w8, np.broadcast_to(scale.astype(np.float32), shape)
+
+
+def int8_weights_of(value: SSAValue, axis: int, shape: Sequence[int] | None = None
+                    ) -> tuple[np.ndarray, np.ndarray] | None:
+    """(int8 values, f32 scale per slice along `axis`) of the weights `value` (viewed with
+    `shape` when given): a compressed i8 weight with one scale per slice as stored, or f32
+    constants that are int8 multiples (`int8_weights`); else None."""
+    compressed = _compressed_int8(value)
+    if compressed is None:
+        weights = constant(value)
+        return int8_weights(weights if shape is None or weights is None
+                            else weights.reshape(shape), axis)
+    w8, scales = (a if shape is None else a.reshape(shape) for a in compressed)
+    per_slice = np.moveaxis(scales, axis, 0).reshape(scales.shape[axis], -1)
+    if not np.all(per_slice == per_slice[:, :1]):
+        return None
+    return w8, per_slice[:, 0].copy()
+
+
 class QuantizedConvolution(OpenVINOPattern):
     """Convolution-1 of an int8 pair by int8 weights: one i8 `tosa.conv2d` into i32, then
     `s_x * s_w[o]` in f32. Other convolutions are left to `Convolution`."""
@@ -221,7 +255,7 @@ class QuantizedConvolution(OpenVINOPattern):
 
     def convert(self, op: ov.ConvolutionOp, e: Emitter) -> Sequence[SSAValue]:
         found = quantized_input(e, op.input)
-        weights = int8_weights(constant(op.filter), 0)
+        weights = int8_weights_of(op.filter, 0)
         if found is None or weights is None:
             raise Unsupported("not an int8 convolution")
         q, zero_point, scale = found
@@ -239,11 +273,11 @@ class QuantizedGroupConvolution(OpenVINOPattern):
 
     def convert(self, op: ov.GroupConvolutionOp, e: Emitter) -> Sequence[SSAValue]:
         found = quantized_input(e, op.input)
-        weights = constant(op.filter)
-        if found is None or weights is None or weights.ndim < 4 or weights.shape[2] != 1:
+        filter_dims = dims(op.filter)
+        if found is None or len(filter_dims) < 4 or filter_dims[2] != 1 or DYN in filter_dims:
             raise Unsupported("not an int8 depthwise convolution")
-        groups, per_group, _, *kernel = weights.shape
-        recovered = int8_weights(weights.reshape(groups * per_group, *kernel), 0)
+        groups, per_group, _, *kernel = filter_dims
+        recovered = int8_weights_of(op.filter, 0, (groups * per_group, *kernel))
         if recovered is None:
             raise Unsupported("not an int8 depthwise convolution")
         q, zero_point, scale = found
@@ -270,7 +304,7 @@ class QuantizedMatMul(OpenVINOPattern):
     def convert(self, op: ov.MatMulOp, e: Emitter) -> Sequence[SSAValue]:
         found = quantized_input(e, op.a)
         transpose_b = bool(op.transpose_b.value.data)
-        weights = int8_weights(constant(op.b), 0 if transpose_b else 1)
+        weights = int8_weights_of(op.b, 0 if transpose_b else 1)
         if found is None or weights is None or op.transpose_a.value.data:
             raise Unsupported("not an int8 matrix product")
         q, zero_point, scale = found
