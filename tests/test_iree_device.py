@@ -236,7 +236,9 @@ def test_a_progress_bar_while_iree_compiles(tmp_path: Path, monkeypatch: pytest.
         monkeypatch.setattr(sys, "stderr", stream)
         ts.compile_model(source, device="iree", progress=True)
         assert ("compiling: iree-compile" in stream.getvalue()) == shown
-        assert "compiling: tosa-reduce-transposes" in stream.getvalue()
+        # The bar is drawn either way (which short stages it names depends on timing: rich
+        # gets an update at most every 0.1 s).
+        assert "compiling: reading" in stream.getvalue()
 
 
 def test_errors_are_one_line() -> None:
