@@ -28,6 +28,7 @@ from tosa_state.transforms.tflite_to_tosa.quantized import (
     clamp_int8,
     emit_round_half_away,
     multiplier_shift,
+    nudged_zero_point,
     per_tensor,
     rescale,
 )
@@ -107,9 +108,7 @@ def quantize_rows(e: Emitter, rows: SSAValue) -> tuple[SSAValue, SSAValue, SSAVa
     one = e.const(np.ones((1, 1), np.float32))
     scale = e.select(flat, one, _divide_by_255(e, spread))
     inverse = e.unary(tew.ReciprocalOp, scale)
-    point = e.clamp(e.sub(e.const(np.full((1, 1), -128.0, np.float32)), e.mul(low, inverse)),
-                    -128.0, 127.0)
-    point = e.select(flat, zero, emit_round_half_away(e, point))
+    point = e.select(flat, zero, nudged_zero_point(e, low, high, e.select(flat, one, spread)))
     quantized = e.clamp(e.add(emit_round_half_away(e, e.mul(rows, inverse)), point),
                         -128.0, 127.0)
     return e.cast(quantized, i8), scale, point

@@ -33,6 +33,7 @@ from tosa_state.transforms.openvino_to_tosa.common import (
 from tosa_state.transforms.openvino_to_tosa.matrix import matmul
 from tosa_state.transforms.tflite_to_tosa.common import TflPattern, activate
 from tosa_state.transforms.tflite_to_tosa.matrix import hybrid_matmul
+from tosa_state.transforms.tflite_to_tosa.quantized import divide
 
 _REFUSED = ("cell_to_", "projection_", "_layer_norm_")
 
@@ -117,28 +118,6 @@ def _f32(e: Emitter, value: float) -> SSAValue:
 def _fma_free(e: Emitter, a: SSAValue, b: SSAValue, c: SSAValue) -> SSAValue:
     """Eigen's `pmadd(a, b, c)` without FMA (SSE): `a * b` rounded, then `+ c` rounded."""
     return e.add(e.mul(a, b), c)
-
-
-def _split(e: Emitter, v: SSAValue) -> tuple[SSAValue, SSAValue]:
-    """Veltkamp's split of f32 `v` into two halves of 12 bits (`v = high + low` exactly)."""
-    scaled = e.mul(v, _f32(e, 4097.0))
-    high = e.sub(scaled, e.sub(scaled, v))
-    return high, e.sub(v, high)
-
-
-def divide(e: Emitter, a: SSAValue, b: SSAValue) -> SSAValue:
-    """`a / b` rounded once to f32 (as `divps`) from TOSA ops, which have no float division:
-    `y = a * (1 / b)`, the exact residual `a - y b` (Dekker's product of the split halves)
-    and one correction `y + residual * (1 / b)`."""
-    inverse = e.unary(tew.ReciprocalOp, b)
-    y = e.mul(a, inverse)
-    y_high, y_low = _split(e, y)
-    b_high, b_low = _split(e, b)
-    product = e.mul(y, b)
-    error = e.add(e.add(e.add(e.sub(e.mul(y_high, b_high), product), e.mul(y_high, b_low)),
-                        e.mul(y_low, b_high)), e.mul(y_low, b_low))
-    residual = e.sub(e.sub(a, product), error)
-    return e.add(y, e.mul(residual, inverse))
 
 
 def eigen_sigmoid(e: Emitter, x: SSAValue) -> SSAValue:
