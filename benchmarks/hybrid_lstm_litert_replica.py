@@ -5,45 +5,20 @@ every 12). The evidence behind the hybrid LSTM lowering (docs/tflite.md, "quanti
 
     python benchmarks/hybrid_lstm_litert_replica.py [seed] [input scale]
 """
+import sys
 from pathlib import Path
 
 import numpy as np
 from ai_edge_litert.interpreter import Interpreter, OpResolverType
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+from test_tflite_quantized import litert_sigmoid, litert_tanh
 
 BUILTIN = OpResolverType.BUILTIN_WITHOUT_DEFAULT_DELEGATES
 
 f32 = np.float32
 P = str(Path(__file__).resolve().parent.parent
         / 'tests/tflite_models/quantized/tf_keras_lstm_dynamic_range.tflite')
-
-def eigen_sigmoid(x0):
-    x0 = x0.astype(f32)
-    x = np.minimum(x0, f32(16.63553237915039)) * f32(0.5)
-    m = np.floor(x * f32(1.4426950216293335) + f32(0.5))
-    r = m * f32(-0.693359375) + x
-    r = m * f32(0.00021219444170128554) + r
-    r2 = r * r
-    even = r2 * f32(0.04189866781234741) + f32(0.49999141693115234)
-    odd = r2 * f32(0.00833471305668354) + f32(0.16666877269744873)
-    p = r * odd + even
-    p = r2 * p + (r + f32(1))
-    k = np.clip(m + f32(127), 0, 255).astype(np.int32)
-    fac = (k << 23).view(f32)
-    e = fac * p
-    e = e * e
-    s = e / (e + f32(1))
-    return np.where(x0 < f32(-104), f32(0), s).astype(f32)
-
-def eigen_tanh(x0):
-    x = np.maximum(np.minimum(x0.astype(f32), f32(7.9073896408081055)), f32(-7.9073896408081055))
-    x2 = x * x
-    x3 = x * x2
-    p = ((f32(1.3945536281312343e-08) * x2 + f32(2.1027335606049746e-05)) * x2
-         + f32(0.0035207567270845175)) * x2 + f32(0.1340216100215912)
-    p = p * x3
-    q = (((f32(8.015776984393597e-07) * x2 + f32(0.0003326951409690082)) * x2
-          + f32(0.02597254514694214)) * x2 + f32(0.46735483407974243)) * x2 + f32(1)
-    return ((p + x) / q).astype(f32)
 
 def std_sigmoid(x):
     return (f32(1) / (f32(1) + np.exp(-x))).astype(f32)
@@ -67,7 +42,7 @@ def asym_quantize(v):
     return np.clip(r + z, -128, 127), sf, z
 
 class Model:
-    def __init__(self, sig=eigen_sigmoid, tanh=eigen_tanh):
+    def __init__(self, sig=litert_sigmoid, tanh=litert_tanh):
         it = Interpreter(model_path=P, experimental_op_resolver_type=BUILTIN)
         it.allocate_tensors()
         d = {t['index']: t for t in it.get_tensor_details()}
@@ -113,8 +88,6 @@ class Model:
 
 
 def main() -> None:
-    import sys
-
     import tosa_state as ts
 
     seed = int(sys.argv[1]) if len(sys.argv) > 1 else 0
