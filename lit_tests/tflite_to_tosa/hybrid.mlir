@@ -53,15 +53,15 @@ func.func @hybrid_conv(%x: tensor<1x2x2x3xf32>) -> tensor<1x2x1x2xf32> {
 // A hybrid UNIDIRECTIONAL_SEQUENCE_LSTM as LiteRT's x86 kernel computes it, bit for bit: x and
 // h quantized per row (i8 tosa.matmul products), and the gates' sigmoid and tanh as Eigen's
 // SSE code (no tosa.sigmoid / tosa.tanh): the sigmoid's exp(x/2) squared, 2^m from its
-// exponent bits (logical_left_shift + bitcast), the tanh's rational on [-7.907, 7.907].
-// (The gates share their weights here, so the emitter's folding leaves one of each.)
+// exponent bits (logical_left_shift + bitcast), the tanh's rational on [-7.907, 7.907]. The
+// sigmoid runs once on the forget, output and input gates side by side ([1, 3 x 2]).
 
 // CHECK-LABEL: func.func @hybrid_lstm(
 // CHECK:         tosa.matmul %{{.*}} : (tensor<1x1x3xi8>, tensor<1x3x2xi8>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x1x2xi32>
 // CHECK:         tosa.matmul %{{.*}} : (tensor<1x1x2xi8>, tensor<1x2x2xi8>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x1x2xi32>
 // CHECK:         "tosa.const"() <{values = dense<16.6355324> : tensor<1x1xf32>}>
-// CHECK:         %[[BITS:.*]] = tosa.logical_left_shift %{{.*}}, %{{.*}} : (tensor<1x2xi32>, tensor<1x1xi32>) -> tensor<1x2xi32>
-// CHECK-NEXT:    tensor.bitcast %[[BITS]] : tensor<1x2xi32> to tensor<1x2xf32>
+// CHECK:         %[[BITS:.*]] = tosa.logical_left_shift %{{.*}}, %{{.*}} : (tensor<1x6xi32>, tensor<1x1xi32>) -> tensor<1x6xi32>
+// CHECK-NEXT:    tensor.bitcast %[[BITS]] : tensor<1x6xi32> to tensor<1x6xf32>
 // CHECK:         "tosa.const"() <{values = dense<-1.040000e+02> : tensor<1x1xf32>}>
 // CHECK:         tosa.clamp %{{.*}} {max_val = 7.90738964 : f32, min_val = -7.90738964 : f32}
 // CHECK:         tosa.clamp %[[C:[0-9]+]] {max_val = 7.90738964 : f32, min_val = -7.90738964 : f32}

@@ -194,14 +194,14 @@ def nudged_zero_point(e: Emitter, low: SSAValue, high: SSAValue, spread: SSAValu
     the smaller error term (`|low / s| + 1 < |high / s|` picks the first), clamped to
     [-128, 127] and rounded half away; here with f32 pairs (about 48 bits), so that only
     a value within ~1e-11 of a rounding tie could round otherwise."""
-    low_head, low_tail = _times_255_over(e, e.sub(_scalar(e, 0.0, low), low), spread)
-    high_head, high_tail = _times_255_over(e, high, spread)
-    from_min = _two_sum(e, _scalar(e, -128.0, low), low_head)
-    from_max = _two_sum(e, _scalar(e, 127.0, low), e.sub(_scalar(e, 0.0, low), high_head))
-    use_min = e.greater(high_head, e.add(low_head, _scalar(e, 1.0, low)))
-    head = e.select(use_min, from_min[0], from_max[0])
-    tail = e.select(use_min, e.add(from_min[1], low_tail),
-                    e.sub(from_max[1], high_tail))
+    negated = e.sub(_scalar(e, 0.0, low), low)
+    # |low / s| + 1 < |high / s|; where the two sides nearly tie the zero point is about -1,
+    # far from a rounding boundary, so an f32 comparison picks as well
+    use_min = e.greater(high, e.add(negated, e.mul(spread, _scalar(e, 1 / 255, low))))
+    head, tail = _times_255_over(e, e.select(use_min, negated, high), spread)
+    base = e.select(use_min, _scalar(e, -128.0, low), _scalar(e, 127.0, low))
+    head, error = _two_sum(e, base, e.select(use_min, head, e.sub(_scalar(e, 0.0, low), head)))
+    tail = e.add(error, e.select(use_min, tail, e.sub(_scalar(e, 0.0, low), tail)))
     return e.clamp(_round_pair(e, head, tail), -128.0, 127.0)
 
 

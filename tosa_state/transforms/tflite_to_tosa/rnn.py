@@ -88,21 +88,30 @@ class UnidirectionalSequenceLSTM(TflPattern):
                 return e.add(e.add(bias, x_part), h_part)
             return e.add(e.add(x_part, h_part), bias)
 
+        def gates(x_t: SSAValue, h: SSAValue) -> tuple[SSAValue, SSAValue | None, SSAValue]:
+            """The forget, input (None with CIFG) and output gates; the hybrid form's
+            sigmoid runs once on the three side by side (fewer, larger ops)."""
+            names = ["forget", "output"] + (["input"] if "input_to_input_weights" in v else [])
+            if not scales:
+                found = {n: sigmoid(gate(n, x_t, h)) for n in names}
+            else:
+                joined = eigen_sigmoid(e, e.concat([gate(n, x_t, h) for n in names], 1))
+                found = {n: e.slice(joined, [0, k * units], [batch, units])
+                         for k, n in enumerate(names)}
+            return found["forget"], found.get("input"), found["output"]
+
         outputs = []
         for t in range(steps):
             start = [t, 0, 0] if time_major else [0, t, 0]
             size = [1, batch, dims[2]] if time_major else [batch, 1, dims[2]]
             x_t = e.reshape(e.slice(x, start, size), (batch, dims[2]))
-            f = sigmoid(gate("forget", x_t, h))
-            if "input_to_input_weights" in v:
-                i = sigmoid(gate("input", x_t, h))
-            else:  # coupled input and forget gates
+            f, i, o = gates(x_t, h)
+            if i is None:  # coupled input and forget gates
                 i = e.sub(e.scalar(1.0, f.type.element_type, 2), f)
             g = act(gate("cell", x_t, h))
             c = e.add(e.mul(f, c), e.mul(i, g))
             if clip > 0:
                 c = e.clamp(c, -clip, clip)
-            o = sigmoid(gate("output", x_t, h))
             h = e.mul(o, act(c) if activation.data != "NONE" else c)
             outputs.append(e.reshape(h, (1, batch, units) if time_major else (batch, 1, units)))
         for state, value in ((v["input_activation_state"], h), (v["input_cell_state"], c)):
