@@ -64,9 +64,6 @@ class UnidirectionalSequenceLSTM(TflPattern):
             raise Unsupported("a hybrid LSTM with symmetric input quantization "
                               "(asymmetric_quantize_inputs = false) is not supported yet")
 
-        sigmoid = (lambda v: eigen_sigmoid(e, v)) if scales else (
-            lambda v: e.unary(tew.SigmoidOp, v))
-
         def act(value: SSAValue) -> SSAValue:
             if scales and activation.data == "TANH":
                 return eigen_tanh(e, value)
@@ -93,7 +90,7 @@ class UnidirectionalSequenceLSTM(TflPattern):
             sigmoid runs once on the three side by side (fewer, larger ops)."""
             names = ["forget", "output"] + (["input"] if "input_to_input_weights" in v else [])
             if not scales:
-                found = {n: sigmoid(gate(n, x_t, h)) for n in names}
+                found = {n: e.unary(tew.SigmoidOp, gate(n, x_t, h)) for n in names}
             else:
                 joined = eigen_sigmoid(e, e.concat([gate(n, x_t, h) for n in names], 1))
                 found = {n: e.slice(joined, [0, k * units], [batch, units])
