@@ -12,7 +12,7 @@ import math
 from collections.abc import Callable, Sequence
 
 import numpy as np
-from xdsl.dialects.builtin import BoolAttr, TensorType, f32, i8, i32
+from xdsl.dialects.builtin import BoolAttr, TensorType, f32, i1, i8, i32
 from xdsl.dialects.tosa import RoundingMode, RoundingModeAttr
 from xdsl.ir import Operation, SSAValue
 
@@ -119,6 +119,90 @@ def emit_round_half_away(e: Emitter, value: SSAValue) -> SSAValue:
     negative = e.greater(e.const(np.zeros((1,) * rank, np.float32)), value)
     return e.select(negative, e.unary(tew.CeilOp, e.sub(value, half)),
                     e.unary(tew.FloorOp, e.add(value, half)))
+
+
+def _scalar(e: Emitter, value: float, like: SSAValue) -> SSAValue:
+    return e.const(np.full((1,) * len(shape(like)), value, np.float32))
+
+
+def split(e: Emitter, v: SSAValue) -> tuple[SSAValue, SSAValue]:
+    """Veltkamp's split of f32 `v` into two halves of 12 bits (`v = high + low` exactly)."""
+    scaled = e.mul(v, _scalar(e, 4097.0, v))
+    high = e.sub(scaled, e.sub(scaled, v))
+    return high, e.sub(v, high)
+
+
+def product_error(e: Emitter, a: SSAValue, b: SSAValue, product: SSAValue) -> SSAValue:
+    """Dekker's `a * b - product` for `product = fl(a * b)`: exact, from the split halves."""
+    a_high, a_low = split(e, a)
+    b_high, b_low = split(e, b)
+    error = e.add(e.sub(e.mul(a_high, b_high), product), e.mul(a_high, b_low))
+    return e.add(e.add(error, e.mul(a_low, b_high)), e.mul(a_low, b_low))
+
+
+def divide(e: Emitter, a: SSAValue, b: SSAValue) -> SSAValue:
+    """`a / b` rounded once to f32 (as `divps`) from TOSA ops, which have no float division:
+    `y = a * (1 / b)`, the exact residual `a - y b` and one correction `y + residual / b`.
+    Equal to numpy's f32 division on 2 x 2^20 random pairs and LiteRT's sigmoid / tanh
+    operands (docs/tflite.md)."""
+    inverse = e.unary(tew.ReciprocalOp, b)
+    y = e.mul(a, inverse)
+    product = e.mul(y, b)
+    residual = e.sub(e.sub(a, product), product_error(e, y, b, product))
+    return e.add(y, e.mul(residual, inverse))
+
+
+def _two_sum(e: Emitter, a: SSAValue, b: SSAValue) -> tuple[SSAValue, SSAValue]:
+    """Knuth's TwoSum: `s = fl(a + b)` and the exact `a + b - s`."""
+    total = e.add(a, b)
+    b_part = e.sub(total, a)
+    a_part = e.sub(total, b_part)
+    return total, e.add(e.sub(a, a_part), e.sub(b, b_part))
+
+
+def _times_255_over(e: Emitter, v: SSAValue, spread: SSAValue) -> tuple[SSAValue, SSAValue]:
+    """`255 v / spread` as an unevaluated f32 pair (about 48 bits): the quotient rounded
+    once, its residual over `spread`, times 255 with Dekker's product."""
+    quotient = divide(e, v, spread)
+    product = e.mul(quotient, spread)
+    residual = e.sub(e.sub(v, product), product_error(e, quotient, spread, product))
+    tail = e.mul(residual, e.unary(tew.ReciprocalOp, spread))
+    c255 = _scalar(e, 255.0, v)
+    head = e.mul(quotient, c255)
+    return head, e.add(product_error(e, quotient, c255, head), e.mul(tail, c255))
+
+
+def _round_pair(e: Emitter, head: SSAValue, tail: SSAValue) -> SSAValue:
+    """`head + tail` (|tail| below an ulp of head) rounded half away from zero: `head`
+    rounded, except on a tie of `head` alone, which `tail`'s sign decides."""
+    rounded = emit_round_half_away(e, head)
+    zero = _scalar(e, 0.0, head)
+    tie = e.elementwise(tew.EqualOp, e.unary(tew.AbsOp, e.sub(rounded, head)),
+                        _scalar(e, 0.5, head), result_element=i1)
+    positive = e.greater(head, zero)
+    down = e.elementwise(tew.LogicalAndOp, positive, e.greater(zero, tail))
+    up = e.elementwise(tew.LogicalAndOp, e.greater(zero, head), e.greater(tail, zero))
+    one = _scalar(e, 1.0, head)
+    adjusted = e.select(down, e.sub(rounded, one), e.select(up, e.add(rounded, one), rounded))
+    return e.select(tie, adjusted, rounded)
+
+
+def nudged_zero_point(e: Emitter, low: SSAValue, high: SSAValue, spread: SSAValue
+                      ) -> SSAValue:
+    """LiteRT's zero point of an asymmetric row quantization, computed in doubles there:
+    `-128 - low / s` or `127 - high / s` (`s = spread / 255` unrounded), whichever has
+    the smaller error term (`|low / s| + 1 < |high / s|` picks the first), clamped to
+    [-128, 127] and rounded half away; here with f32 pairs (about 48 bits), so that only
+    a value within ~1e-11 of a rounding tie could round otherwise."""
+    negated = e.sub(_scalar(e, 0.0, low), low)
+    # |low / s| + 1 < |high / s|; where the two sides nearly tie the zero point is about -1,
+    # far from a rounding boundary, so an f32 comparison picks as well
+    use_min = e.greater(high, e.add(negated, e.mul(spread, _scalar(e, 1 / 255, low))))
+    head, tail = _times_255_over(e, e.select(use_min, negated, high), spread)
+    base = e.select(use_min, _scalar(e, -128.0, low), _scalar(e, 127.0, low))
+    head, error = _two_sum(e, base, e.select(use_min, head, e.sub(_scalar(e, 0.0, low), head)))
+    tail = e.add(error, e.select(use_min, tail, e.sub(_scalar(e, 0.0, low), tail)))
+    return e.clamp(_round_pair(e, head, tail), -128.0, 127.0)
 
 
 def lookup_table(input_q: Quantization, output_q: Quantization,
