@@ -50,6 +50,7 @@ from tosa_state.dtypes import numpy_dtype
 from tosa_state.interpreter.liveness import releases
 from tosa_state.interpreter.run_errors import run_failure
 from tosa_state.interpreter.tosa_tensor import scatter_into
+from tosa_state.resources import shared_weights
 
 _plan_ids = count()
 
@@ -88,9 +89,11 @@ _HUGE_PAGE_BYTES = 4 << 20
 def _freeze(value: Any) -> Any:
     """A compile-time constant, read-only. A large one that is a view (of an attribute's
     bytes, say) is copied into numpy's own memory first: its huge pages spare the TLB
-    misses of memory-bound matmuls (about 5% of an LSTM step at H=512)."""
+    misses of memory-bound matmuls (about 5% of an LSTM step at H=512). A view of a weights
+    file's bytes is not (`resources.mapped`): it is used in place."""
     if isinstance(value, np.ndarray):
-        if value.base is not None and value.nbytes >= _HUGE_PAGE_BYTES:
+        if value.base is not None and value.nbytes >= _HUGE_PAGE_BYTES \
+                and not shared_weights(value):
             value = value.copy()
         value.flags.writeable = False
     return value
