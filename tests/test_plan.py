@@ -107,3 +107,43 @@ def test_kernel_ops_call_their_kernels_directly():
         assert all("interp" not in line for line in lines[name]), lines[name]
     for name in ("tosa.variable.read", "tosa.variable.write"):
         assert all("interp" in line for line in lines[name]), lines[name]
+
+
+GROWING = """
+tosa.variable @kv : tensor<1x?xf32>
+func.func @main(%x: tensor<1x1xf32>) -> tensor<1x?xf32> {
+  %past = tosa.variable.read @kv : tensor<1x?xf32>
+  %all = tosa.concat %past, %x {axis = 1 : i32} : (tensor<1x?xf32>, tensor<1x1xf32>) -> tensor<1x?xf32>
+  %n = tosa.dim %all {axis = 1 : i32} : (tensor<1x?xf32>) -> !tosa.shape<1>
+  %one = tosa.const_shape {values = dense<1> : tensor<1xindex>} : () -> !tosa.shape<1>
+  %m = tosa.mul_shape %n, %one : (!tosa.shape<1>, !tosa.shape<1>) -> !tosa.shape<1>
+  %s = tosa.concat_shape %one, %m : (!tosa.shape<1>, !tosa.shape<1>) -> !tosa.shape<2>
+  %r = tosa.reshape %all, %s : (tensor<1x?xf32>, !tosa.shape<2>) -> tensor<1x?xf32>
+  tosa.variable.write @kv, %all : tensor<1x?xf32>
+  return %r : tensor<1x?xf32>
+}
+"""
+
+
+def test_growth_checks_and_shape_operators_are_planned():
+    """At the memref level a dynamic variable's growth checks (`scf.if`) are Python `if`s of
+    the plan, not regions run by the stock interpreter, and the shape operators
+    (`tosa.dim`, `tosa.mul_shape`, `tosa.concat_shape`) call their kernels directly; the
+    buffer still grows (the `if` taken) and the values stay right."""
+    module = parse_mlir(ts.make_context(), GROWING, "growing.mlir")
+    compiled = ts.compile_model(module)
+    plan = compiled._plan
+    source = plan.source
+    assert "push_scope" not in source, source
+    assert any(line.lstrip().startswith("if ") for line in source.splitlines()), source
+    names = [op.name for op in plan.ops_per_call]
+    assert "scf.if" in names
+    shape_lines = [source.splitlines()[number - 1] for number, op in plan._line_ops.items()
+                   if op.name in ("tosa.dim", "tosa.mul_shape", "tosa.concat_shape")]
+    assert len(shape_lines) == 3
+    assert all("interp" not in line for line in shape_lines), shape_lines
+    request = compiled.create_infer_request()
+    for step in range(1, 40):  # the buffer regrows at 1, 2, 4, ..., 32
+        everything = request.infer([np.full((1, 1), step, np.float32)])[0]
+        np.testing.assert_array_equal(everything, np.arange(1, step + 1)[None])
+    assert request.query_state()[0].state.shape == (1, 39)

@@ -15,14 +15,15 @@ of that once. It
           ...
           return (v7,)
 
-Control flow is planned too: `tosa.cond_if` becomes a Python `if` and `tosa.while_loop` a
+Control flow is planned too: `tosa.cond_if` and `scf.if` become a Python `if` and
+`tosa.while_loop` a
 Python `while` around the planned ops of their regions (constants inside are folded once,
 values from outside are plain locals), so a loop step costs what the same ops cost in a
 function (a condition comparing a one-element integer with a constant compares Python
 ints; a step index that only advances and selects one row to gather or scatter is a Python
-int, the gather a slice and the scatter an assignment). Other ops with regions (`scf.if`
-of the lowerings) run their regions through the stock interpreter, with the values they
-capture from outside put in its scope first. Each local is deleted after its last use
+int, the gather a slice and the scatter an assignment). Other ops with regions run their
+regions through the stock interpreter, with the values they capture from outside put in its
+scope first. Each local is deleted after its last use
 (`liveness.py`), so a call holds only its live values. A failing op is reported with its
 location and layer (the generated line maps back to the op; `run_errors.py`).
 """
@@ -36,10 +37,11 @@ from itertools import count
 from typing import Any
 
 import numpy as np
+from xdsl.dialects import scf
 from xdsl.dialects.builtin import IntegerType, ModuleOp, TensorType
 from xdsl.dialects.func import CallOp, FuncOp, ReturnOp
 from xdsl.interpreter import Interpreter, InterpreterFunctions, OpImplResult
-from xdsl.ir import Block, Operation, SSAValue
+from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.traits import IsTerminator, is_side_effect_free
 
 from tosa_state.diagnostics import TosaStateError, error_at
@@ -237,6 +239,8 @@ class FunctionPlan:
                 self._emit_while(op, depth)
             elif isinstance(op, IfOp):
                 self._emit_if(op, depth)
+            elif isinstance(op, scf.IfOp):
+                self._emit_scf_if(op, depth)
             else:
                 self._emit_op(op, depth)
         return None
@@ -263,7 +267,7 @@ class FunctionPlan:
         if not op.regions:
             self._emit(op, f"{targets}{call}", depth)
             return
-        # Other ops with regions (`scf.if`, ...) run them through the stock interpreter,
+        # Other ops with regions run them through the stock interpreter,
         # with the values they capture from outside put in its scope first.
         self._emit_captures(op, depth)
         self._emit(op, f"{targets}{call}", depth)
@@ -306,19 +310,35 @@ class FunctionPlan:
 
     def _emit_if(self, op: IfOp, depth: int) -> None:
         """`tosa.cond_if` as a Python `if`: each branch's ops, planned, then its results."""
+        for region in (op.then_graph, op.else_graph):
+            for arg, value in zip(region.block.args, op.input_list, strict=True):
+                self._names[arg] = self._names[value]
+        self._emit_branches(op, f"{self._names[op.condition]}.item()",
+                            (op.then_graph, op.else_graph), depth)
+
+    def _emit_scf_if(self, op: scf.IfOp, depth: int) -> None:
+        """`scf.if` (the growth checks of dynamic variables at the memref level, two per
+        variable and call) as a Python `if` too: through the stock interpreter each cost
+        tens of µs."""
+        self._emit_branches(op, self._names[op.cond], (op.true_region, op.false_region), depth)
+
+    def _emit_branches(self, op: Operation, condition: str, regions: Sequence[Region],
+                       depth: int) -> None:
+        """`if condition:` the first region's ops, `else:` the second's (if it has a
+        block); each assigns the values its terminator yields to `op`'s results."""
         results = [f"r{len(self._names)}_{i}" for i in range(len(op.results))]
-        self._emit(op, f"if {self._names[op.condition]}.item():", depth)
-        for index, region in enumerate((op.then_graph, op.else_graph)):
+        self._emit(op, f"if {condition}:", depth)
+        for index, region in enumerate(regions):
+            if not region.blocks:
+                continue
             if index:
                 self._emit(op, "else:", depth)
-            block = region.block
-            for arg, value in zip(block.args, op.input_list, strict=True):
-                self._names[arg] = self._names[value]
-            terminator = self._emit_ops(block, depth + 1)
-            assert isinstance(terminator, YieldOp)
+            terminator = self._emit_ops(region.block, depth + 1)
+            assert terminator is not None
             assigned = "".join(f"{r}, " for r in results)
             self._emit(terminator, f"{assigned or 'pass'}"
-                       f"{' = ' + self._list(terminator.inputs) if results else ''}", depth + 1)
+                       f"{' = ' + self._list(terminator.operands) if results else ''}",
+                       depth + 1)
         for res, name in zip(op.results, results, strict=True):
             self._names[res] = name
 
