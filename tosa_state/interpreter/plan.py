@@ -47,11 +47,11 @@ from xdsl.traits import IsTerminator, is_side_effect_free
 from tosa_state.diagnostics import TosaStateError, error_at
 from tosa_state.dialects.tosa.control_flow import IfOp, WhileOp, YieldOp
 from tosa_state.dialects.tosa.elementwise import AddOp, GreaterOp
-from tosa_state.dialects.tosa.tensor import ConstOp, GatherOp, ScatterOp
+from tosa_state.dialects.tosa.tensor import ConstOp, GatherOp, ReshapeOp, ScatterOp
 from tosa_state.dtypes import numpy_dtype
 from tosa_state.interpreter.liveness import releases
 from tosa_state.interpreter.run_errors import run_failure
-from tosa_state.interpreter.tosa_tensor import scatter_into
+from tosa_state.interpreter.tosa_tensor import gather_rows, scatter_into
 from tosa_state.resources import shared_weights
 
 _plan_ids = count()
@@ -218,10 +218,15 @@ class FunctionPlan:
     ) -> Operation | None:
         """Plan the ops of `block` at indentation `depth`, but `skip`; returns its terminator
         (unplanned). The scatters of `in_place` write into their `values_in`."""
+        rows = self._row_gathers(block)
+        fused = {op for first, gather in rows.values() for op in (first, gather)}
         for op in block.ops:
             if op.has_trait(IsTerminator):
                 return op
-            if op is skip:
+            if op is skip or op in fused:
+                continue
+            if op in rows:
+                self._emit_row_gather(op, *rows[op], depth)
                 continue
             if self._emit_on_step_index(op, depth, in_place):
                 continue
@@ -244,6 +249,37 @@ class FunctionPlan:
             else:
                 self._emit_op(op, depth)
         return None
+
+    def _row_gathers(self, block: Block) -> dict[ReshapeOp, tuple[ReshapeOp, GatherOp]]:
+        """The `reshape(gather(reshape(x)))` chains of `block` (a Gather of whole rows as
+        converted: `tosa_tensor.gather_rows`), by their last reshape: each reshape's result
+        used only by the next op, `x` not a constant, not one row (a loop step's gather,
+        planned on its step index)."""
+        found: dict[ReshapeOp, tuple[ReshapeOp, GatherOp]] = {}
+        for gather in block.ops:
+            if not isinstance(gather, GatherOp):
+                continue
+            first, uses = gather.values.owner, list(gather.output.uses)
+            if not (isinstance(first, ReshapeOp) and first.parent is block
+                    and first.output.has_one_use() and len(uses) == 1
+                    and first.input1 not in self._folded
+                    and gather.indices.type.get_shape() != (1, 1)):  # one row: a step's
+                continue
+            last = uses[0].operation
+            if isinstance(last, ReshapeOp) and last.parent is block and uses[0].index == 0:
+                found[last] = (first, gather)
+        return found
+
+    def _emit_row_gather(self, last: ReshapeOp, first: ReshapeOp, gather: GatherOp,
+                         depth: int) -> None:
+        """One `gather_rows` call for the chain, at its last reshape (its operands are all
+        computed by then), reported as the gather when it fails."""
+        kernels = [_plan_kernel(self._impls[type(op)][0], op) for op in (first, gather, last)]
+        assert all(k is not None for k in kernels)
+        fn = self._bind(gather_rows(*kernels))  # type: ignore[arg-type]
+        args = self._list([first.input1, first.shape, gather.indices, last.shape])
+        self._fresh(last.results)
+        self._emit(gather, f"{self._names[last.output]} = {fn}({args})", depth)
 
     def _emit_op(self, op: Operation, depth: int) -> None:
         if type(op) not in self._impls:
