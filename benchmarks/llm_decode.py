@@ -11,6 +11,11 @@ runtimes compile the IR once, without input shapes. Measured, as median millisec
   (the cache is filled by one prefill of `past` tokens first, then a few decode steps are
   timed); the last column is the step time divided by the one at past 64.
 
+Device `iree` runs twice: the model as it is (`iree`), and as a pair of modules
+(`iree-2`): the same one for the prefill, then one compiled with `input_shapes` fixed to a
+step of one token of batch 1 (`DECODE_SHAPES`) for the decode steps, the KV caches handed
+over once, after the prefill, through the state-control functions (docs/runtime.md).
+
 OpenVINO runs with `INFERENCE_NUM_THREADS=1` and f32 precision (tosa-state is numpy with
 `OPENBLAS_NUM_THREADS=1` unless set otherwise, IREE `local-sync`); the runtimes alternate
 call by call, so that a busy machine slows each alike, and their logits are checked to
@@ -52,6 +57,38 @@ SMALL_PASTS = (128, 512, 2048)
 SMALL_PREFILLS = (128, 2048)
 OPENVINO_CONFIG = {"INFERENCE_NUM_THREADS": 1, "INFERENCE_PRECISION_HINT": "f32",
                    "KV_CACHE_PRECISION": "f32"}
+DECODE_SHAPES = {"input_ids": [1, 1], "position_ids": [1, 1], "beam_idx": [1]}
+"""The inputs of a decode step of batch 1 (`attention_mask` stays `[1, ?]`)."""
+
+
+def iree_pair(xml: Path) -> Callable[[dict[str, np.ndarray] | None], np.ndarray]:
+    """Device iree as a prefill module (the model as it is) and a decode module
+    (`input_shapes=DECODE_SHAPES`): a call goes to the module its inputs fit; the state
+    moves to it (query_state / state =) when the other one ran last."""
+    import tosa_state
+
+    prefill = tosa_state.compile_model(xml, device="iree").create_infer_request()
+    decode = tosa_state.compile_model(xml, device="iree", input_shapes=DECODE_SHAPES
+                                      ).create_infer_request()
+    live: list[tosa_state.InferRequest | None] = [None]
+
+    def call(inputs: dict[str, np.ndarray] | None) -> np.ndarray:
+        if inputs is None:
+            prefill.reset_state()
+            decode.reset_state()
+            live[0] = None
+            return np.empty(0)
+        one_step = all(inputs[name].shape == tuple(shape)
+                       for name, shape in DECODE_SHAPES.items())
+        request = decode if one_step else prefill
+        if live[0] is not None and live[0] is not request:
+            states = {state.name: state for state in request.query_state()}
+            for state in live[0].query_state():
+                states[state.name].state = state.state
+        live[0] = request
+        return request.infer(inputs)["logits"]
+
+    return call
 
 
 def compile_request(runtime: str, xml: Path):  # -> an infer request of either runtime
@@ -92,8 +129,10 @@ def runtimes(xml: Path, iree: bool = True
         theirs.infer(inputs)
         return theirs.get_tensor("logits").data.copy()
 
-    calls = {"tosa-state": tosa_state_call, "iree": iree_call, "openvino": openvino_call}
-    return calls if iree else {k: v for k, v in calls.items() if k != "iree"}
+    if not iree:
+        return {"tosa-state": tosa_state_call, "openvino": openvino_call}
+    return {"tosa-state": tosa_state_call, "iree": iree_call, "iree-2": iree_pair(xml),
+            "openvino": openvino_call}
 
 
 def _timed(call: Callable[[], object]) -> float:
@@ -268,12 +307,13 @@ def main() -> int:
     prefill = prefill_ms(calls, args.repeats)
     print(f"tiny Llama (2 layers, hidden 64), single thread, median ms per call "
           f"(logits agree within {worst:.1e} of the largest)")
-    print(f"{'call':>18} {'tosa-state':>11} {'iree':>7} {'openvino':>9} {'ratio':>6} "
-          f"{'iree/ov':>7} {'growth':>7}")
+    print(f"{'call':>18} {'tosa-state':>11} {'iree':>7} {'iree-2':>7} {'openvino':>9} "
+          f"{'ratio':>6} {'iree/ov':>7} {'iree-2/ov':>9} {'growth':>7}")
 
     def row(label: str, f: dict[str, float], growth: str = "") -> str:
-        return (f"{label:>18} {f['tosa-state']:11.2f} {f['iree']:7.2f} {f['openvino']:9.2f} "
-                f"{f['tosa-state'] / f['openvino']:5.1f}x {f['iree'] / f['openvino']:6.2f}x "
+        return (f"{label:>18} {f['tosa-state']:11.2f} {f['iree']:7.2f} {f['iree-2']:7.2f} "
+                f"{f['openvino']:9.2f} {f['tosa-state'] / f['openvino']:5.1f}x "
+                f"{f['iree'] / f['openvino']:6.2f}x {f['iree-2'] / f['openvino']:8.2f}x "
                 f"{growth}")
 
     print(row(f"prefill {PREFILL} tokens", prefill))

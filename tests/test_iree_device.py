@@ -218,6 +218,27 @@ def test_artifact_cache_is_reused_and_cleared(tmp_path: Path, monkeypatch: pytes
     assert clear_cache() == 1 and not first.vmfb.exists()
 
 
+def test_a_progress_bar_while_iree_compiles(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+                                            ) -> None:
+    """`progress=True` on a terminal names the iree-compile stage; a cached artifact
+    compiles nothing, so the stage is not shown."""
+    import sys
+
+    from test_progress import Terminal
+
+    from tosa_state import progress
+
+    monkeypatch.setenv(CACHE_ENV, str(tmp_path / "cache"))
+    monkeypatch.setattr(progress, "DELAY", 0.0)
+    source = ROOT / "examples" / "lstm_cell.mlir"
+    for shown in (True, False):
+        stream = Terminal()
+        monkeypatch.setattr(sys, "stderr", stream)
+        ts.compile_model(source, device="iree", progress=True)
+        assert ("compiling: iree-compile" in stream.getvalue()) == shown
+        assert "compiling: tosa-reduce-transposes" in stream.getvalue()
+
+
 def test_errors_are_one_line() -> None:
     with pytest.raises(ts.TosaStateError, match="unknown device 'gpu'"):
         ts.compile_model(ROOT / "examples" / "lstm_cell.mlir", device="gpu")
@@ -361,14 +382,86 @@ def test_i64_is_computed_in_i32(openvino_runtime: None, tmp_path: Path) -> None:
         iree.query_state()[0].state = np.array([2**33, 0], np.int64)
 
 
-def test_llm_decoder_with_a_growing_kv_cache(llm_exports: dict[str, Path]) -> None:
-    """The tiny Llama (optimum-intel export, KV caches in dynamic variables, run-time
-    shapes lowered by tosa-lower-shape-ops) on device iree against OpenVINO: a prompt and
-    greedy steps, reset_state and a second prompt, a batch of 2 with a beam reorder that
-    swaps then duplicates the rows; logits, tokens and caches after every call."""
+RUN_TIME_TILE_AND_PAD = """
+func.func @main(%x: tensor<?x3xf32>, %y: tensor<2x3xf32>, %p: tensor<?x4xf32>)
+    -> (tensor<?x?xf32>, tensor<?x?xf32>, tensor<?x6xf32>, tensor<?x?xf32>) {
+  %d0 = tosa.dim %x {axis = 0 : i32} : (tensor<?x3xf32>) -> !tosa.shape<1>
+  %two = tosa.const_shape {values = dense<2> : tensor<1xindex>} : () -> !tosa.shape<1>
+  %times = tosa.concat_shape %two, %d0 : (!tosa.shape<1>, !tosa.shape<1>) -> !tosa.shape<2>
+  %t = tosa.tile %y, %times : (tensor<2x3xf32>, !tosa.shape<2>) -> tensor<?x?xf32>
+  %u = tosa.tile %x, %times : (tensor<?x3xf32>, !tosa.shape<2>) -> tensor<?x?xf32>
+  %m = tosa.const_shape {values = dense<[3, 2]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %v = tosa.tile %x, %m : (tensor<?x3xf32>, !tosa.shape<2>) -> tensor<?x6xf32>
+  %zero = tosa.const_shape {values = dense<0> : tensor<1xindex>} : () -> !tosa.shape<1>
+  %one = tosa.const_shape {values = dense<1> : tensor<1xindex>} : () -> !tosa.shape<1>
+  %pads = tosa.concat_shape %one, %d0, %zero, %two
+      : (!tosa.shape<1>, !tosa.shape<1>, !tosa.shape<1>, !tosa.shape<1>) -> !tosa.shape<4>
+  %c = "tosa.const"() <{values = dense<7.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %q = tosa.pad %p, %pads, %c : (tensor<?x4xf32>, !tosa.shape<4>, tensor<1xf32>) -> tensor<?x?xf32>
+  func.return %t, %u, %v, %q : tensor<?x?xf32>, tensor<?x?xf32>, tensor<?x6xf32>, tensor<?x?xf32>
+}
+"""
+
+
+def test_tiles_and_pads_by_run_time_sizes(tmp_path: Path) -> None:
+    """tosa-lower-shape-ops' general tile (dims of size > 1 repeated by run-time
+    multiples, a dynamic input tiled by constants) and pad (run-time sizes) run on IREE
+    as numpy's tile and pad, for several run-time sizes in one compiled model."""
+    source = tmp_path / "tile_pad.mlir"
+    source.write_text(RUN_TIME_TILE_AND_PAD)
+    iree = ts.compile_model(source, device="iree").create_infer_request()
+    ours = ts.compile_model(source).create_infer_request()
+    rng = np.random.default_rng(0)
+    for n in (1, 3, 2):
+        x, y, p = (rng.standard_normal(shape).astype(np.float32)
+                   for shape in ((n, 3), (2, 3), (n, 4)))
+        got = iree.infer([x, y, p])
+        want = [np.tile(y, (2, n)), np.tile(x, (2, n)), np.tile(x, (3, 2)),
+                np.pad(p, ((1, n), (0, 2)), constant_values=7)]
+        for a, b, c in zip(got, want, ours.infer([x, y, p]), strict=True):
+            np.testing.assert_array_equal(a, b)
+            np.testing.assert_array_equal(a, c)
+
+
+def test_bf16_inputs_outputs_and_state() -> None:
+    """bf16 (numpy arrays of `ml_dtypes.bfloat16`) in and out of device iree, the state
+    included: IREE 3.13's Python API maps the dtype, so no conversion at the boundary;
+    the same values as the interpreter over set_state, reset and steps."""
+    import ml_dtypes
+
+    source = ROOT / "lit_tests" / "iree" / "Inputs" / "bf16-accumulator.mlir"
+    iree = ts.compile_model(source, device="iree").create_infer_request()
+    ours = ts.compile_model(source).create_infer_request()
+    rng = np.random.default_rng(1)
+    for step in range(5):
+        if step == 2:
+            new = rng.standard_normal((1, 4)).astype(ml_dtypes.bfloat16)
+            for request in (iree, ours):
+                request.query_state()[0].state = new
+        if step == 4:
+            for request in (iree, ours):
+                request.reset_state()
+        x = rng.standard_normal((1, 4)).astype(ml_dtypes.bfloat16)
+        got, want = iree.infer([x]), ours.infer([x])
+        assert [v.dtype for v in got] == [np.dtype(ml_dtypes.bfloat16), np.float32]
+        for a, b in zip(got, want, strict=True):
+            np.testing.assert_array_equal(a, b)
+        (mine,), (theirs,) = iree.query_state(), ours.query_state()
+        assert mine.state.dtype == ml_dtypes.bfloat16
+        np.testing.assert_array_equal(mine.state, theirs.state)
+
+
+@pytest.mark.parametrize("family", ["llama", "qwen2", "gpt2"])
+def test_llm_decoder_with_a_growing_kv_cache(llm_exports: dict[str, Path], family: str
+                                             ) -> None:
+    """The tiny Llama, Qwen2 and GPT-2 (optimum-intel exports, KV caches in dynamic
+    variables, run-time shapes lowered by tosa-lower-shape-ops) on device iree against
+    OpenVINO: a prompt and greedy steps, reset_state and a second prompt, a batch of 2 with
+    a beam reorder that swaps then duplicates the rows; logits, tokens and caches after
+    every call."""
     import llm_models
 
-    xml = llm_exports["llama"]
+    xml = llm_exports[family]
     pair = llm_models.GenerationPair(xml, ts.compile_model(xml, device="iree"))
     llm_models.run_generation(pair)
     tokens = pair.call(llm_models.prompt(2, 1, seed=4))

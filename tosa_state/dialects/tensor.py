@@ -3,8 +3,8 @@ which reinterprets the elements of a tensor as another type of the same bit widt
 unsigned arithmetic: `ui8` values are computed on as `i8` and back); xDSL's
 `tensor.extract_slice`, with which the memref lowering reads a dynamic variable's used corner
 of its buffer without a copy (and `tosa-lower-shape-ops` lowers `tosa.slice`); `tensor.empty`,
-`dim`, `from_elements`, `cast` and a `tensor.reshape` that takes dynamic types, for the IREE
-legalization.
+`dim`, `from_elements`, `cast`, `extract`, `pad` (and its `yield`), `collapse_shape` and a
+`tensor.reshape` that takes dynamic types, for the IREE legalization.
 
 ```mlir
 %0 = tensor.bitcast %a : tensor<2xui8> to tensor<2xi8>
@@ -25,10 +25,14 @@ from math import prod
 from xdsl.dialects.builtin import IntegerType, TensorType
 from xdsl.dialects.tensor import (
     CastOp,
+    CollapseShapeOp,
     DimOp,
     EmptyOp,
+    ExtractOp,
     ExtractSliceOp,
     FromElementsOp,
+    PadOp,
+    YieldOp,
 )
 from xdsl.ir import Attribute, Dialect, SSAValue
 from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, result_def, traits_def
@@ -117,6 +121,7 @@ class ReshapeOp(IRDLOperation):
 
 TENSOR = Dialect(
     "tensor",
-    [BitcastOp, CastOp, DimOp, EmptyOp, ExtractSliceOp, FromElementsOp, ReshapeOp],
+    [BitcastOp, CastOp, CollapseShapeOp, DimOp, EmptyOp, ExtractOp, ExtractSliceOp,
+     FromElementsOp, PadOp, ReshapeOp, YieldOp],
     [],
 )

@@ -14,10 +14,19 @@ from collections.abc import Callable
 from functools import wraps
 from typing import Any, TypeVar
 
+from xdsl.interpreter import (
+    _IMPL_OP_TYPE_KEY,  # how `@impl` marks a method: the op types a class already runs
+    Interpreter,
+    InterpreterFunctions,
+    PythonValues,
+    impl,
+    register_impls,
+)
 from xdsl.ir import Operation
 
 OpT = TypeVar("OpT", bound=Operation)
 T = TypeVar("T")
+FunctionsT = TypeVar("FunctionsT", bound=InterpreterFunctions)
 
 
 def per_op(decode: Callable[[OpT], T], *, key: str | None = None) -> Callable[[OpT], T]:
@@ -50,20 +59,24 @@ class Kernels:
     (built on first use, then kept with the op like a `per_op` value). Builders must not
     keep the op alive in the kernel beyond what they need (messages: format them first).
 
-    An impl that is nothing but `return (kernels.of(op)(*args),)` lets its
-    `InterpreterFunctions` class offer `plan_kernel = staticmethod(kernels.plan_kernel)`:
-    a plan then calls the kernel itself (see `interpreter/plan.py`).
+    `@kernels.impls` on an `InterpreterFunctions` class gives it an impl per registered op
+    type (`return (kernels.of(op)(*args),)`) and `plan_kernel`: a plan then calls the
+    kernel itself (see `interpreter/plan.py`).
     """
 
     def __init__(self, name: str, finish: Callable[[Operation, Kernel], Kernel] | None = None):
         """`finish(op, kernel)`, when given, adapts every built kernel (once per op)."""
         self._builders: dict[type[Operation], Callable[[Any], Kernel]] = {}
         self._finish = finish
+        self._sealed = False
+        """Whether `impls` has run: later builders would have no impl."""
         self.of: Callable[[Operation], Kernel] = per_op(self._build, key=f"_kernel_{name}")
 
     def builds(self, *op_types: type[Operation]) -> Callable[[Callable[[Any], Kernel]],
                                                            Callable[[Any], Kernel]]:
         """Registers the decorated builder for `op_types`."""
+        if self._sealed:
+            raise TypeError("builders must be registered before `impls` decorates a class")
 
         def register(builder: Callable[[Any], Kernel]) -> Callable[[Any], Kernel]:
             for op_type in op_types:
@@ -71,6 +84,23 @@ class Kernels:
             return builder
 
         return register
+
+    def impls(self, functions: type[FunctionsT]) -> type[FunctionsT]:
+        """Class decorator: `functions` runs every op type of these kernels by its kernel (its
+        own `@impl` methods win), offers `plan_kernel`, and is registered (`register_impls`).
+        Builders must be registered before."""
+        of = self.of
+
+        def run(ft: InterpreterFunctions, interpreter: Interpreter, op: Operation,
+                args: PythonValues) -> PythonValues:
+            return (of(op)(*args),)
+
+        own = {getattr(f, _IMPL_OP_TYPE_KEY, None) for f in vars(functions).values()}
+        for op_type in self._builders.keys() - own:
+            setattr(functions, f"run_{op_type.__name__}", impl(op_type)(run))
+        functions.plan_kernel = staticmethod(self.plan_kernel)  # type: ignore[attr-defined]
+        self._sealed = True
+        return register_impls(functions)
 
     def plan_kernel(self, op: Operation) -> Kernel | None:
         """The kernel of `op`, or None when no builder is registered for its type."""

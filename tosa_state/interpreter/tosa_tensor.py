@@ -22,7 +22,6 @@ from xdsl.interpreter import (
     InterpreterFunctions,
     PythonValues,
     impl,
-    register_impls,
 )
 from xdsl.ir import Operation
 
@@ -554,148 +553,6 @@ def _concat_kernel(op: ConcatOp) -> Kernel:
     return concat
 
 
-# ---------------------------------------------------------------------------------------
-# Impls
-# ---------------------------------------------------------------------------------------
-
-
-@register_impls
-class TosaTensorFunctions(InterpreterFunctions):
-    """Numpy impls of the TOSA tensor, reduction, data-layout, gather, data-node, shape
-    and control-flow operators."""
-
-    plan_kernel = staticmethod(_KERNELS.plan_kernel)  # the ops whose impl is a kernel call
-
-    # -- data nodes and shapes ----------------------------------------------------------
-
-    @impl(ConstOp)
-    def run_const(self, interpreter: Interpreter, op: ConstOp, args: PythonValues):
-        return (_const_value(op),)
-
-    @impl(ConstShapeOp)
-    def run_const_shape(self, interpreter: Interpreter, op: ConstShapeOp, args: PythonValues):
-        return (_const_shape(op),)
-
-    @impl(IdentityOp)
-    def run_identity(self, interpreter: Interpreter, op: IdentityOp, args: PythonValues):
-        return (_KERNELS.of(op)(*args),)
-
-    # -- tensor operators ---------------------------------------------------------------
-
-    @impl(MatMulOp)
-    def run_matmul(self, interpreter: Interpreter, op: MatMulOp, args: PythonValues):
-        return (_KERNELS.of(op)(*args),)
-
-    @impl(Conv2DOp)
-    def run_conv2d(self, interpreter: Interpreter, op: Conv2DOp, args: PythonValues):
-        return (_KERNELS.of(op)(*args),)
-
-    @impl(DepthwiseConv2DOp)
-    def run_depthwise_conv2d(
-        self, interpreter: Interpreter, op: DepthwiseConv2DOp, args: PythonValues
-    ):
-        return (_KERNELS.of(op)(*args),)
-
-    @impl(MaxPool2DOp)
-    def run_max_pool2d(self, interpreter: Interpreter, op: MaxPool2DOp, args: PythonValues):
-        return (_KERNELS.of(op)(*args),)
-
-    @impl(AvgPool2DOp)
-    def run_avg_pool2d(self, interpreter: Interpreter, op: AvgPool2DOp, args: PythonValues):
-        return (_KERNELS.of(op)(*args),)
-
-    @impl(ArgMaxOp)
-    def run_argmax(self, interpreter: Interpreter, op: ArgMaxOp, args: PythonValues):
-        kind = _argmax_kind(op)
-        x = args[0]
-        if kind.ignore_nan:
-            index = _argmax_ignoring_nan(x, kind.axis)
-        else:
-            index = np.argmax(x, axis=kind.axis)
-        return (np.asarray(index, dtype=kind.output),)
-
-    # -- reductions ---------------------------------------------------------------------
-
-    @impl(ReduceAllOp)
-    def run_reduce_all(self, interpreter: Interpreter, op: ReduceAllOp, args: PythonValues):
-        return (_KERNELS.of(op)(*args),)
-
-    @impl(ReduceAnyOp)
-    def run_reduce_any(self, interpreter: Interpreter, op: ReduceAnyOp, args: PythonValues):
-        return (_KERNELS.of(op)(*args),)
-
-    @impl(ReduceMaxOp)
-    def run_reduce_max(self, interpreter: Interpreter, op: ReduceMaxOp, args: PythonValues):
-        return (_KERNELS.of(op)(*args),)
-
-    @impl(ReduceMinOp)
-    def run_reduce_min(self, interpreter: Interpreter, op: ReduceMinOp, args: PythonValues):
-        return (_KERNELS.of(op)(*args),)
-
-    @impl(ReduceProductOp)
-    def run_reduce_product(self, interpreter: Interpreter, op: ReduceProductOp, args: PythonValues):
-        return (_KERNELS.of(op)(*args),)
-
-    @impl(ReduceSumOp)
-    def run_reduce_sum(self, interpreter: Interpreter, op: ReduceSumOp, args: PythonValues):
-        return (_KERNELS.of(op)(*args),)
-
-    # -- data layout --------------------------------------------------------------------
-
-    @impl(ReshapeOp)
-    def run_reshape(self, interpreter: Interpreter, op: ReshapeOp, args: PythonValues):
-        return (_KERNELS.of(op)(*args),)
-
-    @impl(SliceOp)
-    def run_slice(self, interpreter: Interpreter, op: SliceOp, args: PythonValues):
-        return (_KERNELS.of(op)(*args),)
-
-    @impl(TileOp)
-    def run_tile(self, interpreter: Interpreter, op: TileOp, args: PythonValues):
-        x, multiples = args
-        return (np.tile(x, multiples),)
-
-    @impl(PadOp)
-    def run_pad(self, interpreter: Interpreter, op: PadOp, args: PythonValues):
-        x, padding, pad_const = args
-        layout = _static_padding(op)
-        if layout is None:
-            cache = _pad_cache(op)
-            key = (x.shape, padding)
-            layout = cache.get(key)
-            if layout is None:
-                if len(cache) >= SHAPE_CACHE_LIMIT:
-                    cache.clear()
-                layout = cache[key] = _padded(op, x.shape, padding)
-        out_shape, interior = layout
-        out = np.full(out_shape, pad_const[0], dtype=x.dtype)
-        out[interior] = x
-        return (out,)
-
-    @impl(ReverseOp)
-    def run_reverse(self, interpreter: Interpreter, op: ReverseOp, args: PythonValues):
-        return (_KERNELS.of(op)(*args),)
-
-    @impl(TransposeOp)
-    def run_transpose(self, interpreter: Interpreter, op: TransposeOp, args: PythonValues):
-        return (_KERNELS.of(op)(*args),)
-
-    @impl(ConcatOp)
-    def run_concat(self, interpreter: Interpreter, op: ConcatOp, args: PythonValues):
-        return (_KERNELS.of(op)(*args),)
-
-    # -- scatter / gather ---------------------------------------------------------------
-
-    @impl(GatherOp)
-    def run_gather(self, interpreter: Interpreter, op: GatherOp, args: PythonValues):
-        return (_KERNELS.of(op)(*args),)
-
-    @impl(ScatterOp)
-    def run_scatter(self, interpreter: Interpreter, op: ScatterOp, args: PythonValues):
-        values_in, indices, update = args
-        return (scatter_into(op, values_in.copy(), indices, update),)
-
-
 @_KERNELS.builds(GatherOp)
 def _gather_kernel(op: GatherOp) -> Kernel:
     def gather(values: np.ndarray, indices: np.ndarray) -> np.ndarray:
@@ -768,3 +625,68 @@ def _check_indices(op: Operation, indices: np.ndarray, size: int) -> None:
         in_range = indices.view(_UNSIGNED[indices.dtype]).max() < size
     if not in_range:
         raise IndexOutOfRange(op, size, (indices.min(), indices.max()))
+
+
+# ---------------------------------------------------------------------------------------
+# Impls
+# ---------------------------------------------------------------------------------------
+
+
+@_KERNELS.impls
+class TosaTensorFunctions(InterpreterFunctions):
+    """Numpy impls of the TOSA tensor, reduction, data-layout, gather, data-node, shape
+    and control-flow operators: the ops with a kernel run it (`Kernels.impls`); the others
+    are below."""
+
+    # -- data nodes and shapes ----------------------------------------------------------
+
+    @impl(ConstOp)
+    def run_const(self, interpreter: Interpreter, op: ConstOp, args: PythonValues):
+        return (_const_value(op),)
+
+    @impl(ConstShapeOp)
+    def run_const_shape(self, interpreter: Interpreter, op: ConstShapeOp, args: PythonValues):
+        return (_const_shape(op),)
+
+    # -- tensor operators ---------------------------------------------------------------
+
+    @impl(ArgMaxOp)
+    def run_argmax(self, interpreter: Interpreter, op: ArgMaxOp, args: PythonValues):
+        kind = _argmax_kind(op)
+        x = args[0]
+        if kind.ignore_nan:
+            index = _argmax_ignoring_nan(x, kind.axis)
+        else:
+            index = np.argmax(x, axis=kind.axis)
+        return (np.asarray(index, dtype=kind.output),)
+
+    # -- data layout --------------------------------------------------------------------
+
+    @impl(TileOp)
+    def run_tile(self, interpreter: Interpreter, op: TileOp, args: PythonValues):
+        x, multiples = args
+        return (np.tile(x, multiples),)
+
+    @impl(PadOp)
+    def run_pad(self, interpreter: Interpreter, op: PadOp, args: PythonValues):
+        x, padding, pad_const = args
+        layout = _static_padding(op)
+        if layout is None:
+            cache = _pad_cache(op)
+            key = (x.shape, padding)
+            layout = cache.get(key)
+            if layout is None:
+                if len(cache) >= SHAPE_CACHE_LIMIT:
+                    cache.clear()
+                layout = cache[key] = _padded(op, x.shape, padding)
+        out_shape, interior = layout
+        out = np.full(out_shape, pad_const[0], dtype=x.dtype)
+        out[interior] = x
+        return (out,)
+
+    # -- scatter / gather ---------------------------------------------------------------
+
+    @impl(ScatterOp)
+    def run_scatter(self, interpreter: Interpreter, op: ScatterOp, args: PythonValues):
+        values_in, indices, update = args
+        return (scatter_into(op, values_in.copy(), indices, update),)

@@ -25,6 +25,7 @@ The ops are grouped by OpenVINO op family, in modules named like those of
 - `scatter`: ScatterUpdate, ScatterNDUpdate, ScatterElementsUpdate
 - `sorting`: TopK
 - `einsum`: Einsum
+- `quantization`: FakeQuantize
 
 `common` holds what they share. Each module ends with its op list; `OpenVINO` is the dialect.
 """
@@ -157,6 +158,7 @@ from tosa_state.dialects.openvino.matrix import (
     ReduceSumOp,
     SoftmaxOp,
 )
+from tosa_state.dialects.openvino.quantization import QUANTIZATION_OPS, FakeQuantizeOp
 from tosa_state.dialects.openvino.rnn_cells import (
     DIRECTIONS,
     RNN_CELL_OPS,
@@ -203,6 +205,7 @@ OpenVINO = Dialect(
         *SCATTER_OPS,
         *SORTING_OPS,
         *EINSUM_OPS,
+        *QUANTIZATION_OPS,
     ],
     [*COMMON_ATTRIBUTES, *TENSOR_ITERATOR_ATTRIBUTES],
 )
@@ -222,6 +225,7 @@ __all__ = [
     "ND_REDUCTIONS",
     "OPERANDS_FORMAT",
     "PAD_MODES",
+    "QUANTIZATION_OPS",
     "ROUNDING_TYPES",
     "SCATTER_OPS",
     "SORTING_OPS",
@@ -257,6 +261,7 @@ __all__ = [
     "EqualOp",
     "ErfOp",
     "ExpOp",
+    "FakeQuantizeOp",
     "FloorModOp",
     "FloorOp",
     "GRUCellOp",

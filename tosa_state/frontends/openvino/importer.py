@@ -62,6 +62,7 @@ from tosa_state.frontends.openvino.graph import (
 )
 from tosa_state.frontends.openvino.indexing import INDEXING_LAYERS
 from tosa_state.frontends.openvino.matrix import MATRIX_LAYERS
+from tosa_state.frontends.openvino.quantization import QUANTIZATION_LAYERS
 from tosa_state.frontends.openvino.rnn_cells import RNN_CELL_LAYERS
 from tosa_state.frontends.openvino.scatter import SCATTER_LAYERS
 from tosa_state.frontends.openvino.sorting import SORTING_LAYERS
@@ -85,6 +86,7 @@ SUPPORTED_OPS: dict[str, OpSpec] = {
     **SCATTER_LAYERS,
     **SORTING_LAYERS,
     **EINSUM_LAYERS,
+    **QUANTIZATION_LAYERS,
 }
 """Layer types the importer understands (besides Parameter, Result and Const)."""
 

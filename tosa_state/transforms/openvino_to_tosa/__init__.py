@@ -18,6 +18,8 @@
 - `scatter`: ScatterUpdate, ScatterNDUpdate, ScatterElementsUpdate with `tosa.scatter`
   (reductions through a one-hot table)
 - `sorting`: TopK by ranks from a comparison table
+- `quantization`: FakeQuantize-1; int8 Convolution / depthwise GroupConvolution / MatMul of
+  quantized inputs
 
 `common` holds what they share: the pattern base class, the emitter and its helpers.
 """
@@ -34,6 +36,7 @@ from tosa_state.transforms.openvino_to_tosa.einsum import EINSUM_PATTERNS
 from tosa_state.transforms.openvino_to_tosa.elementwise import ELEMENTWISE_PATTERNS
 from tosa_state.transforms.openvino_to_tosa.indexing import INDEXING_PATTERNS
 from tosa_state.transforms.openvino_to_tosa.matrix import MATRIX_PATTERNS
+from tosa_state.transforms.openvino_to_tosa.quantization import QUANTIZATION_PATTERNS
 from tosa_state.transforms.openvino_to_tosa.rnn_cells import RNN_CELL_PATTERNS
 from tosa_state.transforms.openvino_to_tosa.scatter import SCATTER_PATTERNS
 from tosa_state.transforms.openvino_to_tosa.sorting import SORTING_PATTERNS
@@ -41,6 +44,7 @@ from tosa_state.transforms.openvino_to_tosa.state import STATE_PATTERNS
 from tosa_state.transforms.openvino_to_tosa.tensor_iterator import TENSOR_ITERATOR_PATTERNS
 
 ALL_PATTERNS: tuple[type[OpenVINOPattern], ...] = (
+    *QUANTIZATION_PATTERNS,  # first: its int8 products are tried before the float ones
     *DATA_MOVEMENT_PATTERNS,
     *ELEMENTWISE_PATTERNS,
     *MATRIX_PATTERNS,

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 import ml_dtypes
 import numpy as np
-from xdsl.dialects.builtin import TensorType, bf16, f16, f32
+from xdsl.dialects.builtin import TensorType, bf16, f16, f32, i8, i32
 from xdsl.ir import Attribute, SSAValue
 
 from tosa_state.dialects import openvino as ov
@@ -71,14 +71,16 @@ def _fit(size: int, kernel: int, stride: int, dilation: int, begin: int, end: in
     return size, begin, end
 
 
-def _convolve(e: Emitter, op: ov.ConvolutionBase, x: SSAValue, w: SSAValue,
-              depthwise: bool = False) -> SSAValue:
+def convolve(e: Emitter, op: ov.ConvolutionBase, x: SSAValue, w: SSAValue,
+             depthwise: bool = False, input_zp: int | None = None) -> SSAValue:
     """`x [N, C, spatial...]` convolved by `w [O, C, kernel...]` with `op`'s strides,
     dilations and padding: one `tosa.conv2d` between transposes. With `depthwise`, `w` is
     `[C, M, kernel...]` (each channel by its own M filters) and the op is
-    `tosa.depthwise_conv2d`."""
+    `tosa.depthwise_conv2d`. With `input_zp`, an i8 `x` (that zero point) by an i8 `w`
+    accumulates into an i32 result (see `quantization`)."""
     element_type = element(x)
-    accumulator = _ACCUMULATOR.get(element_type)
+    integer = input_zp is not None and element_type == i8
+    accumulator = i32 if integer else _ACCUMULATOR.get(element_type)
     if accumulator is None:
         raise Unsupported(f"convolution of {element_type} values (floats only)")
     dims, filter_dims = dims_of(x), shape(w)
@@ -108,16 +110,18 @@ def _convolve(e: Emitter, op: ov.ConvolutionBase, x: SSAValue, w: SSAValue,
     x = e.slice(x, (0, 0, 0, 0), (n, channels, *sizes))
     x = e.transpose(x, (0, 2, 3, 1))
     w = e.transpose(w, (2, 3, 0, 1) if depthwise else (0, 2, 3, 1))  # [KH,KW,C,M] / OHWI
-    bias = e.const(np.zeros(out_channels), element_type)
+    out_element = i32 if integer else element_type
+    bias = e.const(np.zeros(out_channels), out_element)
     zero = e.const(np.zeros(1), element_type)
+    input_zero = e.const(np.array([input_zp]), element_type) if input_zp else zero
     out_h, out_w = (
         DYN if size == DYN else
         (size + pads[2 * i] + pads[2 * i + 1] - (kernel - 1) * dilations[i] - 1) // strides[i] + 1
         for i, (size, kernel) in enumerate(zip(sizes, (kernel_h, kernel_w), strict=True))
     )
-    result_type = TensorType(element_type, (n, out_h, out_w, out_channels))
+    result_type = TensorType(out_element, (n, out_h, out_w, out_channels))
     cls = tt.DepthwiseConv2DOp if depthwise else tt.Conv2DOp
-    conv = e.value(cls([x, w, bias, zero, zero], result_type, pads, strides, dilations,
+    conv = e.value(cls([x, w, bias, input_zero, zero], result_type, pads, strides, dilations,
                        accumulator))
     result = e.transpose(conv, (0, 3, 1, 2))
     if spatial == 1:
@@ -132,7 +136,7 @@ class Convolution(OpenVINOPattern):
     OPS = (ov.ConvolutionOp,)
 
     def convert(self, op: ov.ConvolutionOp, e: Emitter) -> Sequence[SSAValue]:
-        return [_convolve(e, op, op.input, op.filter)]
+        return [convolve(e, op, op.input, op.filter)]
 
 
 class GroupConvolution(OpenVINOPattern):
@@ -147,14 +151,14 @@ class GroupConvolution(OpenVINOPattern):
         groups, per_group = filter_dims[0], filter_dims[2]
         if per_group == 1:  # [G, M, 1, kernel...] -> [G, M, kernel...]
             filters = e.reshape(op.filter, (groups, filter_dims[1], *filter_dims[3:]))
-            return [_convolve(e, op, op.input, filters, depthwise=True)]
+            return [convolve(e, op, op.input, filters, depthwise=True)]
         outputs = []
         for group in range(groups):
             x = e.slice(op.input, (0, group * per_group, *[0] * (len(dims) - 2)),
                         (dims[0], per_group, *dims[2:]))
             w = e.slice(op.filter, (group, *[0] * (len(filter_dims) - 1)),
                         (1, *filter_dims[1:]))
-            outputs.append(_convolve(e, op, x, e.reshape(w, filter_dims[1:])))
+            outputs.append(convolve(e, op, x, e.reshape(w, filter_dims[1:])))
         return [outputs[0] if groups == 1 else e.concat(outputs, 1)]
 
 

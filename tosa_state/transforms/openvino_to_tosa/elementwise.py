@@ -200,7 +200,7 @@ class Divide(OpenVINOPattern):
         return [_divide(e, op.lhs, op.rhs, floor=bool(op.m_pythondiv.value.data))]
 
 
-def _rounded_quotient(e: Emitter, a: SSAValue, b: SSAValue) -> SSAValue:
+def rounded_quotient(e: Emitter, a: SSAValue, b: SSAValue) -> SSAValue:
     """`a / b` rounded once to the type of f32 `a` and `b` as OpenVINO divides: the
     reciprocal product in f64 is within 2^-52 of the quotient, nearer than any f32 quotient
     comes to a rounding boundary. Other floats as `_divide`."""
@@ -221,7 +221,7 @@ class Remainder(OpenVINOPattern):
         floor = isinstance(op, ov.FloorModOp)
         a, b = op.lhs, op.rhs
         if is_float(element(a)):
-            ratio = _rounded_quotient(e, a, b)
+            ratio = rounded_quotient(e, a, b)
             whole = e.unary(tew.FloorOp, ratio) if floor else e.truncate(ratio)
             return [e.sub(a, e.mul(whole, b))]
         quotient = _divide(e, a, b, floor=floor)

@@ -23,7 +23,13 @@ from tosa_state.dialects.tfl.quantized import (
     quantization,
 )
 from tosa_state.dialects.tosa import elementwise as tew
-from tosa_state.transforms.openvino_to_tosa.common import Emitter, Unsupported, element, shape
+from tosa_state.transforms.openvino_to_tosa.common import (
+    Emitter,
+    Unsupported,
+    dims,
+    element,
+    shape,
+)
 from tosa_state.transforms.tflite_to_tosa.common import TflPattern
 
 INT8_MIN, INT8_MAX = -128, 127
@@ -62,7 +68,7 @@ def rescale(e: Emitter, value: SSAValue, scales: Sequence[float] | float, out_el
                   e.const(np.array([s for _, s in pairs], np.int8), i8),
                   e.const(np.array([input_zp], zp_dtype[in_element]), in_element),
                   e.const(np.array([output_zp], zp_dtype[out_element]), out_element)],
-        result_types=[TensorType(out_element, shape(value))],
+        result_types=[TensorType(out_element, dims(value))],
         properties={
             "scale32": BoolAttr.from_bool(True),
             "rounding_mode": RoundingModeAttr(
