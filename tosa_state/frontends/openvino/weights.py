@@ -8,8 +8,8 @@ the operating system pages them in at the first call, and may drop them again un
 pressure (they are clean, backed by the file). A large constant at an offset that is not
 a multiple of its element size (OpenVINO's serializer packs constants without padding: in
 an optimum-intel export every weight after a 1-byte constant is off by one) is read once
-into an aligned buffer of its own, also held by a `memoryview`: one copy, made at import,
-no second one later. Small constants, and those of other element types, are copied into
+into an aligned, huge-page backed arena, also held by a `memoryview`: one copy, made at
+import, no second one later. Small constants, and those of other element types, are copied into
 their attributes, as before. As with OpenVINO's own mapping, the file must not be changed
 or truncated while a model compiled from it is alive.
 """
@@ -30,6 +30,10 @@ MAPPED_MIN_BYTES = 1 << 16
 """Constants of at least this many bytes are used in place in the mapping; smaller ones
 are copied (they cost nothing, and keep no reference to the file)."""
 
+HUGE_PAGE = 2 << 20
+ARENA = 64 << 20
+"""Unaligned constants are copied into arenas of this size (see `Weights._free`)."""
+
 
 class Weights:
     """The `.bin` file, mapped on first use."""
@@ -37,6 +41,8 @@ class Weights:
     def __init__(self, path: Path) -> None:
         self.path = path
         self._data: memoryview | None = None
+        self._arena: memoryview | None = None
+        self._used = 0
         self.problem = ""
         """Why `get()` returned None."""
 
@@ -76,17 +82,32 @@ class Weights:
 
     def _aligned_copy(self, offset: int, size: int) -> memoryview:
         """`size` bytes of the file from `offset`, read (not through the mapping, whose
-        pages stay untouched) into an anonymous mapping (page-aligned; huge pages where the
-        system gives them, as numpy's own large arrays)."""
-        buffer = mmap.mmap(-1, size)
-        if hasattr(mmap, "MADV_HUGEPAGE"):
-            buffer.madvise(mmap.MADV_HUGEPAGE)
+        pages stay untouched) into the next free bytes of an arena (`_free`)."""
+        view = self._free(size)
         with self.path.open("rb", buffering=0) as file:
             file.seek(offset)
             done = 0
             while done < size:
-                read = file.readinto(memoryview(buffer)[done:])
+                read = file.readinto(view[done:])
                 if not read:
                     raise OSError(f"'{self.path}' ended while reading it")
                 done += read
-        return memoryview(buffer).toreadonly()
+        return view.toreadonly()
+
+    def _free(self, size: int) -> memoryview:
+        """`size` bytes (64-byte aligned) of an arena: a private anonymous mapping of at
+        least `ARENA` bytes from an address aligned for huge pages, which are asked for
+        (numpy does the same for its own large arrays: the matmuls of an LLM decode step
+        stream every weight, and 4 KiB pages cost TLB misses). One mapping per weight would
+        round each up to a whole huge page."""
+        if self._arena is None or self._used + size > self._arena.nbytes:
+            length = max(ARENA, size) + HUGE_PAGE
+            # private: a shared anonymous mapping is shared memory, without huge pages
+            arena = mmap.mmap(-1, length, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
+            if hasattr(mmap, "MADV_HUGEPAGE"):
+                arena.madvise(mmap.MADV_HUGEPAGE)
+            start = -np.frombuffer(arena, np.uint8, count=1).ctypes.data % HUGE_PAGE
+            self._arena, self._used = memoryview(arena)[start:], 0
+        view = self._arena[self._used : self._used + size]
+        self._used += -(-size // 64) * 64
+        return view
