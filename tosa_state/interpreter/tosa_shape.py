@@ -1,6 +1,6 @@
 """Interpreter impls of the TOSA shape operators: a shape is a `tuple[int, ...]`.
 
-Each impl is a kernel call (`Kernels`), so a plan calls the kernel itself: an LLM step runs
+Each impl is a kernel call (`Kernels.impls`), so a plan calls the kernel itself: an LLM step runs
 thousands of these (`tosa.dim`, `tosa.concat_shape`, `tosa.mul_shape`, ...), where the
 impl's call and its reading of the op's properties cost more than the work."""
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from xdsl.interpreter import Interpreter, InterpreterFunctions, PythonValues, impl, register_impls
+from xdsl.interpreter import InterpreterFunctions
 
 from tosa_state.dialects.tosa import shape as ts
 from tosa_state.interpreter.op_cache import Kernel, Kernels
@@ -60,22 +60,9 @@ def _elementwise_kernel(op: Any) -> Kernel:
     return shape_elementwise
 
 
-def _run(self: object, interpreter: Interpreter, op: Any, args: PythonValues):
-    return (_KERNELS.of(op)(*args),)
-
-
-@register_impls
+@_KERNELS.impls
 class TosaShapeFunctions(InterpreterFunctions):
-    plan_kernel = staticmethod(_KERNELS.plan_kernel)  # every impl here is a kernel call
-
-    run_dim = impl(ts.DimOp)(_run)
-    run_concat_shape = impl(ts.ConcatShapeOp)(_run)
-    run_add_shape = impl(ts.AddShapeOp)(_run)
-    run_sub_shape = impl(ts.SubShapeOp)(_run)
-    run_mul_shape = impl(ts.MulShapeOp)(_run)
-    run_div_floor_shape = impl(ts.DivFloorShapeOp)(_run)
-    run_max_shape = impl(ts.MaxShapeOp)(_run)
-    run_min_shape = impl(ts.MinShapeOp)(_run)
+    """Every shape operator, by its kernel (`Kernels.impls`)."""
 
 
 __all__ = ["TosaShapeFunctions"]
