@@ -1,5 +1,5 @@
-"""A tiny Llama decoding token by token: tosa-state (interpreter and device `iree`) against
-OpenVINO, in one process.
+"""A Llama decoding token by token: tosa-state (interpreter, and device `iree` for the tiny
+one) against OpenVINO, in one process.
 
 The model is `llm_models.py`'s tiny Llama (2 layers, hidden size 64, 4 query / 2 K/V heads,
 vocabulary 128, random weights) exported by optimum-intel as stateful IR (the KV caches in
@@ -16,25 +16,47 @@ Device `iree` runs twice: the model as it is (`iree`), and as a pair of modules
 step of one token of batch 1 (`DECODE_SHAPES`) for the decode steps, the KV caches handed
 over once, after the prefill, through the state-control functions (docs/runtime.md).
 
-OpenVINO runs with `INFERENCE_NUM_THREADS=1` and f32 precision (tosa-state is
-single-threaded numpy, IREE `local-sync`); the runtimes alternate call by call, so that a
-busy machine slows each alike, and their logits are checked to agree first. Run
-`python benchmarks/llm_decode.py` (the `test` extra installs torch, transformers and
-optimum-intel; the export is cached in `--cache`).
+OpenVINO runs with `INFERENCE_NUM_THREADS=1` and f32 precision (tosa-state is numpy with
+`OPENBLAS_NUM_THREADS=1` unless set otherwise, IREE `local-sync`); the runtimes alternate
+call by call, so that a busy machine slows each alike, and their logits are checked to
+agree first. Run `python benchmarks/llm_decode.py` (the `test` extra installs torch,
+transformers and optimum-intel; the export is cached in `--cache`).
+
+`--size small` runs a real-size decoder instead: SmolLM-135M's shape (hidden 576, 30 layers,
+9 query / 3 K/V heads, intermediate 1536, vocabulary 49152, tied embedding: 135M parameters,
+a 538 MB `.bin`; random weights, exported by the pinned optimum-intel and transformers into
+`--cache`/llm_exports/llama-small, about 30 s once), tosa-state's interpreter against
+OpenVINO only. It measures, besides: compile time (`compile_model` and a request, both
+runtimes alternately), peak resident memory (each runtime alone in a fresh subprocess, so
+that one's peak does not hide the other's: after compiling, and through a 2048-token
+prefill), prefills of 128 and 2048 tokens, decode steps at past 128 / 512 / 2048 with the
+largest step over the median (a buffer regrown mid-run shows there).
 """
 
 from __future__ import annotations
 
+import json
+import os
+import resource
+import subprocess
 import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+
+# One thread for numpy's BLAS too, as for OpenVINO: OpenBLAS's threads spin while waiting, so
+# on a loaded machine its default (one per core) made every matmul up to 10x slower.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import numpy as np
 from llm_models import export, prompt, step_inputs
 
 PASTS = (64, 128, 256, 512, 1024)
 PREFILL = 16
+SMALL_PASTS = (128, 512, 2048)
+SMALL_PREFILLS = (128, 2048)
+OPENVINO_CONFIG = {"INFERENCE_NUM_THREADS": 1, "INFERENCE_PRECISION_HINT": "f32",
+                   "KV_CACHE_PRECISION": "f32"}
 DECODE_SHAPES = {"input_ids": [1, 1], "position_ids": [1, 1], "beam_idx": [1]}
 """The inputs of a decode step of batch 1 (`attention_mask` stays `[1, ?]`)."""
 
@@ -69,17 +91,23 @@ def iree_pair(xml: Path) -> Callable[[dict[str, np.ndarray] | None], np.ndarray]
     return call
 
 
-def runtimes(xml: Path) -> dict[str, Callable[[dict[str, np.ndarray] | None], np.ndarray]]:
-    """One call per runtime: inputs in, logits out (`None` resets the state)."""
-    import openvino as ov
+def compile_request(runtime: str, xml: Path):  # -> an infer request of either runtime
+    if runtime == "openvino":
+        import openvino as ov
 
+        return ov.Core().compile_model(str(xml), "CPU", OPENVINO_CONFIG).create_infer_request()
     import tosa_state
 
-    ours = tosa_state.compile_model(xml).create_infer_request()
-    iree = tosa_state.compile_model(xml, device="iree").create_infer_request()
-    config = {"INFERENCE_NUM_THREADS": 1, "INFERENCE_PRECISION_HINT": "f32",
-              "KV_CACHE_PRECISION": "f32"}
-    theirs = ov.Core().compile_model(str(xml), "CPU", config).create_infer_request()
+    device = "iree" if runtime == "iree" else "interpreter"
+    return tosa_state.compile_model(xml, device=device).create_infer_request()
+
+
+def runtimes(xml: Path, iree: bool = True
+             ) -> dict[str, Callable[[dict[str, np.ndarray] | None], np.ndarray]]:
+    """One call per runtime: inputs in, logits out (`None` resets the state)."""
+    ours = compile_request("tosa-state", xml)
+    iree_request = compile_request("iree", xml) if iree else None
+    theirs = compile_request("openvino", xml)
 
     def tosa_state_call(inputs: dict[str, np.ndarray] | None) -> np.ndarray:
         if inputs is None:
@@ -88,10 +116,11 @@ def runtimes(xml: Path) -> dict[str, Callable[[dict[str, np.ndarray] | None], np
         return ours.infer(inputs)["logits"]
 
     def iree_call(inputs: dict[str, np.ndarray] | None) -> np.ndarray:
+        assert iree_request is not None
         if inputs is None:
-            iree.reset_state()
+            iree_request.reset_state()
             return np.empty(0)
-        return iree.infer(inputs)["logits"]
+        return iree_request.infer(inputs)["logits"]
 
     def openvino_call(inputs: dict[str, np.ndarray] | None) -> np.ndarray:
         if inputs is None:
@@ -100,6 +129,8 @@ def runtimes(xml: Path) -> dict[str, Callable[[dict[str, np.ndarray] | None], np
         theirs.infer(inputs)
         return theirs.get_tensor("logits").data.copy()
 
+    if not iree:
+        return {"tosa-state": tosa_state_call, "openvino": openvino_call}
     return {"tosa-state": tosa_state_call, "iree": iree_call, "iree-2": iree_pair(xml),
             "openvino": openvino_call}
 
@@ -110,8 +141,9 @@ def _timed(call: Callable[[], object]) -> float:
     return time.perf_counter() - start
 
 
-def prefill_ms(calls: dict[str, Callable], repeats: int) -> dict[str, float]:
-    tokens = prompt(1, PREFILL, seed=0)
+def prefill_ms(calls: dict[str, Callable], repeats: int, length: int = PREFILL
+               ) -> dict[str, float]:
+    tokens = prompt(1, length, seed=0)
     samples: dict[str, list[float]] = {name: [] for name in calls}
     for _ in range(repeats):
         for name, call in calls.items():
@@ -122,6 +154,12 @@ def prefill_ms(calls: dict[str, Callable], repeats: int) -> dict[str, float]:
 
 def decode_ms(calls: dict[str, Callable], past: int, steps: int) -> dict[str, float]:
     """Median ms of a one-token step after `past` positions (the cache filled by a prefill)."""
+    return {name: float(np.median(v)) for name, v in decode_samples(calls, past, steps).items()}
+
+
+def decode_samples(calls: dict[str, Callable], past: int, steps: int
+                   ) -> dict[str, list[float]]:
+    """The ms of `steps` one-token steps after `past` positions, per runtime."""
     tokens = prompt(1, past, seed=1)
     next_token = {}
     for name, call in calls.items():
@@ -136,7 +174,7 @@ def decode_ms(calls: dict[str, Callable], past: int, steps: int) -> dict[str, fl
             logits = call(inputs)
             samples[name].append(time.perf_counter() - start)
             next_token[name] = logits[:, -1:].argmax(-1)
-    return {name: 1e3 * float(np.median(v)) for name, v in samples.items()}
+    return {name: [1e3 * t for t in v] for name, v in samples.items()}
 
 
 def check_agreement(calls: dict[str, Callable]) -> float:
@@ -157,6 +195,85 @@ def check_agreement(calls: dict[str, Callable]) -> float:
                for ours in logits.values())
 
 
+# ---------------------------------------------------------------------------------------------
+# --size small: the real-size decoder
+# ---------------------------------------------------------------------------------------------
+
+
+def _rss_mib() -> tuple[float, float]:
+    """(peak, current) resident memory of this process, MiB."""
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    with open("/proc/self/statm") as statm:
+        current = int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+    return peak, current
+
+
+def memory_child(runtime: str, xml: Path, prefill: int) -> None:
+    """Runs in a fresh process: compile, then one prefill of `prefill` tokens; prints the
+    peak and current resident memory after each, as JSON."""
+    base = _rss_mib()[1]
+    request = compile_request(runtime, xml)
+    compiled = _rss_mib()
+    request.infer(step_inputs(prompt(1, prefill, seed=0), 0))
+    print(json.dumps({"start": base, "compile": compiled, "prefill": _rss_mib()}))
+
+
+def measure_memory(runtime: str, xml: Path, prefill: int) -> dict[str, object]:
+    done = subprocess.run(
+        [sys.executable, __file__, "--memory-of", runtime, "--xml", str(xml),
+         "--prefill", str(prefill)],
+        capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        return {"error": done.stderr.strip().splitlines()[-1:] or [f"exit {done.returncode}"]}
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def compile_seconds(xml: Path, repeats: int) -> dict[str, float]:
+    """Median seconds of compiling the model and creating a request, runtimes alternating."""
+    samples: dict[str, list[float]] = {"tosa-state": [], "openvino": []}
+    for _ in range(repeats):
+        for name in samples:
+            start = time.perf_counter()
+            request = compile_request(name, xml)
+            samples[name].append(time.perf_counter() - start)
+            del request
+    return {name: float(np.median(v)) for name, v in samples.items()}
+
+
+def small(xml: Path, repeats: int, steps: int) -> None:
+    print(f"SmolLM-135M-shaped Llama ({xml.with_suffix('.bin').stat().st_size / 1e6:.0f} MB "
+          f"of f32 weights), one thread; load average before: "
+          f"{' '.join(f'{x:.1f}' for x in os.getloadavg())}")
+    bin_mib = xml.with_suffix(".bin").stat().st_size / 2**20
+    for runtime in ("tosa-state", "openvino"):
+        found = measure_memory(runtime, xml, max(SMALL_PREFILLS))
+        if "error" in found:
+            print(f"  {runtime:>10} memory: failed: {found['error']}")
+            continue
+        (peak_c, now_c), (peak_p, _) = found["compile"], found["prefill"]  # type: ignore[misc]
+        print(f"  {runtime:>10} resident MiB: {found['start']:.0f} before compiling, "
+              f"compile peak {peak_c:.0f} ({peak_c / bin_mib:.2f}x the .bin) then {now_c:.0f}, "
+              f"peak through a {max(SMALL_PREFILLS)}-token prefill {peak_p:.0f}")
+    seconds = compile_seconds(xml, max(1, repeats // 3))
+    print(f"  compile s: tosa-state {seconds['tosa-state']:.2f}, openvino "
+          f"{seconds['openvino']:.2f} ({seconds['tosa-state'] / seconds['openvino']:.2f}x)")
+    calls = runtimes(xml, iree=False)
+    print(f"  logits agree within {check_agreement(calls):.1e} of the largest")
+    print(f"{'ms per call':>22} {'tosa-state':>11} {'openvino':>9} {'ratio':>6} "
+          f"{'max/median':>18}")
+    for length in SMALL_PREFILLS:
+        f = prefill_ms(calls, repeats if length < 1024 else max(1, repeats // 3), length)
+        print(f"{f'prefill {length} tokens':>22} {f['tosa-state']:11.1f} {f['openvino']:9.1f} "
+              f"{f['tosa-state'] / f['openvino']:5.2f}x")
+    for past in SMALL_PASTS:
+        samples = decode_samples(calls, past, steps)
+        f = {name: float(np.median(v)) for name, v in samples.items()}
+        spikes = " ".join(f"{max(v) / f[name]:.2f}" for name, v in samples.items())
+        print(f"{f'decode, past {past}':>22} {f['tosa-state']:11.1f} {f['openvino']:9.1f} "
+              f"{f['tosa-state'] / f['openvino']:5.2f}x {spikes:>18}")
+    print(f"load average after: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
+
+
 def main() -> int:
     import argparse
 
@@ -165,7 +282,15 @@ def main() -> int:
                         help="where the exported model is kept")
     parser.add_argument("--repeats", type=int, default=15, help="timed prefills")
     parser.add_argument("--steps", type=int, default=25, help="timed decode steps per past")
+    parser.add_argument("--size", choices=("tiny", "small"), default="tiny",
+                        help="tiny: 2 layers, hidden 64; small: SmolLM-135M's shape")
+    parser.add_argument("--memory-of", help=argparse.SUPPRESS)  # the memory subprocess
+    parser.add_argument("--xml", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--prefill", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.memory_of:
+        memory_child(args.memory_of, args.xml, args.prefill)
+        return 0
     try:
         import openvino  # noqa: F401
         import optimum.intel  # noqa: F401
@@ -173,7 +298,10 @@ def main() -> int:
         print(f"error: {error.name} is not installed (pip install -e '.[test]')",
               file=sys.stderr)
         return 1
-    xml = export(["llama"], args.cache / "llm_exports")["llama"]
+    xml = export(["llama"], args.cache / "llm_exports", args.size)["llama"]
+    if args.size == "small":
+        small(xml, args.repeats, args.steps)
+        return 0
     calls = runtimes(xml)
     worst = check_agreement(calls)
     prefill = prefill_ms(calls, args.repeats)

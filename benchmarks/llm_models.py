@@ -37,6 +37,23 @@ _COMMON = {
     "max_position_embeddings": 2048,
 }
 
+SIZES = {
+    "tiny": _COMMON,
+    # SmolLM-135M's shape (135M parameters, the embedding tied to the output projection: a
+    # 538 MB f32 `.bin`), random weights
+    "small": {
+        "vocab_size": 49152,
+        "hidden_size": 576,
+        "intermediate_size": 1536,
+        "num_hidden_layers": 30,
+        "num_attention_heads": 9,
+        "num_key_value_heads": 3,
+        "max_position_embeddings": 4096,
+        "tie_word_embeddings": True,
+    },
+}
+"""Configs by name: `export(..., size="small")` writes `root/<family>-small/`."""
+
 
 def _config(family: str, sizes: dict[str, int] | None = None):  # -> transformers.PretrainedConfig
     """The model class and tiny config of `family` (`sizes`: `_COMMON`'s keys, default those)."""
@@ -94,16 +111,18 @@ def _export_here(name: str, directory: Path, sizes: dict[str, int] | None = None
     exported.save_pretrained(directory)
 
 
-def export(families: Sequence[str], root: Path) -> dict[str, Path]:
-    """Export the tiny models of `families` into `root/<family>/` (those not exported yet, in
-    one subprocess: torch and transformers load once); returns the `.xml` path of each."""
-    xmls = {family: root / family / XML_NAME for family in families}
+def export(families: Sequence[str], root: Path, size: str = "tiny") -> dict[str, Path]:
+    """Export the models of `families` in config `size` (`SIZES`) into `root/<family>/`
+    (`root/<family>-<size>/` for another size than tiny; those not exported yet, in one
+    subprocess: torch and transformers load once); returns the `.xml` path of each."""
+    suffix = "" if size == "tiny" else f"-{size}"
+    xmls = {family: root / f"{family}{suffix}" / XML_NAME for family in families}
     missing = [family for family, xml in xmls.items() if not xml.is_file()]
     if missing:
         root.mkdir(parents=True, exist_ok=True)
         env = {**os.environ, "TOKENIZERS_PARALLELISM": "false", "HF_HUB_OFFLINE": "1"}
         done = subprocess.run(
-            [sys.executable, __file__, str(root), *missing],
+            [sys.executable, __file__, size, str(root), *missing],
             capture_output=True, text=True, env=env, check=False,
         )
         failed = [family for family in missing if not xmls[family].is_file()]
@@ -113,8 +132,10 @@ def export(families: Sequence[str], root: Path) -> dict[str, Path]:
 
 
 if __name__ == "__main__":
-    for name in sys.argv[2:]:
-        _export_here(name, Path(sys.argv[1]) / name)
+    _size, _root = sys.argv[1], Path(sys.argv[2])
+    for name in sys.argv[3:]:
+        _export_here(name, _root / (name if _size == "tiny" else f"{name}-{_size}"),
+                     SIZES[_size])
 
 
 # ---------------------------------------------------------------------------------------------

@@ -107,3 +107,93 @@ def test_kernel_ops_call_their_kernels_directly():
         assert all("interp" not in line for line in lines[name]), lines[name]
     for name in ("tosa.variable.read", "tosa.variable.write"):
         assert all("interp" in line for line in lines[name]), lines[name]
+
+
+GROWING = """
+tosa.variable @kv : tensor<1x?xf32>
+func.func @main(%x: tensor<1x1xf32>) -> tensor<1x?xf32> {
+  %past = tosa.variable.read @kv : tensor<1x?xf32>
+  %all = tosa.concat %past, %x {axis = 1 : i32} : (tensor<1x?xf32>, tensor<1x1xf32>) -> tensor<1x?xf32>
+  %n = tosa.dim %all {axis = 1 : i32} : (tensor<1x?xf32>) -> !tosa.shape<1>
+  %one = tosa.const_shape {values = dense<1> : tensor<1xindex>} : () -> !tosa.shape<1>
+  %m = tosa.mul_shape %n, %one : (!tosa.shape<1>, !tosa.shape<1>) -> !tosa.shape<1>
+  %s = tosa.concat_shape %one, %m : (!tosa.shape<1>, !tosa.shape<1>) -> !tosa.shape<2>
+  %r = tosa.reshape %all, %s : (tensor<1x?xf32>, !tosa.shape<2>) -> tensor<1x?xf32>
+  tosa.variable.write @kv, %all : tensor<1x?xf32>
+  return %r : tensor<1x?xf32>
+}
+"""
+
+
+def test_growth_checks_and_shape_operators_are_planned():
+    """At the memref level a dynamic variable's growth checks (`scf.if`) are Python `if`s of
+    the plan, not regions run by the stock interpreter, and the shape operators
+    (`tosa.dim`, `tosa.mul_shape`, `tosa.concat_shape`) call their kernels directly; the
+    buffer still grows (the `if` taken) and the values stay right."""
+    module = parse_mlir(ts.make_context(), GROWING, "growing.mlir")
+    compiled = ts.compile_model(module)
+    plan = compiled._plan
+    source = plan.source
+    assert "push_scope" not in source, source
+    assert any(line.lstrip().startswith("if ") for line in source.splitlines()), source
+    names = [op.name for op in plan.ops_per_call]
+    assert "scf.if" in names
+    shape_lines = [source.splitlines()[number - 1] for number, op in plan._line_ops.items()
+                   if op.name in ("tosa.dim", "tosa.mul_shape", "tosa.concat_shape")]
+    assert len(shape_lines) == 3
+    assert all("interp" not in line for line in shape_lines), shape_lines
+    request = compiled.create_infer_request()
+    for step in range(1, 40):  # the buffer regrows at 1, 2, 4, ..., 32
+        everything = request.infer([np.full((1, 1), step, np.float32)])[0]
+        np.testing.assert_array_equal(everything, np.arange(1, step + 1)[None])
+    assert request.query_state()[0].state.shape == (1, 39)
+
+
+ROWS = """
+func.func @main(%x: tensor<?x3x4xf32>, %idx: tensor<?xi32>) -> tensor<?x3x4xf32> {
+  %n = tosa.dim %x {axis = 0 : i32} : (tensor<?x3x4xf32>) -> !tosa.shape<1>
+  %w = tosa.dim %idx {axis = 0 : i32} : (tensor<?xi32>) -> !tosa.shape<1>
+  %one = tosa.const_shape {values = dense<1> : tensor<1xindex>} : () -> !tosa.shape<1>
+  %m = tosa.const_shape {values = dense<12> : tensor<1xindex>} : () -> !tosa.shape<1>
+  %rest = tosa.const_shape {values = dense<[3, 4]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %flat = tosa.concat_shape %one, %n, %m : (!tosa.shape<1>, !tosa.shape<1>, !tosa.shape<1>) -> !tosa.shape<3>
+  %rows = tosa.concat_shape %one, %w : (!tosa.shape<1>, !tosa.shape<1>) -> !tosa.shape<2>
+  %back = tosa.concat_shape %w, %rest : (!tosa.shape<1>, !tosa.shape<2>) -> !tosa.shape<3>
+  %x3 = tosa.reshape %x, %flat : (tensor<?x3x4xf32>, !tosa.shape<3>) -> tensor<1x?x12xf32>
+  %i2 = tosa.reshape %idx, %rows : (tensor<?xi32>, !tosa.shape<2>) -> tensor<1x?xi32>
+  %g = tosa.gather %x3, %i2 : (tensor<1x?x12xf32>, tensor<1x?xi32>) -> tensor<1x?x12xf32>
+  %y = tosa.reshape %g, %back : (tensor<1x?x12xf32>, !tosa.shape<3>) -> tensor<?x3x4xf32>
+  return %y : tensor<?x3x4xf32>
+}
+"""
+
+
+def test_a_gather_of_whole_rows_is_one_call_and_no_copy_when_in_place():
+    """`reshape(gather(reshape(x)))`, a Gather of whole rows as converted (an LLM's beam
+    reorder of its KV caches), is one `gather_rows` call: `x` itself when the indices keep
+    every row in place (the flattening reshape would copy a non-contiguous `x`, as a cache
+    in the corner of its buffer is), else the three kernels; an index out of range is
+    still reported at the gather."""
+    module = parse_mlir(ts.make_context(), ROWS, "rows.mlir")
+    plan = plan_of(module)
+    gathers = [n for n, op in plan._line_ops.items() if op.name == "tosa.gather"]
+    assert len(gathers) == 1
+    assert [op.name for op in plan.ops_per_call].count("tosa.reshape") == 1  # %i2's
+    x = np.arange(48, dtype=np.float32).reshape(4, 3, 4)
+    corner = np.zeros((8, 3, 4), np.float32)
+    corner[:4] = x
+    view = corner[:4, :, :]  # contiguous along rows, as a cache grown along axis 0
+    request = ts.compile_model(module).create_infer_request()
+    for indices in ([0, 1, 2, 3], [3, 2, 1, 0], [1, 1]):
+        idx = np.array(indices, np.int32)
+        np.testing.assert_array_equal(request.infer([view, idx])[0], x[idx])
+    from tosa_state.interpreter.tosa_tensor import gather_rows
+
+    def fail(*args: object) -> None:
+        raise AssertionError("not the fast path")
+
+    strided = corner.transpose(1, 0, 2)[:, :2].transpose(1, 0, 2)  # not contiguous
+    rows = gather_rows(fail, fail, fail)
+    assert rows(strided, (1, 2, 12), np.array([[0, 1]], np.int32), (2, 3, 4)) is strided
+    with pytest.raises(ts.TosaStateError, match=r"tosa\.gather"):
+        request.infer([view, np.array([0, 4], np.int32)])

@@ -60,18 +60,20 @@ def compile_model(
             specialize_input_shapes(module, input_shapes, entry)
             verify_module(module)
         bar.advance()
+        # verified once, after the last pass (the passes' own tests verify each)
         if contains_openvino_ops(module):
             bar.describe(f"compiling: {ConvertOpenVINOToTosaPass.name}")
-            apply_pipeline(ctx, module, ConvertOpenVINOToTosaPass.name)
+            apply_pipeline(ctx, module, ConvertOpenVINOToTosaPass.name, verify_each=False)
         if contains_tfl_ops(module):
             bar.describe(f"compiling: {ConvertTFLiteToTosaPass.name}")
-            apply_pipeline(ctx, module, ConvertTFLiteToTosaPass.name)
+            apply_pipeline(ctx, module, ConvertTFLiteToTosaPass.name, verify_each=False)
         bar.advance()
         bar.describe("compiling: tosa-hoist-variables")
         hoist_variables(ctx, module)
         bar.advance()
         bar.describe(f"compiling: {pipeline or 'planning'}")
-        apply_pipeline(ctx, module, pipeline)
+        apply_pipeline(ctx, module, pipeline, verify_each=False)
+        verify_module(module)
         bar.advance()
         if device == IREE:
             from tosa_state.devices.iree import IreeCompiledModel

@@ -26,6 +26,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+import numpy as np
 from xdsl.dialects.builtin import (
     BytesAttr,
     DenseIntOrFPElementsAttr,
@@ -52,6 +53,34 @@ def element_count(attr: DenseIntOrFPElementsAttr) -> int:
     for dim in attr.get_shape() or ():
         count *= dim
     return count
+
+
+def mapped(attr: Attribute) -> bool:
+    """Whether a dense attribute's bytes are a weights file's, shared: a read-only
+    `memoryview` of the file's mapping or of an aligned buffer read from it
+    (`frontends/openvino/weights.py`), not bytes of its own. Such an attribute is never
+    copied into another one by a layout change (the plan does it, as a view), and is told
+    apart from others by where its bytes are, not what they hold (`identity`)."""
+    return isinstance(attr, DenseIntOrFPElementsAttr) and isinstance(attr.data.data, memoryview)
+
+
+def identity(attr: Attribute) -> object:
+    """A key for merging equal attributes: the attribute itself, or for a mapped one where
+    its bytes are (its type, the mapping, the address, the size), so that merging does not
+    read (nor make resident) every weight to hash or compare it."""
+    if not mapped(attr):
+        return attr
+    view = attr.data.data  # type: ignore[attr-defined]
+    start = np.frombuffer(view, np.uint8).ctypes.data if view.nbytes else 0
+    return attr.type, id(view.obj), start, view.nbytes  # type: ignore[attr-defined]
+
+
+def shared_weights(array: object) -> bool:
+    """Whether a numpy array is a view of a mapped attribute's bytes (`mapped`)."""
+    base = array
+    while isinstance(base, np.ndarray):
+        base = base.base
+    return isinstance(base, memoryview)
 
 
 def resource_able(attr: DenseIntOrFPElementsAttr) -> bool:

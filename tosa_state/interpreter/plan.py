@@ -15,14 +15,15 @@ of that once. It
           ...
           return (v7,)
 
-Control flow is planned too: `tosa.cond_if` becomes a Python `if` and `tosa.while_loop` a
+Control flow is planned too: `tosa.cond_if` and `scf.if` become a Python `if` and
+`tosa.while_loop` a
 Python `while` around the planned ops of their regions (constants inside are folded once,
 values from outside are plain locals), so a loop step costs what the same ops cost in a
 function (a condition comparing a one-element integer with a constant compares Python
 ints; a step index that only advances and selects one row to gather or scatter is a Python
-int, the gather a slice and the scatter an assignment). Other ops with regions (`scf.if`
-of the lowerings) run their regions through the stock interpreter, with the values they
-capture from outside put in its scope first. Each local is deleted after its last use
+int, the gather a slice and the scatter an assignment). Other ops with regions run their
+regions through the stock interpreter, with the values they capture from outside put in its
+scope first. Each local is deleted after its last use
 (`liveness.py`), so a call holds only its live values. A failing op is reported with its
 location and layer (the generated line maps back to the op; `run_errors.py`).
 """
@@ -36,21 +37,23 @@ from itertools import count
 from typing import Any
 
 import numpy as np
+from xdsl.dialects import scf
 from xdsl.dialects.builtin import IntegerType, ModuleOp, TensorType
 from xdsl.dialects.func import CallOp, FuncOp, ReturnOp
 from xdsl.interpreter import Interpreter, InterpreterFunctions, OpImplResult
-from xdsl.ir import Block, Operation, SSAValue
+from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.traits import IsTerminator, is_side_effect_free
 
 from tosa_state.diagnostics import TosaStateError, error_at
 from tosa_state.dialects.tosa.control_flow import IfOp, WhileOp, YieldOp
 from tosa_state.dialects.tosa.elementwise import AddOp, GreaterOp
-from tosa_state.dialects.tosa.tensor import ConstOp, GatherOp, ScatterOp
+from tosa_state.dialects.tosa.tensor import ConstOp, GatherOp, ReshapeOp, ScatterOp
 from tosa_state.dialects.tosa_state import NotFolded
 from tosa_state.dtypes import numpy_dtype
 from tosa_state.interpreter.liveness import releases
 from tosa_state.interpreter.run_errors import run_failure
-from tosa_state.interpreter.tosa_tensor import scatter_into
+from tosa_state.interpreter.tosa_tensor import gather_rows, scatter_into
+from tosa_state.resources import shared_weights
 
 _plan_ids = count()
 
@@ -89,9 +92,11 @@ _HUGE_PAGE_BYTES = 4 << 20
 def _freeze(value: Any) -> Any:
     """A compile-time constant, read-only. A large one that is a view (of an attribute's
     bytes, say) is copied into numpy's own memory first: its huge pages spare the TLB
-    misses of memory-bound matmuls (about 5% of an LSTM step at H=512)."""
+    misses of memory-bound matmuls (about 5% of an LSTM step at H=512). A view of a weights
+    file's bytes is not (`resources.mapped`): it is used in place."""
     if isinstance(value, np.ndarray):
-        if value.base is not None and value.nbytes >= _HUGE_PAGE_BYTES:
+        if value.base is not None and value.nbytes >= _HUGE_PAGE_BYTES \
+                and not shared_weights(value):
             value = value.copy()
         value.flags.writeable = False
     return value
@@ -214,10 +219,15 @@ class FunctionPlan:
     ) -> Operation | None:
         """Plan the ops of `block` at indentation `depth`, but `skip`; returns its terminator
         (unplanned). The scatters of `in_place` write into their `values_in`."""
+        rows = self._row_gathers(block)
+        fused = {op for first, gather in rows.values() for op in (first, gather)}
         for op in block.ops:
             if op.has_trait(IsTerminator):
                 return op
-            if op is skip:
+            if op is skip or op in fused:
+                continue
+            if op in rows:
+                self._emit_row_gather(op, *rows[op], depth)
                 continue
             if self._emit_on_step_index(op, depth, in_place):
                 continue
@@ -235,9 +245,42 @@ class FunctionPlan:
                 self._emit_while(op, depth)
             elif isinstance(op, IfOp):
                 self._emit_if(op, depth)
+            elif isinstance(op, scf.IfOp):
+                self._emit_scf_if(op, depth)
             else:
                 self._emit_op(op, depth)
         return None
+
+    def _row_gathers(self, block: Block) -> dict[ReshapeOp, tuple[ReshapeOp, GatherOp]]:
+        """The `reshape(gather(reshape(x)))` chains of `block` (a Gather of whole rows as
+        converted: `tosa_tensor.gather_rows`), by their last reshape: each reshape's result
+        used only by the next op, `x` not a constant, not one row (a loop step's gather,
+        planned on its step index)."""
+        found: dict[ReshapeOp, tuple[ReshapeOp, GatherOp]] = {}
+        for gather in block.ops:
+            if not isinstance(gather, GatherOp):
+                continue
+            first, uses = gather.values.owner, list(gather.output.uses)
+            if not (isinstance(first, ReshapeOp) and first.parent is block
+                    and first.output.has_one_use() and len(uses) == 1
+                    and first.input1 not in self._folded
+                    and gather.indices.type.get_shape() != (1, 1)):  # one row: a step's
+                continue
+            last = uses[0].operation
+            if isinstance(last, ReshapeOp) and last.parent is block and uses[0].index == 0:
+                found[last] = (first, gather)
+        return found
+
+    def _emit_row_gather(self, last: ReshapeOp, first: ReshapeOp, gather: GatherOp,
+                         depth: int) -> None:
+        """One `gather_rows` call for the chain, at its last reshape (its operands are all
+        computed by then), reported as the gather when it fails."""
+        kernels = [_plan_kernel(self._impls[type(op)][0], op) for op in (first, gather, last)]
+        assert all(k is not None for k in kernels)
+        fn = self._bind(gather_rows(*kernels))  # type: ignore[arg-type]
+        args = self._list([first.input1, first.shape, gather.indices, last.shape])
+        self._fresh(last.results)
+        self._emit(gather, f"{self._names[last.output]} = {fn}({args})", depth)
 
     def _emit_op(self, op: Operation, depth: int) -> None:
         if type(op) not in self._impls:
@@ -261,7 +304,7 @@ class FunctionPlan:
         if not op.regions:
             self._emit(op, f"{targets}{call}", depth)
             return
-        # Other ops with regions (`scf.if`, ...) run them through the stock interpreter,
+        # Other ops with regions run them through the stock interpreter,
         # with the values they capture from outside put in its scope first.
         self._emit_captures(op, depth)
         self._emit(op, f"{targets}{call}", depth)
@@ -304,19 +347,35 @@ class FunctionPlan:
 
     def _emit_if(self, op: IfOp, depth: int) -> None:
         """`tosa.cond_if` as a Python `if`: each branch's ops, planned, then its results."""
+        for region in (op.then_graph, op.else_graph):
+            for arg, value in zip(region.block.args, op.input_list, strict=True):
+                self._names[arg] = self._names[value]
+        self._emit_branches(op, f"{self._names[op.condition]}.item()",
+                            (op.then_graph, op.else_graph), depth)
+
+    def _emit_scf_if(self, op: scf.IfOp, depth: int) -> None:
+        """`scf.if` (the growth checks of dynamic variables at the memref level, two per
+        variable and call) as a Python `if` too: through the stock interpreter each cost
+        tens of µs."""
+        self._emit_branches(op, self._names[op.cond], (op.true_region, op.false_region), depth)
+
+    def _emit_branches(self, op: Operation, condition: str, regions: Sequence[Region],
+                       depth: int) -> None:
+        """`if condition:` the first region's ops, `else:` the second's (if it has a
+        block); each assigns the values its terminator yields to `op`'s results."""
         results = [f"r{len(self._names)}_{i}" for i in range(len(op.results))]
-        self._emit(op, f"if {self._names[op.condition]}.item():", depth)
-        for index, region in enumerate((op.then_graph, op.else_graph)):
+        self._emit(op, f"if {condition}:", depth)
+        for index, region in enumerate(regions):
+            if not region.blocks:
+                continue
             if index:
                 self._emit(op, "else:", depth)
-            block = region.block
-            for arg, value in zip(block.args, op.input_list, strict=True):
-                self._names[arg] = self._names[value]
-            terminator = self._emit_ops(block, depth + 1)
-            assert isinstance(terminator, YieldOp)
+            terminator = self._emit_ops(region.block, depth + 1)
+            assert terminator is not None
             assigned = "".join(f"{r}, " for r in results)
             self._emit(terminator, f"{assigned or 'pass'}"
-                       f"{' = ' + self._list(terminator.inputs) if results else ''}", depth + 1)
+                       f"{' = ' + self._list(terminator.operands) if results else ''}",
+                       depth + 1)
         for res, name in zip(op.results, results, strict=True):
             self._names[res] = name
 

@@ -1,44 +1,76 @@
-"""Interpreter impls of the TOSA shape operators: a shape is a `tuple[int, ...]`."""
+"""Interpreter impls of the TOSA shape operators: a shape is a `tuple[int, ...]`.
+
+Each impl is a kernel call (`Kernels.impls`), so a plan calls the kernel itself: an LLM step runs
+thousands of these (`tosa.dim`, `tosa.concat_shape`, `tosa.mul_shape`, ...), where the
+impl's call and its reading of the op's properties cost more than the work."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
-from xdsl.interpreter import Interpreter, InterpreterFunctions, PythonValues, impl, register_impls
+from xdsl.interpreter import InterpreterFunctions
 
 from tosa_state.dialects.tosa import shape as ts
+from tosa_state.interpreter.op_cache import Kernel, Kernels
+
+_KERNELS = Kernels("tosa_shape")
+
+_ELEMENTWISE: dict[type, Callable[[int, int], int]] = {
+    ts.AddShapeOp: lambda a, b: a + b,
+    ts.SubShapeOp: lambda a, b: a - b,
+    ts.MulShapeOp: lambda a, b: a * b,
+    ts.DivFloorShapeOp: lambda a, b: a // b,
+    ts.MaxShapeOp: max,
+    ts.MinShapeOp: min,
+}
 
 
-def _elementwise(f: Callable[[int, int], int]):
-    def run(self: object, interpreter: Interpreter, op: object, args: PythonValues):
-        a, b = args
-        return (tuple(f(x, y) for x, y in zip(a, b, strict=True)),)
+@_KERNELS.builds(ts.DimOp)
+def _dim_kernel(op: ts.DimOp) -> Kernel:
+    axis = op.axis.value.data
 
-    return run
+    def dim(x: Any) -> tuple[int]:
+        return (x.shape[axis],)
+
+    return dim
 
 
-@register_impls
+@_KERNELS.builds(ts.ShapeFromTensorOp)
+def _shape_from_tensor_kernel(op: ts.ShapeFromTensorOp) -> Kernel:
+    def shape_from_tensor(x: Any) -> tuple[int, ...]:
+        return tuple(int(v) for v in x.reshape(-1))
+
+    return shape_from_tensor
+
+
+@_KERNELS.builds(ts.ConcatShapeOp)
+def _concat_shape_kernel(op: ts.ConcatShapeOp) -> Kernel:
+    def concat_shape(*shapes: tuple[int, ...]) -> tuple[int, ...]:
+        return tuple(d for shape in shapes for d in shape)
+
+    return concat_shape
+
+
+@_KERNELS.builds(*_ELEMENTWISE)
+def _elementwise_kernel(op: Any) -> Kernel:
+    f = _ELEMENTWISE[type(op)]
+    if getattr(op.results[0].type, "rank", None) == 1:  # one size: most of them
+
+        def size_elementwise(a: tuple[int], b: tuple[int]) -> tuple[int]:
+            return (f(a[0], b[0]),)
+
+        return size_elementwise
+
+    def shape_elementwise(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
+        return tuple(f(x, y) for x, y in zip(a, b, strict=True))
+
+    return shape_elementwise
+
+
+@_KERNELS.impls
 class TosaShapeFunctions(InterpreterFunctions):
-    @impl(ts.DimOp)
-    def run_dim(self, interpreter: Interpreter, op: ts.DimOp, args: PythonValues):
-        return ((args[0].shape[op.axis.value.data],),)
-
-    @impl(ts.ShapeFromTensorOp)
-    def run_shape_from_tensor(self, interpreter: Interpreter, op: ts.ShapeFromTensorOp,
-                              args: PythonValues):
-        return (tuple(int(v) for v in args[0].reshape(-1)),)
-
-    @impl(ts.ConcatShapeOp)
-    def run_concat_shape(self, interpreter: Interpreter, op: ts.ConcatShapeOp,
-                         args: PythonValues):
-        return (tuple(d for shape in args for d in shape),)
-
-    run_add_shape = impl(ts.AddShapeOp)(_elementwise(lambda a, b: a + b))
-    run_sub_shape = impl(ts.SubShapeOp)(_elementwise(lambda a, b: a - b))
-    run_mul_shape = impl(ts.MulShapeOp)(_elementwise(lambda a, b: a * b))
-    run_div_floor_shape = impl(ts.DivFloorShapeOp)(_elementwise(lambda a, b: a // b))
-    run_max_shape = impl(ts.MaxShapeOp)(_elementwise(max))
-    run_min_shape = impl(ts.MinShapeOp)(_elementwise(min))
+    """Every shape operator, by its kernel (`Kernels.impls`)."""
 
 
 __all__ = ["TosaShapeFunctions"]

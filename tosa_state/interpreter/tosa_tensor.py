@@ -9,6 +9,7 @@ reverse and identity return views.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from functools import partial
 from typing import Any, NamedTuple
@@ -568,6 +569,24 @@ def _gather_kernel(op: GatherOp) -> Kernel:
         return values[np.arange(values.shape[0])[:, np.newaxis], indices]
 
     return gather
+
+
+def gather_rows(reshape_in: Kernel, gather: Kernel, reshape_out: Kernel) -> Kernel:
+    """The kernel of `reshape_out(gather(reshape_in(x, [1, n, m]), indices), shape)`, how a
+    Gather of whole rows of `x` (an LLM's beam reorder of a KV cache) reaches TOSA: `x`
+    itself when the indices keep every row in place and the shapes say that the reshapes
+    only flatten and restore `x`'s trailing dims, with no copy (the flattening of a cache
+    that is the corner of a larger buffer would copy it); else the three kernels."""
+
+    def rows(x: np.ndarray, flat: tuple[int, ...], indices: np.ndarray,
+             shape: tuple[int, ...]) -> np.ndarray:
+        n = x.shape[0] if x.ndim else -1
+        if (indices.shape == (1, n) and tuple(shape) == x.shape
+                and tuple(flat) == (1, n, math.prod(x.shape[1:])) and _is_identity(indices)):
+            return x
+        return reshape_out(gather(reshape_in(x, flat), indices), shape)
+
+    return rows
 
 
 def _is_identity(indices: np.ndarray) -> bool:

@@ -192,26 +192,32 @@ def _parse_pass(
 
 
 def apply_pipeline(
-    ctx: Context, module: ModuleOp, pipeline: Pipeline | PassPipeline | str
+    ctx: Context, module: ModuleOp, pipeline: Pipeline | PassPipeline | str,
+    verify_each: bool = True,
 ) -> None:
-    """Run each pass, then verify; failures become `TosaStateError`s with a location."""
+    """Run each pass, then verify; failures become `TosaStateError`s with a location.
+    `verify_each=False` leaves verifying to the caller (`compile_model` verifies once,
+    after all its passes: each verification of a 30-layer LLM's 45 000 ops took as long
+    as a pass)."""
     if isinstance(pipeline, str):
         pipeline = parse_pipeline(pipeline)
     items = pipeline.items if isinstance(pipeline, Pipeline) else pipeline.passes
-    _apply_items(ctx, module, items)
+    _apply_items(ctx, module, items, verify_each)
 
 
-def _apply_items(ctx: Context, op: Operation, items: tuple[ModulePass | Nested, ...]) -> None:
+def _apply_items(ctx: Context, op: Operation, items: tuple[ModulePass | Nested, ...],
+                 verify_each: bool) -> None:
     for item in items:
         if isinstance(item, Nested):
             for region in op.regions:
                 for block in region.blocks:
                     for child in list(block.ops):
                         if item.op_name in (ANY, child.name):
-                            _apply_items(ctx, child, item.items)
+                            _apply_items(ctx, child, item.items, verify_each)
             continue
         _apply_pass(ctx, op, item)
-        verify_module(op)
+        if verify_each:
+            verify_module(op)
 
 
 def _apply_pass(ctx: Context, op: Operation, module_pass: ModulePass) -> None:

@@ -9,6 +9,7 @@ from xdsl.ir import Operation
 from xdsl.traits import is_side_effect_free
 
 from tosa_state.dialects.tosa.variables import VariableOp
+from tosa_state.resources import identity
 
 
 def refine_result_types(func: FuncOp) -> None:
@@ -35,7 +36,7 @@ def clean_up(module: ModuleOp, created: list[Operation]) -> None:
             op.parent_block(),
             op.name,
             tuple(op.operands),
-            tuple(sorted(op.properties.items())),
+            tuple(sorted((k, identity(v)) for k, v in op.properties.items())),
             tuple(op.result_types),
         )
         first = seen.setdefault(key, op)

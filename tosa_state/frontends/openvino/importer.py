@@ -19,7 +19,6 @@ import os
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-import numpy as np
 from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import (
@@ -36,7 +35,6 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.utils.exceptions import VerifyException
 
 from tosa_state.dialects import openvino as ov
-from tosa_state.dtypes import numpy_to_dense
 from tosa_state.frontends.openvino.activation import ACTIVATION_LAYERS
 from tosa_state.frontends.openvino.attention import ATTENTION_LAYERS
 from tosa_state.frontends.openvino.common import OpBuilder, OpSpec
@@ -351,8 +349,7 @@ class Importer:
             )
         if element.packed:
             return packed_constant(element, weights, offset, shape)
-        array = np.frombuffer(weights, dtype=element.dtype, count=math.prod(shape), offset=offset)
-        return ov.ConstantOp(numpy_to_dense(array.reshape(shape), element.mlir))
+        return ov.ConstantOp(self.weights.dense(offset, shape, element.dtype, element.mlir))
 
     # -- variables ------------------------------------------------------------------------
 

@@ -1,25 +1,113 @@
-"""The weights file (`model.bin`) beside the XML, read on first use."""
+"""The weights file (`model.bin`) beside the XML, memory-mapped on first use.
+
+The file is mapped read-only, never read as a whole: a large constant whose bytes can be
+used as they are (any element type but `boolean`, its offset a multiple of its element
+size) becomes a dense attribute over a `memoryview` of the mapping (`resources.mapped`),
+which the passes and the interpreter use in place, so compiling touches none of its pages;
+the operating system pages them in at the first call, and may drop them again under memory
+pressure (they are clean, backed by the file). A large constant at an offset that is not
+a multiple of its element size (OpenVINO's serializer packs constants without padding: in
+an optimum-intel export every weight after a 1-byte constant is off by one) is read once
+into an aligned, huge-page backed arena, also held by a `memoryview`: one copy, made at
+import, no second one later. Small constants, and those of other element types, are copied into
+their attributes, as before. As with OpenVINO's own mapping, the file must not be changed
+or truncated while a model compiled from it is alive.
+"""
 
 from __future__ import annotations
 
+import math
+import mmap
 from pathlib import Path
+
+import numpy as np
+from xdsl.dialects.builtin import BytesAttr, DenseIntOrFPElementsAttr, TensorType
+from xdsl.ir import Attribute
+
+from tosa_state.dtypes import numpy_to_dense
+
+MAPPED_MIN_BYTES = 1 << 16
+"""Constants of at least this many bytes are used in place in the mapping; smaller ones
+are copied (they cost nothing, and keep no reference to the file)."""
+
+HUGE_PAGE = 2 << 20
+ARENA = 64 << 20
+"""Unaligned constants are copied into arenas of this size (see `Weights._free`)."""
 
 
 class Weights:
-    """The `.bin` file, read on first use."""
+    """The `.bin` file, mapped on first use."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        self._data: bytes | None = None
+        self._data: memoryview | None = None
+        self._arena: memoryview | None = None
+        self._used = 0
         self.problem = ""
         """Why `get()` returned None."""
 
-    def get(self) -> bytes | None:
+    def get(self) -> memoryview | None:
+        """The file's bytes (a read-only view of its mapping), or None (see `problem`)."""
         if self._data is None:
             try:
-                self._data = self.path.read_bytes()
+                with self.path.open("rb") as file:
+                    size = file.seek(0, 2)
+                    # an empty file cannot be mapped (and holds nothing to map)
+                    self._data = memoryview(
+                        mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ) if size else b""
+                    )
             except FileNotFoundError:
                 self.problem = f"the weights file '{self.path}' does not exist"
             except OSError as error:
                 self.problem = f"cannot read the weights file '{self.path}': {error.strerror}"
         return self._data
+
+    def dense(
+        self, offset: int, shape: list[int], dtype: np.dtype, element: Attribute
+    ) -> DenseIntOrFPElementsAttr:
+        """The constant of `shape` x `element` at `offset` (in bounds: the caller checks):
+        over the mapping itself when its bytes are usable as they are, over an aligned copy
+        read from the file when only their offset is not, else a copy as any attribute."""
+        data = self.get()
+        assert data is not None
+        count = math.prod(shape)
+        size = count * dtype.itemsize
+        in_place = dtype != np.bool_ and getattr(element, "compile_time_size", 0) == dtype.itemsize
+        if not in_place or size < MAPPED_MIN_BYTES:
+            array = np.frombuffer(data, dtype=dtype, count=count, offset=offset)
+            return numpy_to_dense(array.reshape(shape), element)
+        view = data[offset : offset + size] if offset % dtype.itemsize == 0 \
+            else self._aligned_copy(offset, size)
+        return DenseIntOrFPElementsAttr(TensorType(element, shape), BytesAttr(view))  # type: ignore[arg-type]
+
+    def _aligned_copy(self, offset: int, size: int) -> memoryview:
+        """`size` bytes of the file from `offset`, read (not through the mapping, whose
+        pages stay untouched) into the next free bytes of an arena (`_free`)."""
+        view = self._free(size)
+        with self.path.open("rb", buffering=0) as file:
+            file.seek(offset)
+            done = 0
+            while done < size:
+                read = file.readinto(view[done:])
+                if not read:
+                    raise OSError(f"'{self.path}' ended while reading it")
+                done += read
+        return view.toreadonly()
+
+    def _free(self, size: int) -> memoryview:
+        """`size` bytes (64-byte aligned) of an arena: a private anonymous mapping of at
+        least `ARENA` bytes from an address aligned for huge pages, which are asked for
+        (numpy does the same for its own large arrays: the matmuls of an LLM decode step
+        stream every weight, and 4 KiB pages cost TLB misses). One mapping per weight would
+        round each up to a whole huge page."""
+        if self._arena is None or self._used + size > self._arena.nbytes:
+            length = max(ARENA, size) + HUGE_PAGE
+            # private: a shared anonymous mapping is shared memory, without huge pages
+            arena = mmap.mmap(-1, length, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
+            if hasattr(mmap, "MADV_HUGEPAGE"):
+                arena.madvise(mmap.MADV_HUGEPAGE)
+            start = -np.frombuffer(arena, np.uint8, count=1).ctypes.data % HUGE_PAGE
+            self._arena, self._used = memoryview(arena)[start:], 0
+        view = self._arena[self._used : self._used + size]
+        self._used += -(-size // 64) * 64
+        return view

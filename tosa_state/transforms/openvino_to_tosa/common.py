@@ -57,6 +57,7 @@ from tosa_state.dtypes import (
     numpy_dtype,
     numpy_to_dense,
 )
+from tosa_state.resources import mapped
 
 FOLD_LIMIT = 1 << 20
 """Ops whose operands are all constants are folded when their results have at most this many
@@ -212,6 +213,18 @@ def _is_constant(value: SSAValue) -> bool:
     return isinstance(value.owner, tt.ConstOp | tt.ConstShapeOp | ov.ConstantOp)
 
 
+def _dense(value: SSAValue) -> Attribute | None:
+    owner = value.owner
+    if isinstance(owner, tt.ConstOp):
+        return owner.values
+    return owner.value if isinstance(owner, ov.ConstantOp) else None
+
+
+_LAYOUT_OPS = (tt.TransposeOp, tt.ReshapeOp)
+"""Ops that only move elements: not folded on a mapped weight (`resources.mapped`), which
+would copy it into a new attribute; the plan folds them into views of the mapping."""
+
+
 # ---------------------------------------------------------------------------------------------
 # Diagnostics
 # ---------------------------------------------------------------------------------------------
@@ -311,6 +324,8 @@ class Emitter:
             return False
         if not op.operands or not all(_is_constant(v) for v in op.operands):
             return False
+        if isinstance(op, _LAYOUT_OPS) and mapped(_dense(op.operands[0])):
+            return False  # a weight used in place: the plan transposes it as a view
         sizes = [
             math.prod(r.type.get_shape())
             for r in op.results

@@ -255,7 +255,7 @@ class QuantizedConvolution(OpenVINOPattern):
 
     def convert(self, op: ov.ConvolutionOp, e: Emitter) -> Sequence[SSAValue]:
         found = quantized_input(e, op.input)
-        weights = int8_weights_of(op.filter, 0)
+        weights = None if found is None else int8_weights_of(op.filter, 0)
         if found is None or weights is None:
             raise Unsupported("not an int8 convolution")
         q, zero_point, scale = found
@@ -303,9 +303,11 @@ class QuantizedMatMul(OpenVINOPattern):
 
     def convert(self, op: ov.MatMulOp, e: Emitter) -> Sequence[SSAValue]:
         found = quantized_input(e, op.a)
+        if found is None or op.transpose_a.value.data:  # before reading every weight
+            raise Unsupported("not an int8 matrix product")
         transpose_b = bool(op.transpose_b.value.data)
         weights = int8_weights_of(op.b, 0 if transpose_b else 1)
-        if found is None or weights is None or op.transpose_a.value.data:
+        if weights is None:
             raise Unsupported("not an int8 matrix product")
         q, zero_point, scale = found
         w8, w_scales = weights
