@@ -14,7 +14,6 @@ with the input raises `ModelImportError` with a message
 
 from __future__ import annotations
 
-import math
 import os
 from collections.abc import Iterator, Sequence
 from pathlib import Path
