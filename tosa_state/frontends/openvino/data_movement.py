@@ -92,8 +92,15 @@ def _build_broadcast(b: OpBuilder) -> Operation:
 
 
 def _build_range(b: OpBuilder) -> Operation:
+    result = ov.element_type(b.result_types[0])
+    if b.layer.version == "opset1":  # no output_type: start, stop, step and result share one
+        types = [ov.element_type(v.type) for v in b.operands]
+        if any(t != result for t in types):
+            b.fail("Range-1 takes start, stop and step of the result's element type, got "
+                   f"{', '.join(map(str, types))} for {result}")
+        return ov.RangeOp(*b.operands, b.result_types[0])
     output_type = b.data_element("output_type")
-    if ov.element_type(b.result_types[0]) != output_type.mlir:
+    if result != output_type.mlir:
         b.fail(f"output_type '{output_type.name}' differs from the output port's type")
     return ov.RangeOp(*b.operands, b.result_types[0])
 
@@ -113,5 +120,5 @@ DATA_MOVEMENT_LAYERS: dict[str, OpSpec] = {
     "ShapeOf": OpSpec(("opset1", "opset3"), (1, 1), _build_shape_of),
     "Gather": OpSpec(("opset1", "opset7", "opset8"), (3, 3), _build_gather),
     "Broadcast": OpSpec(("opset3",), (2, 3), _build_broadcast),
-    "Range": OpSpec(("opset4",), (3, 3), _build_range),
+    "Range": OpSpec(("opset1", "opset4"), (3, 3), _build_range),
 }

@@ -1,0 +1,81 @@
+"""The other opset versions of layer types tosa-state imports (issue 16, item 2): each against
+the OpenVINO runtime on a model built with its Python opset API at test time, and the importer's
+errors for bad attributes."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+import openvino as ov
+import openvino.opset1 as opset1
+import pytest
+from test_error_paths import _edit, opt_xml_fails
+from test_openvino_differential import Scenario, _save, run_differential
+
+pytestmark = pytest.mark.peers
+
+Inputs = Callable[[np.random.Generator, int], list[np.ndarray]]
+
+
+def _stateless(xml: Path, inputs: Inputs, key: str) -> None:
+    scenario = Scenario(steps=2, reset_all=frozenset(), reset_one=frozenset(),
+                        set_all=frozenset(), inputs=inputs)
+    run_differential(xml, scenario, key)
+
+
+def _version(node: object) -> str:
+    return node.get_type_info().version_id  # type: ignore[attr-defined]
+
+
+# ---------------------------------------------------------------------------------------------
+# Range-1: no output_type, the inputs' element type
+# ---------------------------------------------------------------------------------------------
+
+
+def test_range_1(openvino_runtime: None, tmp_path: Path) -> None:
+    x = opset1.parameter([2, 3], np.float32, name="x")
+    n = opset1.parameter([2, 4], np.int32, name="n")
+    s = opset1.constant
+
+    floats = opset1.range(s(np.float32(0.5)), s(np.float32(4)), s(np.float32(0.75)))
+    down = opset1.range(s(np.float32(3)), s(np.float32(-1.2)), s(np.float32(-0.5)))
+    ints = opset1.range(s(np.int32(7)), s(np.int32(-5)), s(np.int32(-3)))
+    empty = opset1.range(s(np.int64(4)), s(np.int64(2)), s(np.int64(1)))
+    positions = opset1.range(  # bounds from a shape: [0, 1, ..., 4)
+        s(np.int64(0)), opset1.gather(opset1.shape_of(n), s(np.int64(1)), s(np.int64(0))),
+        s(np.int64(1)))
+    assert {_version(r) for r in (floats, down, ints, empty, positions)} == {"opset1"}
+    outputs = [opset1.add(x, opset1.reduce_sum(floats, s(np.int64(0)), False)), down, ints,
+               empty, positions]
+    model = ov.Model([opset1.result(o, name=f"out{k}") for k, o in enumerate(outputs)], [x, n],
+                     "range1")
+    xml = _save(model, tmp_path)
+    assert 'type="Range" version="opset1"' in xml.read_text()
+    _stateless(xml, lambda rng, step: [rng.standard_normal((2, 3)).astype(np.float32),
+                                       rng.integers(0, 9, (2, 4)).astype(np.int32)], "range-1")
+
+
+def _model(tmp_path: Path, node: Callable[[object], object],
+           shape: tuple[int, ...] = (2, 3)) -> Path:
+    x = opset1.parameter(list(shape), np.float32, name="x")
+    return _save(ov.Model([opset1.result(node(x))], [x], "m"), tmp_path)
+
+
+BAD_LAYERS = [
+    (lambda x: opset1.add(x, opset1.convert(opset1.range(
+        opset1.constant(np.int64(0)), opset1.constant(np.int64(3)),
+        opset1.constant(np.int64(1)), name="layer"), np.float32)),
+     '<port id="3" precision="I64"', '<port id="3" precision="I32"',
+     "name='layer' type='Range' (opset1): Range-1 takes start, stop and step of the result's "
+     "element type, got i64, i64, i64 for i32"),
+]
+
+
+@pytest.mark.parametrize(("build", "old", "new", "message"), BAD_LAYERS)
+def test_bad_layers_name_the_layer(tmp_path: Path, build: Callable[[object], object],
+                                   old: str, new: str, message: str) -> None:
+    xml = _model(tmp_path, build)
+    _edit(xml, old, new)
+    opt_xml_fails(xml, message)
