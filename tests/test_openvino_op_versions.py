@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 import openvino as ov
 import openvino.opset1 as opset1
+import openvino.opset15 as opset15
 import pytest
 from test_error_paths import _edit, opt_xml_fails
 from test_openvino_differential import Scenario, _save, run_differential
@@ -57,6 +58,46 @@ def test_range_1(openvino_runtime: None, tmp_path: Path) -> None:
                                        rng.integers(0, 9, (2, 4)).astype(np.int32)], "range-1")
 
 
+# ---------------------------------------------------------------------------------------------
+# Squeeze-15 (allow_axis_skip); Squeeze-1 / -15 skip an axis whose dim is statically not 1
+# ---------------------------------------------------------------------------------------------
+
+
+def test_squeeze_15(openvino_runtime: None, tmp_path: Path) -> None:
+    x = opset1.parameter([2, 1, 3, 1], np.float32, name="x")
+
+    def axes(*values: int) -> object:
+        return opset1.constant(np.array(values, np.int64))
+
+    outputs = [
+        opset15.squeeze(x, axes(1, 2), True),  # 3 is skipped: [2, 3, 1]
+        opset15.squeeze(x, axes(-1, 0), True),  # [2, 1, 3]
+        opset15.squeeze(x, axes(1, 3), False),  # [2, 3]
+        opset15.squeeze(x, None, True),  # every 1: [2, 3]
+        opset1.squeeze(x, axes(0, 1)),  # Squeeze-1 skips the 2 as well: [2, 3, 1]
+    ]
+    assert [_version(o) for o in outputs] == ["opset15"] * 4 + ["opset1"]
+    model = ov.Model([opset1.result(o, name=f"out{k}") for k, o in enumerate(outputs)], [x],
+                     "squeeze15")
+    xml = _save(model, tmp_path)
+    assert xml.read_text().count('allow_axis_skip="true"') == 3
+    _stateless(xml, lambda rng, step: [rng.standard_normal((2, 1, 3, 1)).astype(np.float32)],
+               "squeeze-15")
+
+
+def test_squeeze_15_dynamic_axis_skip_names_the_layer(tmp_path: Path) -> None:
+    """A dynamic dim that may be skipped leaves the result's rank to run time: OpenVINO's CPU
+    plugin refuses the model ("doesn't support Squeeze operation with dynamic rank"), so do
+    we, naming the layer."""
+    x = opset1.parameter([2, -1, 3], np.float32, name="x")
+    squeezed = opset15.squeeze(x, opset1.constant(np.array([1], np.int64)), True, name="layer")
+    xml = _save(ov.Model([opset1.result(squeezed)], [x], "m"), tmp_path)
+    opt_xml_fails(xml, "name='layer' type='Squeeze' (opset15): 'openvino.squeeze' op could not "
+                  "be converted to TOSA: allow_axis_skip with a dynamic "
+                  "dim in axes [1] of [2,?,3]: the result's rank is known only at run time "
+                  "(OpenVINO's CPU plugin refuses it too)", "-p", "convert-openvino-to-tosa")
+
+
 def _model(tmp_path: Path, node: Callable[[object], object],
            shape: tuple[int, ...] = (2, 3)) -> Path:
     x = opset1.parameter(list(shape), np.float32, name="x")
@@ -70,6 +111,9 @@ BAD_LAYERS = [
      '<port id="3" precision="I64"', '<port id="3" precision="I32"',
      "name='layer' type='Range' (opset1): Range-1 takes start, stop and step of the result's "
      "element type, got i64, i64, i64 for i32"),
+    (lambda x: opset15.squeeze(x, opset1.constant(np.array([1], np.int64)), True, name="layer"),
+     'allow_axis_skip="true"', 'allow_axis_skip="yes"',
+     "name='layer' type='Squeeze' (opset15): attribute allow_axis_skip='yes' is not a boolean"),
 ]
 
 

@@ -434,9 +434,12 @@ class _AxesShapeOp(IRDLOperation):
 
 @irdl_op_definition
 class SqueezeOp(_AxesShapeOp):
-    """Squeeze-1: removes the size-1 dims in `axes` (all of them without `axes`).
+    """Squeeze-1 / -15: removes the size-1 dims in `axes` (all of them without `axes`); an
+    axis whose dim is statically not 1 is left alone. `allow_axis_skip` (Squeeze-15) makes a
+    dynamic dim in `axes` optional: squeezed only when it is 1 at run time (the result's rank
+    is then dynamic).
 
-    https://docs.openvino.ai/2025/documentation/openvino-ir-format/operation-sets/operation-specs/shape/squeeze-1.html
+    https://docs.openvino.ai/2025/documentation/openvino-ir-format/operation-sets/operation-specs/shape/squeeze-15.html
     """
 
     name = "openvino.squeeze"
@@ -444,13 +447,17 @@ class SqueezeOp(_AxesShapeOp):
     input = operand_def(TensorLike)
     axes = opt_operand_def(TensorLike)
     result = result_def(TensorLike)
+    allow_axis_skip = prop_def(BoolAttr, default_value=IntegerAttr.from_bool(False))
 
     traits = traits_def(Pure())
+    irdl_options = (ParsePropInAttrDict(),)
     assembly_format = OPERANDS_FORMAT
 
-    def __init__(self, input: SSAValue, axes: SSAValue | None, result_type: Attribute):
+    def __init__(self, input: SSAValue, axes: SSAValue | None, result_type: Attribute,
+                 allow_axis_skip: bool = False):
         super().__init__(
-            operands=[input, [axes] if axes is not None else []], result_types=[result_type]
+            operands=[input, [axes] if axes is not None else []], result_types=[result_type],
+            properties={"allow_axis_skip": bool_attr(allow_axis_skip)},
         )
 
     def verify_(self) -> None:

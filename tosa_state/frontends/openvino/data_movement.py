@@ -56,7 +56,8 @@ def _build_reshape(b: OpBuilder) -> Operation:
 
 
 def _build_squeeze(b: OpBuilder) -> Operation:
-    return ov.SqueezeOp(b.operands[0], b.optional_operand(1), b.result_types[0])
+    allow_axis_skip = b.layer.version == "opset15" and b.data_bool("allow_axis_skip", False)
+    return ov.SqueezeOp(b.operands[0], b.optional_operand(1), b.result_types[0], allow_axis_skip)
 
 
 def _build_unsqueeze(b: OpBuilder) -> Operation:
@@ -114,7 +115,7 @@ DATA_MOVEMENT_LAYERS: dict[str, OpSpec] = {
     "Slice": OpSpec(("opset8",), (4, 5), _build_slice),
     "Concat": OpSpec(("opset1",), (1, 1 << 30), _build_concat),
     "Reshape": OpSpec(("opset1",), (2, 2), _build_reshape),
-    "Squeeze": OpSpec(("opset1",), (1, 2), _build_squeeze),
+    "Squeeze": OpSpec(("opset1", "opset15"), (1, 2), _build_squeeze),
     "Unsqueeze": OpSpec(("opset1",), (2, 2), _build_unsqueeze),
     "Transpose": OpSpec(("opset1",), (2, 2), _build_transpose),
     "ShapeOf": OpSpec(("opset1", "opset3"), (1, 1), _build_shape_of),

@@ -119,7 +119,8 @@ def _reshape_dynamic(e: Emitter, op: ov.ReshapeOp) -> SSAValue:
 
 
 class Squeeze(OpenVINOPattern):
-    """Squeeze-1: drop the size-1 dims in `axes` (all of them without `axes`)."""
+    """Squeeze-1 / -15: drop the size-1 dims in `axes` (all of them without `axes`); as
+    OpenVINO, an axis whose dim is statically not 1 is skipped."""
 
     OPS = (ov.SqueezeOp,)
 
@@ -131,6 +132,11 @@ class Squeeze(OpenVINOPattern):
             axes = {i for i, d in enumerate(dims) if d == 1}
         else:
             axes = {normalize_axis(a, len(dims)) for a in constant_ints(op.axes, "axes")}
+            axes = {a for a in axes if dims[a] in (1, DYN)}
+        if op.allow_axis_skip.value.data and any(dims[a] == DYN for a in axes):
+            raise Unsupported(f"allow_axis_skip with a dynamic dim in axes {sorted(axes)} of "
+                              f"{ov.format_shape(dims)}: the result's rank is known only at run "
+                              "time (OpenVINO's CPU plugin refuses it too)")
         if any(dims[a] != 1 for a in axes):
             raise Unsupported(f"cannot squeeze non-1 dims {sorted(axes)} of {list(dims)}")
         return [e.reshape(op.input, [d for i, d in enumerate(dims) if i not in axes])]
