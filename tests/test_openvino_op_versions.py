@@ -12,6 +12,7 @@ import openvino as ov
 import openvino.opset1 as opset1
 import openvino.opset15 as opset15
 import pytest
+from openvino.utils.node_factory import NodeFactory
 from test_error_paths import _edit, opt_xml_fails
 from test_openvino_differential import Scenario, _save, run_differential
 
@@ -98,6 +99,62 @@ def test_squeeze_15_dynamic_axis_skip_names_the_layer(tmp_path: Path) -> None:
                   "(OpenVINO's CPU plugin refuses it too)", "-p", "convert-openvino-to-tosa")
 
 
+# ---------------------------------------------------------------------------------------------
+# Broadcast-1: numpy, explicit (`none` in the IR), pdpd (mode.auto_broadcast_axis)
+# ---------------------------------------------------------------------------------------------
+
+
+def _pdpd(data: object, target: list[int], axis: int, name: str | None = None) -> object:
+    """A Broadcast-1 in pdpd mode (the Python opset API has no argument for its axis)."""
+    node = NodeFactory("opset1").create(
+        "Broadcast", [data.output(0), opset1.constant(np.array(target, np.int64)).output(0),  # type: ignore[attr-defined]
+                      opset1.constant(np.uint8(0)).output(0)],
+        {"mode": "pdpd", "mode.auto_broadcast_axis": axis})
+    if name is not None:
+        node.set_friendly_name(name)
+    return node
+
+
+def test_broadcast_1(openvino_runtime: None, tmp_path: Path) -> None:
+    x = opset1.parameter([2, 1, 3], np.float32, name="x")
+    v = opset1.parameter([3], np.int32, name="v")
+    like = opset1.parameter([4, 2, 5, 3], np.float32, name="like")
+    s = opset1.constant
+
+    def shape(*dims: int) -> object:
+        return s(np.array(dims, np.int64))
+
+    outputs = [
+        opset1.broadcast(x, shape(4, 2, 5, 3)),  # numpy
+        opset1.broadcast(v, shape(2, 3)),
+        opset1.broadcast(x, opset1.shape_of(like)),  # a target computed from a shape
+        opset1.broadcast(v, shape(3, 4, 2), s(np.array([0], np.int64)), "explicit"),
+        opset1.broadcast(x, shape(2, 4, 1, 3), s(np.array([0, 2, 3], np.int64)), "explicit"),
+        _pdpd(x, [2, 4, 3], 0),  # same rank: a target dim of 1 takes the input's
+        _pdpd(x, [5, 2, 4, 1], 1),
+        _pdpd(v, [2, 3], -1),  # right-aligned
+    ]
+    assert {_version(o) for o in outputs} == {"opset1"}
+    model = ov.Model([opset1.result(o, name=f"out{k}") for k, o in enumerate(outputs)],
+                     [x, v, like], "broadcast1")
+    xml = _save(model, tmp_path)
+    text = xml.read_text()
+    assert text.count('mode="pdpd"') == 3 and text.count('mode="none"') == 2
+    _stateless(xml, lambda rng, step: [rng.standard_normal((2, 1, 3)).astype(np.float32),
+                                       rng.integers(-9, 9, 3).astype(np.int32),
+                                       rng.standard_normal((4, 2, 5, 3)).astype(np.float32)],
+               "broadcast-1")
+
+
+def test_broadcast_1_pdpd_axis_not_at_the_end_names_the_layer(tmp_path: Path) -> None:
+    """OpenVINO refuses a pdpd input that does not reach the target's last dim."""
+    xml = _model(tmp_path, lambda x: _pdpd(x, [4, 2, 3], 1, "layer"))
+    _edit(xml, 'mode.auto_broadcast_axis="1"', 'mode.auto_broadcast_axis="0"')
+    opt_xml_fails(xml, "name='layer' type='Broadcast' (opset1): 'openvino.broadcast' op could "
+                  "not be converted to TOSA: pdpd axis 0 does not align the input's 2 dims with "
+                  "the end of the target shape's 3", "-p", "convert-openvino-to-tosa")
+
+
 def _model(tmp_path: Path, node: Callable[[object], object],
            shape: tuple[int, ...] = (2, 3)) -> Path:
     x = opset1.parameter(list(shape), np.float32, name="x")
@@ -111,6 +168,15 @@ BAD_LAYERS = [
      '<port id="3" precision="I64"', '<port id="3" precision="I32"',
      "name='layer' type='Range' (opset1): Range-1 takes start, stop and step of the result's "
      "element type, got i64, i64, i64 for i32"),
+    (lambda x: opset1.broadcast(x, opset1.constant(np.array([4, 2, 3], np.int64)),
+                                name="layer"),
+     'mode="numpy"', 'mode="bidirectional"',
+     "name='layer' type='Broadcast' (opset1): mode='bidirectional' is not a Broadcast-1 mode "
+     "(numpy, explicit, pdpd)"),
+    (lambda x: _pdpd(x, [4, 2, 3], 1, "layer"),
+     'mode.auto_broadcast_axis="1"', 'mode.auto_broadcast_axis="-2"',
+     "name='layer' type='Broadcast' (opset1): mode.auto_broadcast_axis=-2 must be -1 or a "
+     "non-negative axis"),
     (lambda x: opset15.squeeze(x, opset1.constant(np.array([1], np.int64)), True, name="layer"),
      'allow_axis_skip="true"', 'allow_axis_skip="yes"',
      "name='layer' type='Squeeze' (opset15): attribute allow_axis_skip='yes' is not a boolean"),

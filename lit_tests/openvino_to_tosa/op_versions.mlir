@@ -18,3 +18,19 @@ func.func @squeeze_skips_a_non_1_dim(%x: tensor<2x1x3x1xf32>) -> (tensor<2x3x1xf
   %1 = openvino.squeeze %x, %axes2 : (tensor<2x1x3x1xf32>, tensor<2xi64>) -> tensor<2x1x3xf32>
   func.return %0, %1 : tensor<2x3x1xf32>, tensor<2x1x3xf32>
 }
+
+// -----
+
+// Broadcast-1 pdpd whose input ends at the target's last dim is the bidirectional broadcast:
+// the target's 1 takes the input's 3.
+// CHECK-LABEL: func.func @broadcast_pdpd(
+// CHECK-NEXT:    %[[S:.*]] = tosa.const_shape {{ *}}{values = dense<[1, 2, 1, 3]> : tensor<4xindex>}
+// CHECK-NEXT:    %[[R:.*]] = tosa.reshape %x, %[[S]] : (tensor<2x1x3xf32>, !tosa.shape<4>) -> tensor<1x2x1x3xf32>
+// CHECK-NEXT:    %[[M:.*]] = tosa.const_shape {{ *}}{values = dense<[5, 1, 4, 1]> : tensor<4xindex>}
+// CHECK-NEXT:    %[[T:.*]] = tosa.tile %[[R]], %[[M]] : (tensor<1x2x1x3xf32>, !tosa.shape<4>) -> tensor<5x2x4x3xf32>
+// CHECK-NEXT:    func.return %[[T]]
+func.func @broadcast_pdpd(%x: tensor<2x1x3xf32>) -> tensor<5x2x4x3xf32> {
+  %shape = openvino.constant dense<[5, 2, 4, 1]> : tensor<4xi64>
+  %0 = openvino.broadcast %x, %shape {mode = "pdpd", pdpd_axis = 1 : i64} : (tensor<2x1x3xf32>, tensor<4xi64>) -> tensor<5x2x4x3xf32>
+  func.return %0 : tensor<5x2x4x3xf32>
+}

@@ -51,7 +51,7 @@ from tosa_state.dialects.openvino.common import (
     tensor_shape,
 )
 
-BROADCAST_MODES = ("numpy", "explicit", "bidirectional")
+BROADCAST_MODES = ("numpy", "explicit", "bidirectional", "pdpd")
 
 
 @irdl_op_definition
@@ -600,9 +600,12 @@ class GatherOp(IRDLOperation):
 
 @irdl_op_definition
 class BroadcastOp(IRDLOperation):
-    """Broadcast-3 to `target_shape` (`mode` numpy, explicit with `axes_mapping`, or bidirectional).
+    """Broadcast-1 / -3 to `target_shape` (`mode` numpy, explicit with `axes_mapping`,
+    bidirectional (-3), or pdpd (-1): the input's dims aligned with the target's from
+    `pdpd_axis` (-1: right-aligned), a target dim of 1 taking the input's).
 
     https://docs.openvino.ai/2025/documentation/openvino-ir-format/operation-sets/operation-specs/movement/broadcast-3.html
+    https://docs.openvino.ai/2025/documentation/openvino-ir-format/operation-sets/operation-specs/movement/broadcast-1.html
     """
 
     name = "openvino.broadcast"
@@ -612,6 +615,7 @@ class BroadcastOp(IRDLOperation):
     axes_mapping = opt_operand_def(TensorLike)
     result = result_def(TensorLike)
     mode = prop_def(StringAttr, default_value=StringAttr("numpy"))
+    pdpd_axis = prop_def(IntegerAttr[IntegerType], default_value=IntegerAttr(-1, i64))
 
     traits = traits_def(Pure())
     irdl_options = (ParsePropInAttrDict(),)
@@ -624,11 +628,12 @@ class BroadcastOp(IRDLOperation):
         axes_mapping: SSAValue | None,
         result_type: Attribute,
         mode: str = "numpy",
+        pdpd_axis: int = -1,
     ):
         super().__init__(
             operands=[input, target_shape, [axes_mapping] if axes_mapping is not None else []],
             result_types=[result_type],
-            properties={"mode": StringAttr(mode)},
+            properties={"mode": StringAttr(mode), "pdpd_axis": i64_attr(pdpd_axis)},
         )
 
     def verify_(self) -> None:
@@ -639,6 +644,9 @@ class BroadcastOp(IRDLOperation):
             )
         if (mode == "explicit") != (self.axes_mapping is not None):
             raise VerifyException(f"{self.name}: axes_mapping is given exactly in explicit mode")
+        if self.pdpd_axis.value.data < -1:
+            raise VerifyException(f"{self.name}: pdpd_axis must be >= -1, got "
+                                  f"{self.pdpd_axis.value.data}")
         check_integer_operand(self, self.target_shape, "target_shape")
         check_rank_at_most_one(self, self.target_shape, "target_shape")
         check_integer_operand(self, self.axes_mapping, "axes_mapping")

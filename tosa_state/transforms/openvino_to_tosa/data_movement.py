@@ -403,7 +403,7 @@ def _rank(value: SSAValue) -> int:
 
 
 class Broadcast(OpenVINOPattern):
-    """Broadcast-3 (numpy, bidirectional, explicit): a reshape to the target rank and a
+    """Broadcast-1 / -3 (numpy, bidirectional, explicit, pdpd): a reshape to the target rank and a
     `tosa.tile` (folded when the input is a constant); the input, the target shape and the
     axes mapping may be computed from shapes, the dims known or not."""
 
@@ -436,10 +436,21 @@ class Broadcast(OpenVINOPattern):
             for size, axis in zip(sizes, mapping, strict=True):
                 expanded[axis] = size
             value = sz.reshape(e, value, expanded)
+        elif mode == "pdpd":
+            _check_pdpd_axis(op.pdpd_axis.value.data, len(dims(value)), len(target))
         elif len(dims(value)) > len(target) and mode != "bidirectional":
             raise Unsupported(f"the input has a higher rank ({len(dims(value))}) than the "
                               f"target shape ({len(target)})")
-        return [_broadcast(e, value, target, mode == "bidirectional")]
+        return [_broadcast(e, value, target, mode in ("bidirectional", "pdpd"))]
+
+
+def _check_pdpd_axis(axis: int, rank: int, target_rank: int) -> None:
+    """Broadcast-1 pdpd whose input ends where the target does (`axis + rank == target
+    rank`; -1 is that axis): then it is the bidirectional broadcast (OpenVINO's shape
+    inference fails on a shorter input and leaves a longer one's extra dims unexplained)."""
+    if axis + rank != target_rank if axis != -1 else rank > target_rank:
+        raise Unsupported(f"pdpd axis {axis} does not align the input's {rank} dims with the "
+                          f"end of the target shape's {target_rank}")
 
 
 def _broadcast(e: Emitter, value: SSAValue, target: list[sz.Size], bidirectional: bool
