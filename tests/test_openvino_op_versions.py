@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 import openvino as ov
 import openvino.opset1 as opset1
+import openvino.opset2 as opset2
 import openvino.opset15 as opset15
 import pytest
 from openvino.utils.node_factory import NodeFactory
@@ -155,6 +156,47 @@ def test_broadcast_1_pdpd_axis_not_at_the_end_names_the_layer(tmp_path: Path) ->
                   "the end of the target shape's 3", "-p", "convert-openvino-to-tosa")
 
 
+# ---------------------------------------------------------------------------------------------
+# MVN-1 (opset2): across_channels, normalize_variance, eps inside the square root
+# ---------------------------------------------------------------------------------------------
+
+
+def test_mvn_1(openvino_runtime: None, tmp_path: Path) -> None:
+    x = opset1.parameter([2, 3, 4, 5], np.float32, name="x")
+    y = opset1.parameter([2, 3, 6], np.float32, name="y")
+    outputs = [
+        opset2.mvn(x, True, True, 0.5),  # a large eps: inside the sqrt, as OpenVINO
+        opset2.mvn(x, False, True, 1e-9),
+        opset2.mvn(x, False, False, 1e-9),
+        opset2.mvn(y, True, True, 0.25),
+        opset2.mvn(y, False, True, 1e-3),
+    ]
+    assert {_version(o) for o in outputs} == {"opset2"}
+    model = ov.Model([opset1.result(o, name=f"out{k}") for k, o in enumerate(outputs)], [x, y],
+                     "mvn1")
+    xml = _save(model, tmp_path)
+    assert xml.read_text().count('type="MVN" version="opset2"') == 5
+    _stateless(xml, lambda rng, step: [rng.standard_normal((2, 3, 4, 5)).astype(np.float32),
+                                       rng.standard_normal((2, 3, 6)).astype(np.float32)],
+               "mvn-1")
+
+
+def test_mvn_1_reduction_axes_decide_across_channels(openvino_runtime: None,
+                                                    tmp_path: Path) -> None:
+    """OpenVINO's CPU plugin takes `across_channels` from non-empty `reduction_axes` (axis 1
+    in them or not); without them, from the attribute."""
+    x = opset1.parameter([2, 3, 4], np.float32, name="x")
+    outputs = [opset2.mvn(x, False, True, 0.5), opset2.mvn(x, True, True, 0.5)]
+    xml = _save(ov.Model([opset1.result(o, name=f"out{k}") for k, o in enumerate(outputs)], [x],
+                         "mvn1"), tmp_path)
+    _edit(xml, 'across_channels="false" normalize_variance="true" reduction_axes="2"',
+          'across_channels="false" normalize_variance="true" reduction_axes="1"')
+    _edit(xml, 'across_channels="true" normalize_variance="true" reduction_axes="1, 2"',
+          'across_channels="true" normalize_variance="true"')
+    _stateless(xml, lambda rng, step: [rng.standard_normal((2, 3, 4)).astype(np.float32)],
+               "mvn-1 reduction_axes")
+
+
 def _model(tmp_path: Path, node: Callable[[object], object],
            shape: tuple[int, ...] = (2, 3)) -> Path:
     x = opset1.parameter(list(shape), np.float32, name="x")
@@ -177,6 +219,11 @@ BAD_LAYERS = [
      'mode.auto_broadcast_axis="1"', 'mode.auto_broadcast_axis="-2"',
      "name='layer' type='Broadcast' (opset1): mode.auto_broadcast_axis=-2 must be -1 or a "
      "non-negative axis"),
+    (lambda x: opset2.mvn(x, True, True, 1e-5, name="layer"), 'reduction_axes="1"',
+     'reduction_axes="1, 2"',
+     "name='layer' type='MVN' (opset2): reduction_axes [1, 2] are out of range for rank 2"),
+    (lambda x: opset2.mvn(x, True, True, 1e-5, name="layer"), 'eps="1.0000000000000001e-05"',
+     'eps="tiny"', "name='layer' type='MVN' (opset2): attribute eps='tiny' is not a number"),
     (lambda x: opset15.squeeze(x, opset1.constant(np.array([1], np.int64)), True, name="layer"),
      'allow_axis_skip="true"', 'allow_axis_skip="yes"',
      "name='layer' type='Squeeze' (opset15): attribute allow_axis_skip='yes' is not a boolean"),

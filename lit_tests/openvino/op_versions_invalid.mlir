@@ -8,3 +8,20 @@ func.func @broadcast_pdpd_axis(%x: tensor<3xf32>) -> tensor<2x3xf32> {
   %0 = openvino.broadcast %x, %shape {mode = "pdpd", pdpd_axis = -2 : i64} : (tensor<3xf32>, tensor<2xi64>) -> tensor<2x3xf32>
   func.return %0 : tensor<2x3xf32>
 }
+
+// -----
+
+func.func @mvn_axes_twice(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  %axes = openvino.constant dense<[1]> : tensor<1xi64>
+  // expected-error@+1 {{openvino.mvn: takes either the axes operand or the reduction_axes property}}
+  %0 = openvino.mvn %x, %axes {normalize_variance = true, eps = 1.0e-5 : f64, eps_mode = "inside_sqrt", reduction_axes = array<i64: 1>} : (tensor<2x3xf32>, tensor<1xi64>) -> tensor<2x3xf32>
+  func.return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+func.func @mvn_no_axes(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  // expected-error@+1 {{openvino.mvn: takes either the axes operand or the reduction_axes property}}
+  %0 = openvino.mvn %x {normalize_variance = true, eps = 1.0e-5 : f64, eps_mode = "inside_sqrt"} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  func.return %0 : tensor<2x3xf32>
+}

@@ -34,3 +34,16 @@ func.func @broadcast_pdpd(%x: tensor<2x1x3xf32>) -> tensor<5x2x4x3xf32> {
   %0 = openvino.broadcast %x, %shape {mode = "pdpd", pdpd_axis = 1 : i64} : (tensor<2x1x3xf32>, tensor<4xi64>) -> tensor<5x2x4x3xf32>
   func.return %0 : tensor<5x2x4x3xf32>
 }
+
+// -----
+
+// MVN-1 has its axes as the property reduction_axes (no axes operand); eps inside the sqrt.
+// CHECK-LABEL: func.func @mvn_1(
+// CHECK:         tosa.reduce_sum %x {axis = 1 : i32}
+// CHECK:         tosa.reduce_sum %{{.*}} {axis = 2 : i32}
+// CHECK:         tosa.rsqrt
+// CHECK:         func.return
+func.func @mvn_1(%x: tensor<2x3x4xf32>) -> tensor<2x3x4xf32> {
+  %0 = openvino.mvn %x {normalize_variance = true, eps = 5.0e-01 : f64, eps_mode = "inside_sqrt", reduction_axes = array<i64: 1, 2>} : (tensor<2x3x4xf32>) -> tensor<2x3x4xf32>
+  func.return %0 : tensor<2x3x4xf32>
+}
