@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from xdsl.dialects.builtin import (
     I64,
     BoolAttr,
@@ -14,8 +16,6 @@ from xdsl.dialects.builtin import (
     f64,
     i64,
 )
-from collections.abc import Sequence
-
 from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import (
     IRDLOperation,

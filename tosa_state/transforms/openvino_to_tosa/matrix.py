@@ -240,8 +240,9 @@ def softmax(e: Emitter, value: SSAValue, axis: int, log: bool = False) -> SSAVal
 
 
 class MVN(OpenVINOPattern):
-    """MVN-6 (and MVN-1: `reduction_axes`) on floats: `d = x - mean(x)` over `axes`; with `normalize_variance`,
-    `d * rsqrt(mean(d * d) + eps)` (`inside_sqrt`) or `d / (sqrt(mean(d * d)) + eps)`."""
+    """MVN-6 (and MVN-1: `reduction_axes`) on floats: `d = x - mean(x)` over `axes`; with
+    `normalize_variance`, `d * rsqrt(mean(d * d) + eps)` (`inside_sqrt`) or
+    `d / (sqrt(mean(d * d)) + eps)`."""
 
     OPS = (ov.MVNOp,)
 
