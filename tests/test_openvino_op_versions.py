@@ -11,7 +11,9 @@ import numpy as np
 import openvino as ov
 import openvino.opset1 as opset1
 import openvino.opset2 as opset2
+import openvino.opset14 as opset14
 import openvino.opset15 as opset15
+import openvino.opset16 as opset16
 import pytest
 from openvino.utils.node_factory import NodeFactory
 from test_error_paths import _edit, opt_xml_fails
@@ -197,10 +199,69 @@ def test_mvn_1_reduction_axes_decide_across_channels(openvino_runtime: None,
                "mvn-1 reduction_axes")
 
 
+# ---------------------------------------------------------------------------------------------
+# MaxPool-14, AvgPool-14, AvgPool-16: rounding_type ceil_torch
+# ---------------------------------------------------------------------------------------------
+
+POOLS = [  # strides, pads_begin, pads_end, kernel: ceil_torch drops a last window in the padding
+    ([2, 2], [1, 1], [1, 1], [2, 2]),
+    ([2, 3], [1, 0], [2, 1], [3, 2]),
+    ([3, 2], [0, 1], [1, 1], [2, 3]),
+    ([1, 2], [0, 0], [0, 0], [2, 2]),  # no padding: as ceil
+]
+
+
+def test_pools_ceil_torch(openvino_runtime: None, tmp_path: Path) -> None:
+    x = opset1.parameter([1, 2, 7, 8], np.float32, name="x")
+    line = opset1.parameter([2, 3, 9], np.float32, name="line")
+    outputs = []
+    for strides, begin, end, kernel in POOLS:
+        outputs += [opset14.max_pool(x, strides, [1, 1], begin, end, kernel, rounding).output(0)
+                    for rounding in ("ceil_torch", "ceil", "floor")]
+        for rounding in ("ceil_torch", "floor"):  # (ceil: windows in the padding only)
+            outputs += [
+                opset14.avg_pool(x, strides, begin, end, kernel, True, rounding),
+                # (OpenVINO's CPU plugin crashes on an AvgPool-16 without dilations)
+                opset16.avg_pool(x, strides, begin, end, kernel, False, rounding,
+                                 dilations=[1, 1]),
+            ]
+    outputs += [  # 1-D
+        opset14.max_pool(line, [2], [1], [1], [1], [2], "ceil_torch").output(0),
+        opset16.avg_pool(line, [2], [1], [1], [2], False, "ceil_torch", dilations=[1]),
+    ]
+    assert {_version(o.get_node()) for o in map(_output, outputs)} == {"opset14", "opset16"}
+    model = ov.Model([opset1.result(o, name=f"out{k}") for k, o in enumerate(outputs)],
+                     [x, line], "pools")
+    xml = _save(model, tmp_path)
+    assert xml.read_text().count('rounding_type="ceil_torch"') == 3 * len(POOLS) + 2
+    _stateless(xml, lambda rng, step: [rng.standard_normal((1, 2, 7, 8)).astype(np.float32),
+                                       rng.standard_normal((2, 3, 9)).astype(np.float32)],
+               "pools ceil_torch")
+
+
+def _output(node: object) -> object:
+    return node if isinstance(node, ov.Output) else node.output(0)  # type: ignore[attr-defined]
+
+
+def test_avg_pool_16_dilations_name_the_layer(tmp_path: Path) -> None:
+    """TOSA's avg_pool2d has no dilation (as MaxPool-8's dilations, not converted)."""
+    xml = _model(tmp_path, lambda x: opset16.avg_pool(x, [1, 1], [0, 0], [0, 0], [2, 2], False,
+                                                      dilations=[2, 1], name="layer"),
+                 (1, 1, 5, 5))
+    opt_xml_fails(xml, "name='layer' type='AvgPool' (opset16): 'openvino.avg_pool' op could "
+                  "not be converted to TOSA: dilated average pooling", "-p",
+                  "convert-openvino-to-tosa")
+
+
 def _model(tmp_path: Path, node: Callable[[object], object],
            shape: tuple[int, ...] = (2, 3)) -> Path:
     x = opset1.parameter(list(shape), np.float32, name="x")
     return _save(ov.Model([opset1.result(node(x))], [x], "m"), tmp_path)
+
+
+def _batch(x: object) -> object:
+    """[2, 3] as [1, 2, 3] (N, C, W) for a 1-D pooling."""
+    return opset1.unsqueeze(x, opset1.constant(np.int64(0)))
 
 
 BAD_LAYERS = [
@@ -224,6 +285,20 @@ BAD_LAYERS = [
      "name='layer' type='MVN' (opset2): reduction_axes [1, 2] are out of range for rank 2"),
     (lambda x: opset2.mvn(x, True, True, 1e-5, name="layer"), 'eps="1.0000000000000001e-05"',
      'eps="tiny"', "name='layer' type='MVN' (opset2): attribute eps='tiny' is not a number"),
+    (lambda x: opset14.avg_pool(_batch(x), [1], [0], [0], [2], False, "ceil_torch",
+                                name="layer"),
+     'version="opset14"', 'version="opset1"',
+     "name='layer' type='AvgPool' (opset1): rounding_type 'ceil_torch' is not floor or ceil "
+     "(ceil_torch came with opset14)"),
+    (lambda x: opset14.max_pool(_batch(x), [1], [1], [0], [0], [2], "ceil_torch",
+                                name="layer").output(0),
+     'version="opset14"', 'version="opset8"',
+     "name='layer' type='MaxPool' (opset8): rounding_type 'ceil_torch' is not floor or ceil "
+     "(ceil_torch came with opset14)"),
+    (lambda x: opset16.avg_pool(_batch(x), [1], [0], [0], [2], False, "ceil_torch",
+                                name="layer"),
+     'rounding_type="ceil_torch"', 'rounding_type="round"',
+     "name='layer' type='AvgPool' (opset16): rounding_type 'round' is not floor or ceil"),
     (lambda x: opset15.squeeze(x, opset1.constant(np.array([1], np.int64)), True, name="layer"),
      'allow_axis_skip="true"', 'allow_axis_skip="yes"',
      "name='layer' type='Squeeze' (opset15): attribute allow_axis_skip='yes' is not a boolean"),

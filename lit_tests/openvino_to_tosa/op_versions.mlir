@@ -47,3 +47,19 @@ func.func @mvn_1(%x: tensor<2x3x4xf32>) -> tensor<2x3x4xf32> {
   %0 = openvino.mvn %x {normalize_variance = true, eps = 5.0e-01 : f64, eps_mode = "inside_sqrt", reduction_axes = array<i64: 1, 2>} : (tensor<2x3x4xf32>) -> tensor<2x3x4xf32>
   func.return %0 : tensor<2x3x4xf32>
 }
+
+// -----
+
+// MaxPool-14 / AvgPool-14 ceil_torch: ceil's output size less a last window that would start
+// in the end padding (5 + 1 + 1 by 2 with stride 2: 3 windows, ceil has 4). AvgPool with
+// exclude_pad false divides by the whole kernel (OpenVINO counts the rounding's extra end as
+// well): the input is padded with zeros first.
+// CHECK-LABEL: func.func @ceil_torch(
+// CHECK:         tosa.max_pool2d %{{.*}} {kernel = array<i64: 2, 2>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 2, 2>} : (tensor<1x6x6x1xf32>) -> tensor<1x3x3x1xf32>
+// CHECK:         tosa.pad %{{.*}} : (tensor<1x1x5x5xf32>, !tosa.shape<8>, tensor<1xf32>) -> tensor<1x1x6x6xf32>
+// CHECK:         tosa.avg_pool2d %{{.*}} {acc_type = f32, kernel = array<i64: 2, 2>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 2, 2>} : (tensor<1x6x6x1xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x3x3x1xf32>
+func.func @ceil_torch(%x: tensor<1x1x5x5xf32>) -> (tensor<1x1x3x3xf32>, tensor<1x1x3x3xf32>) {
+  %0 = openvino.max_pool %x {kernel = array<i64: 2, 2>, strides = array<i64: 2, 2>, pads_begin = array<i64: 1, 1>, pads_end = array<i64: 1, 1>, rounding_type = "ceil_torch"} : (tensor<1x1x5x5xf32>) -> tensor<1x1x3x3xf32>
+  %1 = openvino.avg_pool %x {kernel = array<i64: 2, 2>, strides = array<i64: 2, 2>, pads_begin = array<i64: 1, 1>, pads_end = array<i64: 1, 1>, rounding_type = "ceil_torch"} : (tensor<1x1x5x5xf32>) -> tensor<1x1x3x3xf32>
+  func.return %0, %1 : tensor<1x1x3x3xf32>, tensor<1x1x3x3xf32>
+}

@@ -1,5 +1,5 @@
 """Convolution-1 and GroupConvolution-1 as `tosa.conv2d` / `tosa.depthwise_conv2d`, and
-MaxPool-1/-8 and AvgPool-1 as `tosa.max_pool2d` / `tosa.avg_pool2d`.
+MaxPool-1/-8/-14 and AvgPool-1/-14/-16 as `tosa.max_pool2d` / `tosa.avg_pool2d`.
 
 OpenVINO convolves `NC[H]W` inputs by `OI[H]W` filters; TOSA's conv2d takes `NHWC` inputs
 and `OHWI` weights. A 1-D convolution becomes a 2-D one of height 1. OpenVINO's output size
@@ -188,7 +188,10 @@ def _pool_extent(op: ov.PoolBase, axis: int, size: int, kernel: int, stride: int
     span = size + begin + end - kernel
     if span < 0:
         raise Unsupported(f"the kernel ({kernel}) is larger than the padded input")
-    outputs = (-(-span // stride) if op.rounding_type.data == "ceil" else span // stride) + 1
+    rounding = op.rounding_type.data
+    outputs = (span // stride if rounding == "floor" else -(-span // stride)) + 1
+    if rounding == "ceil_torch" and (outputs - 1) * stride >= size + begin:
+        outputs -= 1  # as PyTorch: no last window that starts in the end padding
     needed = (outputs - 1) * stride + kernel
     tosa_end = needed - size - begin
     if tosa_end < 0:  # the input's tail is never read
@@ -197,7 +200,8 @@ def _pool_extent(op: ov.PoolBase, axis: int, size: int, kernel: int, stride: int
 
 
 class Pool(OpenVINOPattern):
-    """MaxPool-1/-8 and AvgPool-1 (1-D and 2-D): transposes around one TOSA pooling.
+    """MaxPool-1/-8/-14 and AvgPool-1/-14/-16 (1-D and 2-D): transposes around one TOSA
+    pooling.
     MaxPool pads its input with the lowest value first (TOSA's padding must be smaller than
     the kernel; OpenVINO's `ceil` windows may lie in the padding only). An AvgPool that
     counts its padding (`exclude_pad` false) pads the input with zeros first, so that only
@@ -210,11 +214,10 @@ class Pool(OpenVINOPattern):
         average = isinstance(op, ov.AvgPoolOp)
         if average and element_type not in _ACCUMULATOR:
             raise Unsupported(f"average pooling of {element_type} values (floats only)")
-        if isinstance(op, ov.MaxPoolOp):
-            if op.indices and op.indices[0].uses:
-                raise Unsupported("the indices output of MaxPool")
-            if op.dilations is not None and any(d != 1 for d in op.dilations.get_values()):
-                raise Unsupported("dilated max pooling")
+        if isinstance(op, ov.MaxPoolOp) and op.indices and op.indices[0].uses:
+            raise Unsupported("the indices output of MaxPool")
+        if op.dilations is not None and any(d != 1 for d in op.dilations.get_values()):
+            raise Unsupported(f"dilated {'average' if average else 'max'} pooling")
         dims = shape(op.input)
         spatial = len(dims) - 2
         if spatial not in (1, 2):
@@ -241,9 +244,10 @@ class Pool(OpenVINOPattern):
         if not average:  # pad explicitly with the lowest value
             x, sizes = _padded(e, x, pads, _lowest(element_type))
             pads = [0, 0, 0, 0]
-        elif not bool(op.exclude_pad.value.data) and any(counted):  # padding counts
-            x, sizes = _padded(e, x, counted, 0)
-            pads = [0, pads[1] - counted[1], 0, pads[3] - counted[3]]
+        elif not bool(op.exclude_pad.value.data) and any(pads):
+            # the padding counts, the rounding's extra end too: OpenVINO divides by the kernel
+            x, sizes = _padded(e, x, pads, 0)
+            pads = [0, 0, 0, 0]
         if any(pad >= kernel[i // 2] for i, pad in enumerate(pads)):
             raise Unsupported(f"average pooling windows that lie in the padding only (padding "
                               f"{pads} for a kernel {kernel})")
