@@ -218,13 +218,12 @@ def test_pools_ceil_torch(openvino_runtime: None, tmp_path: Path) -> None:
     for strides, begin, end, kernel in POOLS:
         outputs += [opset14.max_pool(x, strides, [1, 1], begin, end, kernel, rounding).output(0)
                     for rounding in ("ceil_torch", "ceil", "floor")]
-        for rounding in ("ceil_torch", "floor"):  # (ceil: windows in the padding only)
-            outputs += [
-                opset14.avg_pool(x, strides, begin, end, kernel, True, rounding),
-                # (OpenVINO's CPU plugin crashes on an AvgPool-16 without dilations)
-                opset16.avg_pool(x, strides, begin, end, kernel, False, rounding,
-                                 dilations=[1, 1]),
-            ]
+        outputs += [opset14.avg_pool(x, strides, begin, end, kernel, True, rounding)
+                    for rounding in ("ceil_torch", "floor")]  # (ceil: windows in the padding)
+        # (OpenVINO's CPU plugin crashes on an AvgPool-16 without dilations)
+        outputs += [opset16.avg_pool(x, strides, begin, end, kernel, False, rounding,
+                                     dilations=[1, 1])
+                    for rounding in ("ceil_torch", "ceil", "floor")]
     outputs += [  # 1-D
         opset14.max_pool(line, [2], [1], [1], [1], [2], "ceil_torch").output(0),
         opset16.avg_pool(line, [2], [1], [1], [2], False, "ceil_torch", dilations=[1]),
