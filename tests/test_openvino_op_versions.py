@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from xml.etree import ElementTree
 
 import numpy as np
 import openvino as ov
@@ -18,6 +19,8 @@ import pytest
 from openvino.utils.node_factory import NodeFactory
 from test_error_paths import _edit, opt_xml_fails
 from test_openvino_differential import Scenario, _save, run_differential
+
+import tosa_state
 
 pytestmark = pytest.mark.peers
 
@@ -252,10 +255,136 @@ def test_avg_pool_16_dilations_name_the_layer(tmp_path: Path) -> None:
                   "convert-openvino-to-tosa")
 
 
+# ---------------------------------------------------------------------------------------------
+# LSTMCell-1: peepholes P, input_forget, clip, activations
+# ---------------------------------------------------------------------------------------------
+
+N, INPUT, HIDDEN = 2, 3, 4
+
+
+def _lstm_cell_1(x: object, h: object, c: object, weights: list[np.ndarray],
+                 input_forget: bool = False, clip: float = 0.0,
+                 activations: tuple[str, ...] = ("sigmoid", "tanh", "tanh"),
+                 peepholes: object | None = None) -> object:
+    """An LSTMCell-1 with W, R, B (, P) = `weights` (the Python opset API takes no P), or
+    the P input `peepholes` (`ov.save_model` drops a constant P from the IR)."""
+    inputs = [x, h, c, *map(opset1.constant, weights)]
+    return NodeFactory("opset1").create(
+        "LSTMCell", [v.output(0) for v in inputs + ([peepholes] if peepholes else [])],  # type: ignore[attr-defined]
+        {"hidden_size": HIDDEN, "input_forget": input_forget, "clip": clip,
+         "activations": list(activations), "activations_alpha": [], "activations_beta": [],
+         "weights_format": "fico"})
+
+
+def _lstm_weights(rng: np.random.Generator, peepholes: bool) -> list[np.ndarray]:
+    shapes = [(4 * HIDDEN, INPUT), (4 * HIDDEN, HIDDEN), (4 * HIDDEN,), (3 * HIDDEN,)]
+    weights = [rng.standard_normal(s).astype(np.float32) for s in shapes]
+    return weights if peepholes else [*weights[:3], np.zeros(3 * HIDDEN, np.float32)]
+
+
+def _lstm_parameters() -> list[object]:
+    return [opset1.parameter(shape, np.float32, name=name) for name, shape in
+            (("x", [N, INPUT]), ("h", [N, HIDDEN]), ("c", [N, HIDDEN]))]
+
+
+def _lstm_inputs(rng: np.random.Generator, step: int) -> list[np.ndarray]:
+    return [rng.standard_normal(shape).astype(np.float32)
+            for shape in ((N, INPUT), (N, HIDDEN), (N, HIDDEN))]
+
+
+def test_lstm_cell_1(openvino_runtime: None, tmp_path: Path) -> None:
+    """Against OpenVINO's CPU plugin where it computes LSTMCell-1 (zero peepholes, no
+    input_forget: it drops both, see the next test): clip and activations."""
+    rng = np.random.default_rng(1)
+    x, h, c = _lstm_parameters()
+    cells = [
+        opset1.lstm_cell(x, h, c, *_lstm_weights(rng, False)[:3], HIDDEN),  # P: a zero Const
+        _lstm_cell_1(x, h, c, _lstm_weights(rng, False), clip=0.5),
+        _lstm_cell_1(x, h, c, _lstm_weights(rng, False),
+                     activations=("tanh", "relu", "sigmoid")),
+    ]
+    assert {_version(cell) for cell in cells} == {"opset1"}
+    outputs = [cell.output(k) for cell in cells for k in (0, 1)]  # type: ignore[attr-defined]
+    model = ov.Model([opset1.result(o, name=f"out{k}") for k, o in enumerate(outputs)], [x, h, c],
+                     "lstm1")
+    xml = _save(model, tmp_path)
+    assert xml.read_text().count('type="LSTMCell" version="opset1"') == 3
+    _stateless(xml, _lstm_inputs, "lstm-cell-1")
+
+
+def _lstm_cell_1_reference(x: np.ndarray, h: np.ndarray, c: np.ndarray,
+                           weights: list[np.ndarray], input_forget: bool, clip: float
+                           ) -> tuple[np.ndarray, np.ndarray]:
+    """OpenVINO's reference `lstm_cell_v1` (src/core/reference/.../lstm_cell.hpp): P split
+    into f, i, o; `P_o` multiplies the new cell; `input_forget`: i = 1 - f."""
+    w, r, b, p = weights
+    pre_f, pre_i, pre_c, pre_o = np.split(x @ w.T + h @ r.T + b, 4, axis=1)
+    p_f, p_i, p_o = np.split(p, 3)
+
+    def clipped(v: np.ndarray) -> np.ndarray:
+        return np.clip(v, -clip, clip) if clip > 0 else v
+
+    def sigmoid(v: np.ndarray) -> np.ndarray:
+        return 1 / (1 + np.exp(-v))
+
+    f = sigmoid(clipped(pre_f + p_f * c))
+    i = 1 - f if input_forget else sigmoid(clipped(pre_i + p_i * c))
+    cell = f * c + i * np.tanh(clipped(pre_c))
+    o = sigmoid(clipped(pre_o + p_o * cell))
+    return o * np.tanh(cell), cell
+
+
+def _connect_peepholes(xml: Path) -> None:
+    """Edits P (the Parameter `p`) back in as the LSTMCell's input 6: `ov.save_model` writes
+    an LSTMCell-1 without it."""
+    tree = ElementTree.parse(xml)
+    layers = tree.getroot().find("layers")
+    assert layers is not None
+    source = next(x for x in layers if x.get("name") == "p")
+    cell = next(x for x in layers if x.get("type") == "LSTMCell")
+    assert cell.get("version") == "opset1"
+    port = ElementTree.SubElement(cell.find("input"), "port",  # type: ignore[arg-type]
+                                  {"id": "6", "precision": "FP32"})
+    ElementTree.SubElement(port, "dim").text = str(3 * HIDDEN)
+    ElementTree.SubElement(tree.getroot().find("edges"), "edge",  # type: ignore[arg-type]
+                           {"from-layer": source.get("id", ""), "from-port": "0",
+                            "to-layer": cell.get("id", ""), "to-port": "6"})
+    tree.write(xml)
+
+
+@pytest.mark.parametrize("input_forget", [False, True])
+@pytest.mark.parametrize("clip", [0.0, 0.6])
+def test_lstm_cell_1_peepholes(tmp_path: Path, input_forget: bool, clip: float) -> None:
+    """Peepholes and input_forget against OpenVINO's reference formula: the CPU plugin (the
+    only device of the wheel, and LSTMCell-1 has no `evaluate`) drops both, silently
+    (checked with openvino 2026.4.1)."""
+    rng = np.random.default_rng(2)
+    weights = _lstm_weights(rng, True)
+    parameters = [*_lstm_parameters(), opset1.parameter([3 * HIDDEN], np.float32, name="p")]
+    cell = _lstm_cell_1(*parameters[:3], weights[:3], input_forget, clip, peepholes=parameters[3])
+    xml = _save(ov.Model([opset1.result(cell.output(0), name="h1"),  # type: ignore[attr-defined]
+                          opset1.result(cell.output(1), name="c1")],  # type: ignore[attr-defined]
+                         parameters, "lstm1"), tmp_path)
+    _connect_peepholes(xml)
+    assert len(ov.Core().read_model(xml).inputs) == 4  # OpenVINO reads P back
+    request = tosa_state.compile_model(tosa_state.read_model(xml)).create_infer_request()
+    for step in range(3):
+        x, h, c = _lstm_inputs(rng, step)
+        ours = request.infer({"x": x, "h": h, "c": c, "p": weights[3]})
+        expected = _lstm_cell_1_reference(x, h, c, weights, input_forget, clip)
+        for got, want in zip((ours[0], ours[1]), expected, strict=True):
+            np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
+
+
 def _model(tmp_path: Path, node: Callable[[object], object],
            shape: tuple[int, ...] = (2, 3)) -> Path:
     x = opset1.parameter(list(shape), np.float32, name="x")
     return _save(ov.Model([opset1.result(node(x))], [x], "m"), tmp_path)
+
+
+def _named(node: object, name: str) -> object:
+    node.set_friendly_name(name)  # type: ignore[attr-defined]
+    return node.output(0)  # type: ignore[attr-defined]
 
 
 def _batch(x: object) -> object:
@@ -298,6 +427,17 @@ BAD_LAYERS = [
                                 name="layer"),
      'rounding_type="ceil_torch"', 'rounding_type="round"',
      "name='layer' type='AvgPool' (opset16): rounding_type 'round' is not floor or ceil"),
+    (lambda x: _named(_lstm_cell_1(x, opset1.constant(np.zeros((2, 4), np.float32)),
+                                   opset1.constant(np.zeros((2, 4), np.float32)),
+                                   _lstm_weights(np.random.default_rng(0), True)), "layer"),
+     'weights_format="fico"', 'weights_format="icof"',
+     "name='layer' type='LSTMCell' (opset1): weights_format 'icof' is not fico (OpenVINO's "
+     "reference takes only fico)"),
+    (lambda x: _named(_lstm_cell_1(x, opset1.constant(np.zeros((2, 4), np.float32)),
+                                   opset1.constant(np.zeros((2, 4), np.float32)),
+                                   _lstm_weights(np.random.default_rng(0), True)), "layer"),
+     'input_forget="false"', 'input_forget="2"',
+     "name='layer' type='LSTMCell' (opset1): attribute input_forget='2' is not a boolean"),
     (lambda x: opset15.squeeze(x, opset1.constant(np.array([1], np.int64)), True, name="layer"),
      'allow_axis_skip="true"', 'allow_axis_skip="yes"',
      "name='layer' type='Squeeze' (opset15): attribute allow_axis_skip='yes' is not a boolean"),

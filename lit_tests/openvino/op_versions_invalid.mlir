@@ -25,3 +25,11 @@ func.func @mvn_no_axes(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
   %0 = openvino.mvn %x {normalize_variance = true, eps = 1.0e-5 : f64, eps_mode = "inside_sqrt"} : (tensor<2x3xf32>) -> tensor<2x3xf32>
   func.return %0 : tensor<2x3xf32>
 }
+
+// -----
+
+func.func @lstm_cell_peepholes(%x: tensor<1x3xf32>, %h: tensor<1x2xf32>, %c: tensor<1x2xf32>, %w: tensor<8x3xf32>, %r: tensor<8x2xf32>, %b: tensor<8xf32>, %p: tensor<4xf32>) -> (tensor<1x2xf32>, tensor<1x2xf32>) {
+  // expected-error@+1 {{openvino.lstm_cell: P must have shape [6], got [4]}}
+  %ho, %co = openvino.lstm_cell %x, %h, %c, %w, %r, %b, %p {hidden_size = 2 : i64, activations = ["sigmoid", "tanh", "tanh"], activations_alpha = array<f32>, activations_beta = array<f32>, clip = 0.0 : f32} : (tensor<1x3xf32>, tensor<1x2xf32>, tensor<1x2xf32>, tensor<8x3xf32>, tensor<8x2xf32>, tensor<8xf32>, tensor<4xf32>) -> (tensor<1x2xf32>, tensor<1x2xf32>)
+  func.return %ho, %co : tensor<1x2xf32>, tensor<1x2xf32>
+}

@@ -63,3 +63,23 @@ func.func @ceil_torch(%x: tensor<1x1x5x5xf32>) -> (tensor<1x1x3x3xf32>, tensor<1
   %1 = openvino.avg_pool %x {kernel = array<i64: 2, 2>, strides = array<i64: 2, 2>, pads_begin = array<i64: 1, 1>, pads_end = array<i64: 1, 1>, rounding_type = "ceil_torch"} : (tensor<1x1x5x5xf32>) -> tensor<1x1x3x3xf32>
   func.return %0, %1 : tensor<1x1x3x3xf32>, tensor<1x1x3x3xf32>
 }
+
+// -----
+
+// LSTMCell-1 with peepholes P [3H] (f, i, o) and input_forget: P_f ⊙ C joins the f gate,
+// i = 1 - f, P_o ⊙ C' (the new cell) joins the o gate.
+// CHECK-LABEL: func.func @lstm_cell_1(
+// CHECK:         %[[PF:.*]] = tosa.slice %p
+// CHECK:         %[[PO:.*]] = tosa.slice %p
+// CHECK:         %[[FC:.*]] = tosa.mul %{{.*}}, %c, %{{.*}} : (tensor<1x2xf32>, tensor<1x2xf32>, tensor<1xi8>) -> tensor<1x2xf32>
+// CHECK:         %[[F:.*]] = tosa.sigmoid
+// CHECK:         %[[ONE:.*]] = "tosa.const"() <{values = dense<1.000000e+00> : tensor<1x1xf32>}>
+// CHECK-NEXT:    %[[I:.*]] = tosa.sub %[[ONE]], %[[F]]
+// CHECK:         %[[CELL:.*]] = tosa.add
+// CHECK:         tosa.mul %{{.*}}, %[[CELL]]
+// CHECK:         tosa.sigmoid
+// CHECK:         tosa.tanh %[[CELL]]
+func.func @lstm_cell_1(%x: tensor<1x3xf32>, %h: tensor<1x2xf32>, %c: tensor<1x2xf32>, %w: tensor<8x3xf32>, %r: tensor<8x2xf32>, %b: tensor<8xf32>, %p: tensor<6xf32>) -> (tensor<1x2xf32>, tensor<1x2xf32>) {
+  %ho, %co = openvino.lstm_cell %x, %h, %c, %w, %r, %b, %p {hidden_size = 2 : i64, activations = ["sigmoid", "tanh", "tanh"], activations_alpha = array<f32>, activations_beta = array<f32>, clip = 0.0 : f32, input_forget = true} : (tensor<1x3xf32>, tensor<1x2xf32>, tensor<1x2xf32>, tensor<8x3xf32>, tensor<8x2xf32>, tensor<8xf32>, tensor<6xf32>) -> (tensor<1x2xf32>, tensor<1x2xf32>)
+  func.return %ho, %co : tensor<1x2xf32>, tensor<1x2xf32>
+}
