@@ -12,6 +12,7 @@ import numpy as np
 import openvino as ov
 import openvino.opset1 as opset1
 import openvino.opset2 as opset2
+import openvino.opset8 as opset8
 import openvino.opset14 as opset14
 import openvino.opset15 as opset15
 import openvino.opset16 as opset16
@@ -245,14 +246,37 @@ def _output(node: object) -> object:
     return node if isinstance(node, ov.Output) else node.output(0)  # type: ignore[attr-defined]
 
 
-def test_avg_pool_16_dilations_name_the_layer(tmp_path: Path) -> None:
-    """TOSA's avg_pool2d has no dilation (as MaxPool-8's dilations, not converted)."""
-    xml = _model(tmp_path, lambda x: opset16.avg_pool(x, [1, 1], [0, 0], [0, 0], [2, 2], False,
-                                                      dilations=[2, 1], name="layer"),
-                 (1, 1, 5, 5))
-    opt_xml_fails(xml, "name='layer' type='AvgPool' (opset16): 'openvino.avg_pool' op could "
-                  "not be converted to TOSA: dilated average pooling", "-p",
-                  "convert-openvino-to-tosa")
+DILATED = [  # kernel, strides, dilations, pads_begin, pads_end, rounding_type
+    ([2, 3], [1, 2], [2, 2], [1, 0], [1, 1], "floor"),
+    ([3, 2], [2, 1], [2, 3], [1, 1], [0, 1], "ceil"),
+    ([2, 2], [3, 2], [3, 2], [1, 1], [1, 1], "ceil_torch"),
+    ([3, 3], [2, 2], [2, 2], [2, 2], [2, 2], "ceil"),
+]
+
+
+def test_dilated_pools(openvino_runtime: None, tmp_path: Path) -> None:
+    """Dilations (MaxPool-8 / -14, AvgPool-16): a strided window per kernel tap."""
+    x = opset1.parameter([1, 2, 9, 10], np.float32, name="x")
+    line = opset1.parameter([2, 3, 11], np.float32, name="line")
+    outputs = []
+    for kernel, strides, dilations, begin, end, rounding in DILATED:
+        outputs += [
+            opset14.max_pool(x, strides, dilations, begin, end, kernel, rounding).output(0),
+            opset16.avg_pool(x, strides, begin, end, kernel, True, rounding,
+                             dilations=dilations),
+            opset16.avg_pool(x, strides, begin, end, kernel, False, rounding,
+                             dilations=dilations),
+        ]
+    outputs += [  # 1-D; same_upper padding computed with the dilation
+        opset8.max_pool(line, [2], [3], [0], [0], [3], "floor", "same_upper").output(0),
+        opset16.avg_pool(line, [1], [1], [2], [2], True, "ceil", dilations=[2]),
+    ]
+    model = ov.Model([opset1.result(o, name=f"out{k}") for k, o in enumerate(outputs)],
+                     [x, line], "dilated")
+    xml = _save(model, tmp_path)
+    _stateless(xml, lambda rng, step: [rng.standard_normal((1, 2, 9, 10)).astype(np.float32),
+                                       rng.standard_normal((2, 3, 11)).astype(np.float32)],
+               "dilated pools")
 
 
 # ---------------------------------------------------------------------------------------------

@@ -83,3 +83,19 @@ func.func @lstm_cell_1(%x: tensor<1x3xf32>, %h: tensor<1x2xf32>, %c: tensor<1x2x
   %ho, %co = openvino.lstm_cell %x, %h, %c, %w, %r, %b, %p {hidden_size = 2 : i64, activations = ["sigmoid", "tanh", "tanh"], activations_alpha = array<f32>, activations_beta = array<f32>, clip = 0.0 : f32, input_forget = true} : (tensor<1x3xf32>, tensor<1x2xf32>, tensor<1x2xf32>, tensor<8x3xf32>, tensor<8x2xf32>, tensor<8xf32>, tensor<6xf32>) -> (tensor<1x2xf32>, tensor<1x2xf32>)
   func.return %ho, %co : tensor<1x2xf32>, tensor<1x2xf32>
 }
+
+// -----
+
+// A dilated MaxPool (-8 / -14; AvgPool-16 likewise): TOSA's poolings have no dilation, so
+// one window per kernel tap (a slice; a stride of 2 is a reshape to [.., 2] and a slice of
+// its first column), combined by tosa.maximum. 1x1x5x5, kernel 2x1, dilation 2x1, stride 1x2.
+// CHECK-LABEL: func.func @dilated_max_pool(
+// CHECK:         tosa.slice %x, %{{.*}}, %{{.*}} : (tensor<1x1x5x5xf32>, !tosa.shape<4>, !tosa.shape<4>) -> tensor<1x1x3x5xf32>
+// CHECK:         tosa.reshape %{{.*}} : (tensor<1x1x3x6xf32>, !tosa.shape<6>) -> tensor<1x1x3x1x3x2xf32>
+// CHECK:         tosa.slice %x, %{{.*}}, %{{.*}} : (tensor<1x1x5x5xf32>, !tosa.shape<4>, !tosa.shape<4>) -> tensor<1x1x3x5xf32>
+// CHECK:         %[[M:.*]] = tosa.maximum %{{.*}}, %{{.*}} : (tensor<1x1x3x3xf32>, tensor<1x1x3x3xf32>) -> tensor<1x1x3x3xf32>
+// CHECK-NEXT:    func.return %[[M]]
+func.func @dilated_max_pool(%x: tensor<1x1x5x5xf32>) -> tensor<1x1x3x3xf32> {
+  %0 = openvino.max_pool %x {kernel = array<i64: 2, 1>, strides = array<i64: 1, 2>, pads_begin = array<i64: 0, 0>, pads_end = array<i64: 0, 0>, dilations = array<i64: 2, 1>} : (tensor<1x1x5x5xf32>) -> tensor<1x1x3x3xf32>
+  func.return %0 : tensor<1x1x3x3xf32>
+}
