@@ -144,14 +144,15 @@ class GroupConvolutionOp(ConvolutionBase):
     FILTER_EXTRA_DIMS: ClassVar[int] = 1
 
 
-ROUNDING_TYPES = ("floor", "ceil")
-"""MaxPool / AvgPool `rounding_type` values."""
+ROUNDING_TYPES = ("floor", "ceil", "ceil_torch")
+"""MaxPool / AvgPool `rounding_type` values (`ceil_torch`: MaxPool-14, AvgPool-14 / -16)."""
 
 
 class PoolBase(IRDLOperation):
     """Base of MaxPool and AvgPool over `input [N, C, spatial...]`: windows of `kernel`,
     moved by `strides`, over the input padded by `pads_begin` / `pads_end` (or `auto_pad`);
-    `rounding_type` rounds the output size down (`floor`) or up (`ceil`)."""
+    `rounding_type` rounds the output size down (`floor`) or up (`ceil`; `ceil_torch` as
+    PyTorch: without a last window that starts in the end padding)."""
 
     input = operand_def(TensorLike)
     kernel = prop_def(DenseArrayBase[I64])
@@ -177,7 +178,7 @@ class PoolBase(IRDLOperation):
                                                  ("strides", self.strides, 1)))
         if self.rounding_type.data not in ROUNDING_TYPES:
             raise VerifyException(
-                f"{self.name}: rounding_type must be floor or ceil, got "
+                f"{self.name}: rounding_type must be floor, ceil or ceil_torch, got "
                 f"'{self.rounding_type.data}'"
             )
 
@@ -224,8 +225,8 @@ class MaxPoolOp(PoolBase):
 
 @irdl_op_definition
 class AvgPoolOp(PoolBase):
-    """AvgPool-1: the mean of each window; `exclude_pad` leaves the padding out of the
-    count.
+    """AvgPool-1 / -14 / -16: the mean of each window; `exclude_pad` leaves the padding out
+    of the count (AvgPool-16 also has `dilations`).
 
     https://docs.openvino.ai/2025/documentation/openvino-ir-format/operation-sets/operation-specs/pooling/avg-pool-1.html
     """
@@ -234,13 +235,17 @@ class AvgPoolOp(PoolBase):
 
     output = result_def(TensorLike)
     exclude_pad = prop_def(BoolAttr, default_value=IntegerAttr.from_bool(False))
+    dilations = opt_prop_def(DenseArrayBase[I64])
 
     def __init__(self, input: SSAValue, result_type: Attribute, kernel: Sequence[int],
                  strides: Sequence[int], pads_begin: Sequence[int], pads_end: Sequence[int],
-                 exclude_pad: bool, rounding_type: str = "floor", auto_pad: str = "explicit"):
+                 exclude_pad: bool, rounding_type: str = "floor", auto_pad: str = "explicit",
+                 dilations: Sequence[int] | None = None):
         properties = self._properties(kernel, strides, pads_begin, pads_end, rounding_type,
                                       auto_pad)
         properties["exclude_pad"] = bool_attr(exclude_pad)
+        if dilations is not None:
+            properties["dilations"] = DenseArrayBase.from_list(i64, dilations)
         super().__init__(operands=[input], result_types=[result_type], properties=properties)
 
 

@@ -51,7 +51,7 @@ from tosa_state.dialects.openvino.common import (
     tensor_shape,
 )
 
-BROADCAST_MODES = ("numpy", "explicit", "bidirectional")
+BROADCAST_MODES = ("numpy", "explicit", "bidirectional", "pdpd")
 
 
 @irdl_op_definition
@@ -434,9 +434,12 @@ class _AxesShapeOp(IRDLOperation):
 
 @irdl_op_definition
 class SqueezeOp(_AxesShapeOp):
-    """Squeeze-1: removes the size-1 dims in `axes` (all of them without `axes`).
+    """Squeeze-1 / -15: removes the size-1 dims in `axes` (all of them without `axes`); an
+    axis whose dim is statically not 1 is left alone. `allow_axis_skip` (Squeeze-15) makes a
+    dynamic dim in `axes` optional: squeezed only when it is 1 at run time (the result's rank
+    is then dynamic).
 
-    https://docs.openvino.ai/2025/documentation/openvino-ir-format/operation-sets/operation-specs/shape/squeeze-1.html
+    https://docs.openvino.ai/2025/documentation/openvino-ir-format/operation-sets/operation-specs/shape/squeeze-15.html
     """
 
     name = "openvino.squeeze"
@@ -444,13 +447,17 @@ class SqueezeOp(_AxesShapeOp):
     input = operand_def(TensorLike)
     axes = opt_operand_def(TensorLike)
     result = result_def(TensorLike)
+    allow_axis_skip = prop_def(BoolAttr, default_value=IntegerAttr.from_bool(False))
 
     traits = traits_def(Pure())
+    irdl_options = (ParsePropInAttrDict(),)
     assembly_format = OPERANDS_FORMAT
 
-    def __init__(self, input: SSAValue, axes: SSAValue | None, result_type: Attribute):
+    def __init__(self, input: SSAValue, axes: SSAValue | None, result_type: Attribute,
+                 allow_axis_skip: bool = False):
         super().__init__(
-            operands=[input, [axes] if axes is not None else []], result_types=[result_type]
+            operands=[input, [axes] if axes is not None else []], result_types=[result_type],
+            properties={"allow_axis_skip": bool_attr(allow_axis_skip)},
         )
 
     def verify_(self) -> None:
@@ -593,9 +600,12 @@ class GatherOp(IRDLOperation):
 
 @irdl_op_definition
 class BroadcastOp(IRDLOperation):
-    """Broadcast-3 to `target_shape` (`mode` numpy, explicit with `axes_mapping`, or bidirectional).
+    """Broadcast-1 / -3 to `target_shape` (`mode` numpy, explicit with `axes_mapping`,
+    bidirectional (-3), or pdpd (-1): the input's dims aligned with the target's from
+    `pdpd_axis` (-1: right-aligned), a target dim of 1 taking the input's).
 
     https://docs.openvino.ai/2025/documentation/openvino-ir-format/operation-sets/operation-specs/movement/broadcast-3.html
+    https://docs.openvino.ai/2025/documentation/openvino-ir-format/operation-sets/operation-specs/movement/broadcast-1.html
     """
 
     name = "openvino.broadcast"
@@ -605,6 +615,7 @@ class BroadcastOp(IRDLOperation):
     axes_mapping = opt_operand_def(TensorLike)
     result = result_def(TensorLike)
     mode = prop_def(StringAttr, default_value=StringAttr("numpy"))
+    pdpd_axis = prop_def(IntegerAttr[IntegerType], default_value=IntegerAttr(-1, i64))
 
     traits = traits_def(Pure())
     irdl_options = (ParsePropInAttrDict(),)
@@ -617,11 +628,12 @@ class BroadcastOp(IRDLOperation):
         axes_mapping: SSAValue | None,
         result_type: Attribute,
         mode: str = "numpy",
+        pdpd_axis: int = -1,
     ):
         super().__init__(
             operands=[input, target_shape, [axes_mapping] if axes_mapping is not None else []],
             result_types=[result_type],
-            properties={"mode": StringAttr(mode)},
+            properties={"mode": StringAttr(mode), "pdpd_axis": i64_attr(pdpd_axis)},
         )
 
     def verify_(self) -> None:
@@ -632,6 +644,9 @@ class BroadcastOp(IRDLOperation):
             )
         if (mode == "explicit") != (self.axes_mapping is not None):
             raise VerifyException(f"{self.name}: axes_mapping is given exactly in explicit mode")
+        if self.pdpd_axis.value.data < -1:
+            raise VerifyException(f"{self.name}: pdpd_axis must be >= -1, got "
+                                  f"{self.pdpd_axis.value.data}")
         check_integer_operand(self, self.target_shape, "target_shape")
         check_rank_at_most_one(self, self.target_shape, "target_shape")
         check_integer_operand(self, self.axes_mapping, "axes_mapping")

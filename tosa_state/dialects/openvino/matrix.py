@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from xdsl.dialects.builtin import (
+    I64,
     BoolAttr,
+    DenseArrayBase,
     Float64Type,
     FloatAttr,
     IntegerAttr,
     IntegerType,
     StringAttr,
     f64,
+    i64,
 )
 from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import (
@@ -17,6 +22,8 @@ from xdsl.irdl import (
     ParsePropInAttrDict,
     irdl_op_definition,
     operand_def,
+    opt_operand_def,
+    opt_prop_def,
     prop_def,
     result_def,
     traits_def,
@@ -85,19 +92,23 @@ class LogSoftmaxOp(_SoftmaxLikeOp):
 @irdl_op_definition
 class MVNOp(IRDLOperation):
     """MVN-6: `x - mean(x)` over `axes`, divided by `sqrt(var + eps)` (`inside_sqrt`) or
-    `sqrt(var) + eps` (`outside_sqrt`) when `normalize_variance`.
+    `sqrt(var) + eps` (`outside_sqrt`) when `normalize_variance`. MVN-1 (opset2) has its
+    axes as the property `reduction_axes` (the importer derives them from
+    `across_channels`) and `inside_sqrt`.
 
     https://docs.openvino.ai/2025/documentation/openvino-ir-format/operation-sets/operation-specs/normalization/mvn-6.html
+    https://docs.openvino.ai/2025/documentation/openvino-ir-format/operation-sets/operation-specs/normalization/mvn-1.html
     """
 
     name = "openvino.mvn"
 
     input = operand_def(TensorLike)
-    axes = operand_def(TensorLike)
+    axes = opt_operand_def(TensorLike)
     result = result_def(TensorLike)
     normalize_variance = prop_def(BoolAttr)
     eps = prop_def(FloatAttr[Float64Type])
     eps_mode = prop_def(StringAttr)
+    reduction_axes = opt_prop_def(DenseArrayBase[I64])
 
     traits = traits_def(Pure())
     irdl_options = (ParsePropInAttrDict(),)
@@ -106,23 +117,30 @@ class MVNOp(IRDLOperation):
     def __init__(
         self,
         input: SSAValue,
-        axes: SSAValue,
+        axes: SSAValue | Sequence[int],
         result_type: Attribute,
         normalize_variance: bool,
         eps: float,
         eps_mode: str,
     ):
+        """`axes`: the axes input (MVN-6) or the constant `reduction_axes` (MVN-1)."""
+        properties: dict[str, Attribute] = {
+            "normalize_variance": bool_attr(normalize_variance),
+            "eps": FloatAttr(eps, f64),
+            "eps_mode": StringAttr(eps_mode),
+        }
+        if not isinstance(axes, SSAValue):
+            properties["reduction_axes"] = DenseArrayBase.from_list(i64, axes)
         super().__init__(
-            operands=[input, axes],
+            operands=[input, [axes] if isinstance(axes, SSAValue) else []],
             result_types=[result_type],
-            properties={
-                "normalize_variance": bool_attr(normalize_variance),
-                "eps": FloatAttr(eps, f64),
-                "eps_mode": StringAttr(eps_mode),
-            },
+            properties=properties,
         )
 
     def verify_(self) -> None:
+        if (self.axes is None) == (self.reduction_axes is None):
+            raise VerifyException(f"{self.name}: takes either the axes operand or the "
+                                  "reduction_axes property")
         check_same_element_type(self, (self.input, self.result), "input and result")
         check_same_shape(self, self.input.type, self.result.type)
         check_integer_operand(self, self.axes, "axes")

@@ -25,6 +25,7 @@ from xdsl.irdl import (
     ParsePropInAttrDict,
     irdl_op_definition,
     operand_def,
+    opt_operand_def,
     prop_def,
     result_def,
     traits_def,
@@ -113,8 +114,11 @@ def _expect_shape(op: IRDLOperation, value: SSAValue, what: str, expected: Seque
 
 @irdl_op_definition
 class LSTMCellOp(_RecurrentCellOp):
-    """LSTMCell-4: one LSTM step. Gates are stacked in OpenVINO order f, i, c, o in W [4H, I],
-    R [4H, H] and B [4H]; results are the new hidden and cell state [N, H].
+    """LSTMCell-4 / -1: one LSTM step. Gates are stacked in OpenVINO order f, i, c, o in
+    W [4H, I], R [4H, H] and B [4H]; results are the new hidden and cell state [N, H].
+    LSTMCell-1 adds peepholes P [3H] (f, i, o, as OpenVINO's reference splits them:
+    `P_f ⊙ C` and `P_i ⊙ C` join the f and i gates, `P_o ⊙ C'` the o gate, C' the new cell)
+    and `input_forget` (i = 1 - f).
 
     https://docs.openvino.ai/2025/documentation/openvino-ir-format/operation-sets/operation-specs/sequence/lstm-cell-1.html
     """
@@ -127,6 +131,7 @@ class LSTMCellOp(_RecurrentCellOp):
     w = operand_def(TensorLike)
     r = operand_def(TensorLike)
     b = operand_def(TensorLike)
+    p = opt_operand_def(TensorLike)
     hidden_state = result_def(TensorLike)
     cell_state = result_def(TensorLike)
 
@@ -135,6 +140,7 @@ class LSTMCellOp(_RecurrentCellOp):
     activations_alpha = prop_def(DenseArrayBase)
     activations_beta = prop_def(DenseArrayBase)
     clip = prop_def(FloatAttr[Float32Type])
+    input_forget = prop_def(BoolAttr, default_value=IntegerAttr.from_bool(False))
 
     traits = traits_def(Pure())
     irdl_options = (ParsePropInAttrDict(),)
@@ -152,15 +158,21 @@ class LSTMCellOp(_RecurrentCellOp):
         activations_alpha: Sequence[float] = (),
         activations_beta: Sequence[float] = (),
         clip: float = 0.0,
+        input_forget: bool = False,
     ):
+        """`operands`: X, H, C, W, R, B and (LSTMCell-1) P."""
         props = self._init_properties(
             hidden_size, activations, activations_alpha, activations_beta, clip
         )
-        super().__init__(operands=list(operands), result_types=list(result_types), properties=props)
+        props["input_forget"] = IntegerAttr.from_bool(input_forget)
+        super().__init__(operands=[*operands[:6], list(operands[6:7])],
+                         result_types=list(result_types), properties=props)
 
     def verify_(self) -> None:
         hidden = self.hidden_size.value.data
         self._verify_cell(hidden, self.activations.data, (self.x, self.w, self.r, self.b))
+        if self.p is not None:
+            _expect_shape(self, self.p, "P", (3 * hidden,))
         state_shape = (_dim(self.x, 0), hidden)
         for what, value in (
             ("initial_hidden_state", self.initial_hidden_state),

@@ -28,11 +28,17 @@ def _convolution(cls: type[ov.ConvolutionBase]) -> Converter:
     return build
 
 
+_CEIL_TORCH_VERSIONS = {"MaxPool": ("opset14",), "AvgPool": ("opset14", "opset16")}
+"""The pooling versions that have `rounding_type` ceil_torch."""
+
+
 def _pool_attributes(b: OpBuilder) -> dict[str, object]:
     auto_pad = _auto_pad(b)
     rounding = b.data("rounding_type", "floor").strip().lower()
-    if rounding not in ov.ROUNDING_TYPES:
-        b.fail(f"rounding_type '{rounding}' is not floor or ceil")
+    torch = b.layer.version in _CEIL_TORCH_VERSIONS[b.layer.type]
+    if rounding not in ov.ROUNDING_TYPES or (rounding == "ceil_torch" and not torch):
+        b.fail(f"rounding_type '{rounding}' is not floor or ceil"
+               + (" (ceil_torch came with opset14)" if rounding == "ceil_torch" else ""))
     return {
         "kernel": b.data_ints("kernel"), "strides": b.data_ints("strides"),
         "pads_begin": b.data_ints("pads_begin"), "pads_end": b.data_ints("pads_end"),
@@ -41,20 +47,22 @@ def _pool_attributes(b: OpBuilder) -> dict[str, object]:
 
 
 def _build_max_pool(b: OpBuilder) -> Operation:
-    dilations = b.data_ints("dilations") if b.layer.version == "opset8" else None
+    dilations = b.data_ints("dilations") if b.layer.version != "opset1" else None
     return ov.MaxPoolOp(b.operands[0], b.result_types, dilations=dilations,
                         **_pool_attributes(b))  # type: ignore[arg-type]
 
 
 def _build_avg_pool(b: OpBuilder) -> Operation:
+    dilations = b.data_ints("dilations") if b.layer.version == "opset16" else None
     return ov.AvgPoolOp(b.operands[0], b.result_types[0],
                         exclude_pad=b.data_bool("exclude-pad", False),
+                        dilations=dilations or None,
                         **_pool_attributes(b))  # type: ignore[arg-type]
 
 
 CONVOLUTION_LAYERS: dict[str, OpSpec] = {
     "Convolution": OpSpec(("opset1",), (2, 2), _convolution(ov.ConvolutionOp)),
     "GroupConvolution": OpSpec(("opset1",), (2, 2), _convolution(ov.GroupConvolutionOp)),
-    "MaxPool": OpSpec(("opset1", "opset8"), (1, 1), _build_max_pool, outputs=None),
-    "AvgPool": OpSpec(("opset1",), (1, 1), _build_avg_pool),
+    "MaxPool": OpSpec(("opset1", "opset8", "opset14"), (1, 1), _build_max_pool, outputs=None),
+    "AvgPool": OpSpec(("opset1", "opset14", "opset16"), (1, 1), _build_avg_pool),
 }

@@ -56,7 +56,8 @@ def _build_reshape(b: OpBuilder) -> Operation:
 
 
 def _build_squeeze(b: OpBuilder) -> Operation:
-    return ov.SqueezeOp(b.operands[0], b.optional_operand(1), b.result_types[0])
+    allow_axis_skip = b.layer.version == "opset15" and b.data_bool("allow_axis_skip", False)
+    return ov.SqueezeOp(b.operands[0], b.optional_operand(1), b.result_types[0], allow_axis_skip)
 
 
 def _build_unsqueeze(b: OpBuilder) -> Operation:
@@ -82,18 +83,46 @@ def _build_gather(b: OpBuilder) -> Operation:
     return ov.GatherOp(*b.operands, b.result_types[0], b.data_int("batch_dims", 0), version)
 
 
+_BROADCAST_1_MODES = ("numpy", "explicit", "pdpd")
+
+
 def _build_broadcast(b: OpBuilder) -> Operation:
     mode = b.data("mode", "numpy").strip().lower()
-    if mode not in ov.BROADCAST_MODES:
-        b.fail(f"mode='{mode}' is not supported (supported: {', '.join(ov.BROADCAST_MODES)})")
+    if b.layer.version == "opset1":
+        return _build_broadcast_1(b, "explicit" if mode == "none" else mode)
+    if mode not in ov.BROADCAST_MODES or mode == "pdpd":
+        b.fail(f"mode='{mode}' is not supported (supported: numpy, explicit, bidirectional)")
     return ov.BroadcastOp(
         b.operands[0], b.operands[1], b.optional_operand(2), b.result_types[0], mode
     )
 
 
+def _build_broadcast_1(b: OpBuilder, mode: str) -> Operation:
+    """Broadcast-1: `mode` numpy, explicit (`none` in the IR) or pdpd with its start axis
+    `mode.auto_broadcast_axis`; OpenVINO gives numpy and pdpd a third input (a u8 0) that they
+    ignore."""
+    if mode not in _BROADCAST_1_MODES:
+        b.fail(f"mode='{mode}' is not a Broadcast-1 mode (numpy, explicit, pdpd)")
+    if mode == "explicit":
+        if len(b.operands) != 3:
+            b.fail("explicit mode takes axes_mapping (input 2)")
+        return ov.BroadcastOp(*b.operands, b.result_types[0], mode)
+    axis = b.data_int("mode.auto_broadcast_axis", 0) if mode == "pdpd" else -1
+    if axis < -1:
+        b.fail(f"mode.auto_broadcast_axis={axis} must be -1 or a non-negative axis")
+    return ov.BroadcastOp(b.operands[0], b.operands[1], None, b.result_types[0], mode, axis)
+
+
 def _build_range(b: OpBuilder) -> Operation:
+    result = ov.element_type(b.result_types[0])
+    if b.layer.version == "opset1":  # no output_type: start, stop, step and result share one
+        types = [ov.element_type(v.type) for v in b.operands]
+        if any(t != result for t in types):
+            b.fail("Range-1 takes start, stop and step of the result's element type, got "
+                   f"{', '.join(map(str, types))} for {result}")
+        return ov.RangeOp(*b.operands, b.result_types[0])
     output_type = b.data_element("output_type")
-    if ov.element_type(b.result_types[0]) != output_type.mlir:
+    if result != output_type.mlir:
         b.fail(f"output_type '{output_type.name}' differs from the output port's type")
     return ov.RangeOp(*b.operands, b.result_types[0])
 
@@ -107,11 +136,11 @@ DATA_MOVEMENT_LAYERS: dict[str, OpSpec] = {
     "Slice": OpSpec(("opset8",), (4, 5), _build_slice),
     "Concat": OpSpec(("opset1",), (1, 1 << 30), _build_concat),
     "Reshape": OpSpec(("opset1",), (2, 2), _build_reshape),
-    "Squeeze": OpSpec(("opset1",), (1, 2), _build_squeeze),
+    "Squeeze": OpSpec(("opset1", "opset15"), (1, 2), _build_squeeze),
     "Unsqueeze": OpSpec(("opset1",), (2, 2), _build_unsqueeze),
     "Transpose": OpSpec(("opset1",), (2, 2), _build_transpose),
     "ShapeOf": OpSpec(("opset1", "opset3"), (1, 1), _build_shape_of),
     "Gather": OpSpec(("opset1", "opset7", "opset8"), (3, 3), _build_gather),
-    "Broadcast": OpSpec(("opset3",), (2, 3), _build_broadcast),
-    "Range": OpSpec(("opset4",), (3, 3), _build_range),
+    "Broadcast": OpSpec(("opset1", "opset3"), (2, 3), _build_broadcast),
+    "Range": OpSpec(("opset1", "opset4"), (3, 3), _build_range),
 }

@@ -305,8 +305,8 @@ class Importer:
             return "boolean"
         if layer.type == "Convert":
             return layer.data.get("destination_type")
-        if layer.type == "Range":
-            return layer.data.get("output_type")
+        if layer.type == "Range" and "output_type" in layer.data:  # Range-1: the inputs' type
+            return layer.data["output_type"]
         if layer.type == "ShapeOf":
             return layer.data.get("output_type", "i64")
         if layer.type == "ReadValue":

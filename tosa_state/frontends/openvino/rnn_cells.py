@@ -21,7 +21,19 @@ def _cell_attributes(b: OpBuilder, default_activations: str) -> dict[str, object
 
 def _build_lstm_cell(b: OpBuilder) -> Operation:
     attributes = _cell_attributes(b, "sigmoid,tanh,tanh")
-    return ov.LSTMCellOp(b.operands, b.result_types, **attributes)  # type: ignore[arg-type]
+    if b.layer.version == "opset4":
+        if len(b.operands) != 6:
+            b.fail(f"LSTMCell-4 takes 6 inputs, got {len(b.operands)}")
+        return ov.LSTMCellOp(b.operands, b.result_types, **attributes)  # type: ignore[arg-type]
+    # LSTMCell-1: peepholes P (input 6) and input_forget; OpenVINO's reference takes W, R,
+    # B in the gate order f, i, c, o only (and throws for another weights_format)
+    weights_format = b.data("weights_format", "fico").strip().lower()
+    if weights_format != "fico":
+        b.fail(f"weights_format '{weights_format}' is not fico (OpenVINO's reference takes "
+               "only fico)")
+    return ov.LSTMCellOp(b.operands, b.result_types,
+                         input_forget=b.data_bool("input_forget", False),
+                         **attributes)  # type: ignore[arg-type]
 
 
 def _build_gru_cell(b: OpBuilder) -> Operation:
@@ -69,7 +81,7 @@ def _build_rnn_sequence(b: OpBuilder) -> Operation:
 
 
 RNN_CELL_LAYERS: dict[str, OpSpec] = {
-    "LSTMCell": OpSpec(("opset4",), (6, 6), _build_lstm_cell, outputs=2),
+    "LSTMCell": OpSpec(("opset1", "opset4"), (6, 7), _build_lstm_cell, outputs=2),
     "GRUCell": OpSpec(("opset3",), (5, 5), _build_gru_cell),
     "LSTMSequence": OpSpec(("opset5",), (7, 7), _build_lstm_sequence, outputs=3),
     "GRUSequence": OpSpec(("opset5",), (6, 6), _build_gru_sequence, outputs=2),

@@ -1,5 +1,6 @@
 """Convolution-1 and GroupConvolution-1 as `tosa.conv2d` / `tosa.depthwise_conv2d`, and
-MaxPool-1/-8 and AvgPool-1 as `tosa.max_pool2d` / `tosa.avg_pool2d`.
+MaxPool-1/-8/-14 and AvgPool-1/-14/-16 as `tosa.max_pool2d` / `tosa.avg_pool2d` (dilated:
+one window per kernel tap).
 
 OpenVINO convolves `NC[H]W` inputs by `OI[H]W` filters; TOSA's conv2d takes `NHWC` inputs
 and `OHWI` weights. A 1-D convolution becomes a 2-D one of height 1. OpenVINO's output size
@@ -18,6 +19,7 @@ from xdsl.dialects.builtin import TensorType, bf16, f16, f32, i8, i32
 from xdsl.ir import Attribute, SSAValue
 
 from tosa_state.dialects import openvino as ov
+from tosa_state.dialects.tosa import elementwise as tew
 from tosa_state.dialects.tosa import tensor as tt
 from tosa_state.transforms.openvino_to_tosa.common import (
     DYN,
@@ -188,7 +190,10 @@ def _pool_extent(op: ov.PoolBase, axis: int, size: int, kernel: int, stride: int
     span = size + begin + end - kernel
     if span < 0:
         raise Unsupported(f"the kernel ({kernel}) is larger than the padded input")
-    outputs = (-(-span // stride) if op.rounding_type.data == "ceil" else span // stride) + 1
+    rounding = op.rounding_type.data
+    outputs = (span // stride if rounding == "floor" else -(-span // stride)) + 1
+    if rounding == "ceil_torch" and (outputs - 1) * stride >= size + begin:
+        outputs -= 1  # as PyTorch: no last window that starts in the end padding
     needed = (outputs - 1) * stride + kernel
     tosa_end = needed - size - begin
     if tosa_end < 0:  # the input's tail is never read
@@ -197,7 +202,8 @@ def _pool_extent(op: ov.PoolBase, axis: int, size: int, kernel: int, stride: int
 
 
 class Pool(OpenVINOPattern):
-    """MaxPool-1/-8 and AvgPool-1 (1-D and 2-D): transposes around one TOSA pooling.
+    """MaxPool-1/-8/-14 and AvgPool-1/-14/-16 (1-D and 2-D): transposes around one TOSA
+    pooling.
     MaxPool pads its input with the lowest value first (TOSA's padding must be smaller than
     the kernel; OpenVINO's `ceil` windows may lie in the padding only). An AvgPool that
     counts its padding (`exclude_pad` false) pads the input with zeros first, so that only
@@ -210,20 +216,22 @@ class Pool(OpenVINOPattern):
         average = isinstance(op, ov.AvgPoolOp)
         if average and element_type not in _ACCUMULATOR:
             raise Unsupported(f"average pooling of {element_type} values (floats only)")
-        if isinstance(op, ov.MaxPoolOp):
-            if op.indices and op.indices[0].uses:
-                raise Unsupported("the indices output of MaxPool")
-            if op.dilations is not None and any(d != 1 for d in op.dilations.get_values()):
-                raise Unsupported("dilated max pooling")
+        if isinstance(op, ov.MaxPoolOp) and op.indices and op.indices[0].uses:
+            raise Unsupported("the indices output of MaxPool")
         dims = shape(op.input)
         spatial = len(dims) - 2
         if spatial not in (1, 2):
             raise Unsupported(f"{spatial}-D pooling (1-D and 2-D only)")
         kernel, strides = list(op.kernel.get_values()), list(op.strides.get_values())
+        dilations = list(op.dilations.get_values()) if op.dilations is not None else []
         x = op.input
         if spatial == 1:
             x = e.reshape(x, (*dims[:2], 1, dims[2]))
-            kernel, strides = [1, *kernel], [1, *strides]
+            kernel, strides, dilations = [1, *kernel], [1, *strides], [1, *dilations]
+        if any(d != 1 for d in dilations):
+            result = _dilated_pool(e, op, x, kernel, strides, dilations)
+            return [e.reshape(result, shape(op.results[0])) if spatial == 1 else result,
+                    *_unused_indices(e, op)]
         n, channels, height, width = shape(x)
         sizes, counted, pads = [], [], []
         for axis, size in enumerate((height, width)):
@@ -241,9 +249,10 @@ class Pool(OpenVINOPattern):
         if not average:  # pad explicitly with the lowest value
             x, sizes = _padded(e, x, pads, _lowest(element_type))
             pads = [0, 0, 0, 0]
-        elif not bool(op.exclude_pad.value.data) and any(counted):  # padding counts
-            x, sizes = _padded(e, x, counted, 0)
-            pads = [0, pads[1] - counted[1], 0, pads[3] - counted[3]]
+        elif not bool(op.exclude_pad.value.data) and any(pads):
+            # the padding counts, the rounding's extra end too: OpenVINO divides by the kernel
+            x, sizes = _padded(e, x, pads, 0)
+            pads = [0, 0, 0, 0]
         if any(pad >= kernel[i // 2] for i, pad in enumerate(pads)):
             raise Unsupported(f"average pooling windows that lie in the padding only (padding "
                               f"{pads} for a kernel {kernel})")
@@ -260,10 +269,85 @@ class Pool(OpenVINOPattern):
         result = e.transpose(pooled, (0, 3, 1, 2))
         if spatial == 1:
             result = e.reshape(result, (n, channels, out_w))
-        outputs = [result]
-        if isinstance(op, ov.MaxPoolOp) and op.indices:  # unused (checked above)
-            outputs.append(e.const(np.zeros(shape(op.indices[0])), element(op.indices[0])))
-        return outputs
+        return [result, *_unused_indices(e, op)]
+
+
+def _unused_indices(e: Emitter, op: ov.MaxPoolOp | ov.AvgPoolOp) -> list[SSAValue]:
+    """A MaxPool's indices output (unused: checked) as zeros."""
+    if isinstance(op, ov.MaxPoolOp) and op.indices:
+        return [e.const(np.zeros(shape(op.indices[0])), element(op.indices[0]))]
+    return []
+
+
+def _dilated_pool(e: Emitter, op: ov.MaxPoolOp | ov.AvgPoolOp, x: SSAValue,
+                  kernel: list[int], strides: list[int], dilations: list[int]) -> SSAValue:
+    """A dilated pooling of `x [N, C, H, W]` (TOSA's poolings have no dilation): the input
+    padded (lowest value / zeros) to exactly the extent the outputs read, one strided
+    window per kernel tap (`_taps`), combined by `tosa.maximum` or summed and divided by the
+    kernel size, or (`exclude-pad`) by the count of taps inside the input."""
+    n, channels, *sizes = shape(x)
+    if DYN in sizes:
+        raise Unsupported("a dilated pooling over a dynamic spatial size")
+    average = isinstance(op, ov.AvgPoolOp)
+    begins, ends = ([0] * (2 - len(v.get_values())) + list(v.get_values())
+                    for v in (op.pads_begin, op.pads_end))  # a 1-D pooling: height 1
+    outputs, pads = [], []
+    for axis, size in enumerate(sizes):
+        begin, end = auto_pads(op.auto_pad.data, size, kernel[axis], strides[axis],
+                               dilations[axis], begins[axis], ends[axis])
+        extent = (kernel[axis] - 1) * dilations[axis] + 1
+        span = size + begin + end - extent
+        if span < 0:
+            raise Unsupported(f"the kernel (extent {extent}) is larger than the padded input")
+        rounding = op.rounding_type.data
+        count = (span // strides[axis] if rounding == "floor" else -(-span // strides[axis])) + 1
+        if rounding == "ceil_torch" and (count - 1) * strides[axis] >= size + begin:
+            count -= 1
+        outputs.append(count)
+        pads += [begin, (count - 1) * strides[axis] + extent - size - begin]
+    sizes = [min(s, s + p) for s, p in zip(sizes, pads[1::2], strict=True)]  # tails unread
+    x = e.slice(x, (0, 0, 0, 0), (n, channels, *sizes))
+    element_type = element(x)
+    fill = 0 if average else _lowest(element_type)
+    x = e.pad(x, [0, 0, 0, 0, pads[0], max(pads[1], 0), pads[2], max(pads[3], 0)], fill)
+    taps = _taps(e, x, kernel, strides, dilations, outputs)
+    combined = taps[0]
+    for tap in taps[1:]:
+        combined = (e.add(combined, tap) if average else
+                    e.elementwise(tew.MaximumOp, combined, tap))
+    if not average:
+        return combined
+    if bool(op.exclude_pad.value.data):  # the count of taps inside the input, per output
+        inside = np.zeros(shape(x)[2:])
+        inside[pads[0]:pads[0] + sizes[0], pads[2]:pads[2] + sizes[1]] = 1
+        counts = sum(inside[i * dilations[0]::strides[0], j * dilations[1]::strides[1]][
+            :outputs[0], :outputs[1]] for i in range(kernel[0]) for j in range(kernel[1]))
+        scale = (1.0 / np.maximum(counts, 1)).reshape(1, 1, *outputs)
+    else:
+        scale = np.full((1, 1, 1, 1), 1.0 / math.prod(kernel))
+    return e.mul(combined, e.const(scale, element_type))
+
+
+def _taps(e: Emitter, x: SSAValue, kernel: list[int], strides: list[int],
+          dilations: list[int], outputs: list[int]) -> list[SSAValue]:
+    """`x[:, :, i*dh + o*sh, j*dw + p*sw]` for each tap (i, j) and output (o, p): a slice per
+    tap, strided by a reshape to [..., outputs, stride] and a slice of its first column."""
+    n, channels = shape(x)[:2]
+    taps = []
+    for i in range(kernel[0]):
+        for j in range(kernel[1]):
+            start = [0, 0, i * dilations[0], j * dilations[1]]
+            lengths = [(o - 1) * s + 1 for o, s in zip(outputs, strides, strict=True)]
+            tap = e.slice(x, start, [n, channels, *lengths])
+            if strides == [1, 1]:
+                taps.append(tap)
+                continue
+            full = [o * s for o, s in zip(outputs, strides, strict=True)]
+            tap = e.pad(tap, [0, 0, 0, 0, 0, full[0] - lengths[0], 0, full[1] - lengths[1]])
+            tap = e.reshape(tap, [n, channels, outputs[0], strides[0], outputs[1], strides[1]])
+            tap = e.slice(tap, [0] * 6, [n, channels, outputs[0], 1, outputs[1], 1])
+            taps.append(e.reshape(tap, [n, channels, *outputs]))
+    return taps
 
 
 CONVOLUTION_PATTERNS = (Convolution, GroupConvolution, Pool)

@@ -119,7 +119,8 @@ def _reshape_dynamic(e: Emitter, op: ov.ReshapeOp) -> SSAValue:
 
 
 class Squeeze(OpenVINOPattern):
-    """Squeeze-1: drop the size-1 dims in `axes` (all of them without `axes`)."""
+    """Squeeze-1 / -15: drop the size-1 dims in `axes` (all of them without `axes`); as
+    OpenVINO, an axis whose dim is statically not 1 is skipped."""
 
     OPS = (ov.SqueezeOp,)
 
@@ -131,6 +132,11 @@ class Squeeze(OpenVINOPattern):
             axes = {i for i, d in enumerate(dims) if d == 1}
         else:
             axes = {normalize_axis(a, len(dims)) for a in constant_ints(op.axes, "axes")}
+            axes = {a for a in axes if dims[a] in (1, DYN)}
+        if op.allow_axis_skip.value.data and any(dims[a] == DYN for a in axes):
+            raise Unsupported(f"allow_axis_skip with a dynamic dim in axes {sorted(axes)} of "
+                              f"{ov.format_shape(dims)}: the result's rank is known only at run "
+                              "time (OpenVINO's CPU plugin refuses it too)")
         if any(dims[a] != 1 for a in axes):
             raise Unsupported(f"cannot squeeze non-1 dims {sorted(axes)} of {list(dims)}")
         return [e.reshape(op.input, [d for i, d in enumerate(dims) if i not in axes])]
@@ -397,7 +403,7 @@ def _rank(value: SSAValue) -> int:
 
 
 class Broadcast(OpenVINOPattern):
-    """Broadcast-3 (numpy, bidirectional, explicit): a reshape to the target rank and a
+    """Broadcast-1 / -3 (numpy, bidirectional, explicit, pdpd): a reshape to the target rank and a
     `tosa.tile` (folded when the input is a constant); the input, the target shape and the
     axes mapping may be computed from shapes, the dims known or not."""
 
@@ -430,10 +436,21 @@ class Broadcast(OpenVINOPattern):
             for size, axis in zip(sizes, mapping, strict=True):
                 expanded[axis] = size
             value = sz.reshape(e, value, expanded)
+        elif mode == "pdpd":
+            _check_pdpd_axis(op.pdpd_axis.value.data, len(dims(value)), len(target))
         elif len(dims(value)) > len(target) and mode != "bidirectional":
             raise Unsupported(f"the input has a higher rank ({len(dims(value))}) than the "
                               f"target shape ({len(target)})")
-        return [_broadcast(e, value, target, mode == "bidirectional")]
+        return [_broadcast(e, value, target, mode in ("bidirectional", "pdpd"))]
+
+
+def _check_pdpd_axis(axis: int, rank: int, target_rank: int) -> None:
+    """Broadcast-1 pdpd whose input ends where the target does (`axis + rank == target
+    rank`; -1 is that axis): then it is the bidirectional broadcast (OpenVINO's shape
+    inference fails on a shorter input and leaves a longer one's extra dims unexplained)."""
+    if axis + rank != target_rank if axis != -1 else rank > target_rank:
+        raise Unsupported(f"pdpd axis {axis} does not align the input's {rank} dims with the "
+                          f"end of the target shape's {target_rank}")
 
 
 def _broadcast(e: Emitter, value: SSAValue, target: list[sz.Size], bidirectional: bool

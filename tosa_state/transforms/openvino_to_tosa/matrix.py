@@ -240,8 +240,9 @@ def softmax(e: Emitter, value: SSAValue, axis: int, log: bool = False) -> SSAVal
 
 
 class MVN(OpenVINOPattern):
-    """MVN-6 on floats: `d = x - mean(x)` over `axes`; with `normalize_variance`,
-    `d * rsqrt(mean(d * d) + eps)` (`inside_sqrt`) or `d / (sqrt(mean(d * d)) + eps)`."""
+    """MVN-6 (and MVN-1: `reduction_axes`) on floats: `d = x - mean(x)` over `axes`; with
+    `normalize_variance`, `d * rsqrt(mean(d * d) + eps)` (`inside_sqrt`) or
+    `d / (sqrt(mean(d * d)) + eps)`."""
 
     OPS = (ov.MVNOp,)
 
@@ -250,7 +251,9 @@ class MVN(OpenVINOPattern):
         if not is_float(element_type):
             raise Unsupported(f"{op.name} of {element_type} values (floats only)")
         dims_ = dims(op.input)
-        axes = sorted({normalize_axis(a, len(dims_)) for a in constant_ints(op.axes, "axes")})
+        given = (constant_ints(op.axes, "axes") if op.axes is not None else
+                 op.reduction_axes.get_values() if op.reduction_axes is not None else [])
+        axes = sorted({normalize_axis(a, len(dims_)) for a in given})
         if any(dims_[a] == DYN for a in axes):
             raise Unsupported("a mean over a dynamic dimension")
         count = math.prod(dims_[a] for a in axes)

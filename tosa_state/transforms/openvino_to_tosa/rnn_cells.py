@@ -1,4 +1,4 @@
-"""LSTMCell-4, GRUCell-3 and RNNCell-0 as TOSA subgraphs, and LSTMSequence-5 /
+"""LSTMCell-4 / -1, GRUCell-3 and RNNCell-0 as TOSA subgraphs, and LSTMSequence-5 /
 GRUSequence-5 / RNNSequence-5 as a `tosa.while_loop` over time of the same cell subgraph.
 
 Both compute their gates as `X W^T + H R^T + B` (weights are usually constants: the transposes
@@ -99,6 +99,8 @@ def _clip(e: Emitter, value: SSAValue, clip: float) -> SSAValue:
 def lstm_cell(e: Emitter, op: ov.LSTMCellOp | ov.LSTMSequenceOp, gates: SSAValue, c: SSAValue,
               direction: int = 0) -> tuple[SSAValue, SSAValue]:
     """(H', C') from the gates' pre-activations `X W^T + H R^T + B` (last axis: f, i, c, o)."""
+    if isinstance(op, ov.LSTMCellOp) and (op.p is not None or op.input_forget.value.data):
+        return _peephole_lstm_cell(e, op, gates, c)
     f, g, act_h = _activations(op, direction)
     pre = _clip(e, gates, op.clip.value.data)
     # f on all four gates at once (one op instead of three; the candidate's share is unused)
@@ -108,6 +110,33 @@ def lstm_cell(e: Emitter, op: ov.LSTMCellOp | ov.LSTMSequenceOp, gates: SSAValue
     candidate = g(e, _chunk(e, pre, 2, hidden))
     cell = e.add(e.mul(forget, c), e.mul(inp, candidate))
     return e.mul(out, act_h(e, cell)), cell
+
+
+def _peephole_lstm_cell(e: Emitter, op: ov.LSTMCellOp, gates: SSAValue, c: SSAValue
+                        ) -> tuple[SSAValue, SSAValue]:
+    """LSTMCell-1 as OpenVINO's reference (`lstm_cell_v1`): with P = [P_f, P_i, P_o],
+    `f = F(clip(g_f + P_f ⊙ C))`, `i = F(clip(g_i + P_i ⊙ C))` (or `1 - f` with
+    `input_forget`), `C' = f ⊙ C + i ⊙ G(clip(g_c))`, `o = F(clip(g_o + P_o ⊙ C'))`,
+    `H' = o ⊙ H(C')`."""
+    act_f, act_g, act_h = _activations(op)
+    hidden, clip = op.hidden_size.value.data, op.clip.value.data
+    pre_f, pre_i, pre_c, pre_o = _chunks(e, gates, 4, hidden)
+    peepholes = op.p
+    peep_f, peep_i, peep_o = ([_chunk(e, peepholes, k, hidden) for k in range(3)]
+                              if peepholes is not None else [None] * 3)
+
+    def gate(pre: SSAValue, peephole: SSAValue | None, cell: SSAValue) -> SSAValue:
+        if peephole is not None:
+            pre = e.add(pre, e.mul(peephole, cell))
+        return act_f(e, _clip(e, pre, clip))
+
+    forget = gate(pre_f, peep_f, c)
+    if op.input_forget.value.data:
+        inp = e.sub(e.scalar(1.0, element(forget), len(dims(forget))), forget)
+    else:
+        inp = gate(pre_i, peep_i, c)
+    cell = e.add(e.mul(forget, c), e.mul(inp, act_g(e, _clip(e, pre_c, clip))))
+    return e.mul(gate(pre_o, peep_o, cell), act_h(e, cell)), cell
 
 
 def rnn_cell(e: Emitter, op: ov.RNNCellOp | ov.RNNSequenceOp, gates: SSAValue,
@@ -180,7 +209,7 @@ def _gates(e: Emitter, op: ov.LSTMCellOp | ov.RNNCellOp) -> SSAValue:
 
 
 class LSTMCell(OpenVINOPattern):
-    """LSTMCell-4 (gate order f, i, c, o)."""
+    """LSTMCell-4 and LSTMCell-1 (gate order f, i, c, o; -1's peepholes, input_forget)."""
 
     OPS = (ov.LSTMCellOp,)
 
