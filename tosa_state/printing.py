@@ -21,6 +21,7 @@ from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Operation
 from xdsl.printer import Printer
 
+from tosa_state.diagnostics import TosaStateError, error_at
 from tosa_state.dialects.tosa.variables import VariableOp, VariableReadOp, VariableWriteOp
 from tosa_state.resources import ELIDED, BlobWriter, element_count, resource_able
 
@@ -130,6 +131,22 @@ def write_module(
         stream.write(piece)
 
 
+UPSTREAM_LESS_DIALECTS = {"tosa_state": "tosa-expand-dequantize"}
+"""Our dialects that have no upstream MLIR counterpart, with the pass that lowers them to
+upstream ops."""
+
+
+def check_upstream_spelling(module: Operation) -> None:
+    """Upstream spelling promises text upstream tools parse: an op of a dialect upstream MLIR
+    lacks is an error naming it and the pass that lowers it (raised before any output)."""
+    for op in module.walk():
+        dialect = op.name.split(".", 1)[0]
+        if (lowering := UPSTREAM_LESS_DIALECTS.get(dialect)) is not None:
+            raise TosaStateError(error_at(
+                op, f"'{op.name}' op has no upstream MLIR spelling: lower it first "
+                f"(-p '...,{lowering}')"))
+
+
 def module_pieces(
     module: Operation,
     *,
@@ -139,7 +156,15 @@ def module_pieces(
     large: LargeConstants | None = None,
 ) -> Iterator[str]:
     """The text of `module` (see `write_module`): the module, then the blob section in
-    pieces, hex-encoded as they are asked for."""
+    pieces, hex-encoded as they are asked for. Upstream spelling is checked first
+    (`check_upstream_spelling`)."""
+    if Spelling(spelling) is Spelling.UPSTREAM:
+        check_upstream_spelling(module)
+    return _pieces(module, Spelling(spelling), generic, debuginfo, large)
+
+
+def _pieces(module: Operation, spelling: Spelling, generic: bool, debuginfo: bool,
+            large: LargeConstants | None) -> Iterator[str]:
     text = StringIO()
     printer = SpellingPrinter(
         stream=text,
