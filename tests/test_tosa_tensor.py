@@ -216,6 +216,26 @@ def test_matmul_i8_with_zero_points_accumulates_in_i32() -> None:
     assert np.abs(expected).max() > 127 * 128  # no int8 / int16 accumulator would do
 
 
+def test_matmul_i8_wraps_its_i32_accumulator_exactly() -> None:
+    """i8 products are summed in f64 by BLAS (exact below 2^53), then wrapped to i32 as the
+    spec's i32 accumulator wraps: 140 000 products of -128 x -128 overflow i32 (2.29e9), and
+    an odd deep sum of random values is exact to the unit."""
+    depth = 140_000
+    a = np.full((1, 1, depth), -128, np.int8)
+    b = np.full((1, depth, 1), -128, np.int8)
+    zp = np.zeros(1, np.int8)
+    result = run_op("tosa.matmul %arg0, %arg1, %arg2, %arg2", [a, b, zp, zp],
+                    "tensor<1x1x1xi32>")
+    assert result.item() == np.int64(depth * 16384).astype(np.int32)  # wrapped, not saturated
+    a = rng.integers(-128, 128, (1, 3, 4099)).astype(np.int8)
+    b = rng.integers(-128, 128, (1, 4099, 5)).astype(np.int8)
+    a_zp, b_zp = np.array([5], np.int8), np.array([-7], np.int8)
+    result = run_op("tosa.matmul %arg0, %arg1, %arg2, %arg3", [a, b, a_zp, b_zp],
+                    "tensor<1x3x5xi32>")
+    expected = np.matmul(a.astype(np.int64) - 5, b.astype(np.int64) + 7).astype(np.int32)
+    np.testing.assert_array_equal(result, expected)
+
+
 @pytest.mark.parametrize(
     ("dtype", "out"), [(np.float16, "f16"), (np.float16, "f32"), (BF16, "f32")]
 )

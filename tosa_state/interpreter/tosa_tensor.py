@@ -109,6 +109,19 @@ def _const_shape(op: ConstShapeOp) -> tuple[int, ...]:
     return op.shape_values
 
 
+_EXACT_INTEGERS = np.dtype(np.float64)
+"""i8 products are computed in f64 by BLAS: every product of two zero-point-shifted i8 values
+(|v| <= 255) and every partial sum of up to 2^37 of them is an integer below 2^53, so the sum
+is exact in any order; numpy's integer matmul has no BLAS and was 10x slower on NNCF's int8
+models. The exact sum is then wrapped to the result's width as an integer accumulator does."""
+
+
+def _wrapped(acc: np.ndarray, output: np.dtype) -> np.ndarray:
+    """An exact f64 integer accumulator as `output`, wrapping around (through i64: a float
+    cast to a narrower integer does not wrap)."""
+    return acc.astype(np.int64).astype(output)
+
+
 class _MatMulKind(NamedTuple):
     compute: np.dtype  # the dtype the product is computed in
     output: np.dtype
@@ -121,7 +134,7 @@ def _matmul_kind(op: MatMulOp) -> _MatMulKind:
     assert isinstance(a_type, TensorType)
     output = _result_dtype(op)
     if a_type.element_type == i8:
-        return _MatMulKind(np.dtype(np.int32), output, True)
+        return _MatMulKind(_EXACT_INTEGERS, output, True)
     return _MatMulKind(_F32, output, False)
 
 
@@ -295,7 +308,7 @@ def _matmul_kernel(op: MatMulOp) -> Kernel:
         ) -> np.ndarray:
             a = a.astype(compute) - a_zp.astype(compute)
             b = b.astype(compute) - b_zp.astype(compute)
-            return np.matmul(a, b)
+            return _wrapped(np.matmul(a, b), output)
 
         return matmul_zero_points
 
@@ -320,10 +333,10 @@ def _conv_kernel(op: ConvOperation) -> Kernel:
     """One matmul (im2col): the `[P, KH*KW*IC]` columns of the padded input times the
     weights as an `[OC, KH*KW*IC]` matrix; a depthwise conv is one batched matmul over the
     channels (`[C, P, KH*KW] @ [C, KH*KW, M]`). Integers (i8) have their zero points
-    subtracted and accumulate in i64, then wrap to i32."""
+    subtracted and accumulate exactly in f64 (`_EXACT_INTEGERS`), then wrap to i32."""
     output = _result_dtype(op)
     integer = output.kind == "i"
-    compute = np.dtype(np.int64) if integer else _F32
+    compute = _EXACT_INTEGERS if integer else _F32
     depthwise = isinstance(op, DepthwiseConv2DOp)
     pad, stride = op.pad.get_values(), op.stride.get_values()
     columns_of = Columns(pad, stride, op.dilation.get_values(), depthwise)
@@ -395,7 +408,7 @@ def _conv_kernel(op: ConvOperation) -> Kernel:
             acc = acc.T.reshape(out_shape)  # [OC, P] -> [N, OH, OW, OC]
             if add_bias:
                 acc += bias.astype(compute)
-            return acc if acc.dtype == output else acc.astype(output)
+            return _wrapped(acc, output) if integer else acc.astype(output, copy=False)
         matrix = prepared(w, w_zp)
         if how == "pointwise":
             columns, positions = x.reshape(-1, x.shape[3]), x.shape[:3]
@@ -405,7 +418,7 @@ def _conv_kernel(op: ConvOperation) -> Kernel:
         acc = np.matmul(columns, matrix).transpose(1, 0, 2) if depthwise else columns @ matrix.T
         acc = acc.reshape(*positions, -1)
         acc += bias if bias.dtype == compute else bias.astype(compute)
-        return acc if acc.dtype == output else acc.astype(output)
+        return _wrapped(acc, output) if integer else acc.astype(output, copy=False)
 
     return conv
 
