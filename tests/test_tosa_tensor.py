@@ -202,6 +202,25 @@ def test_matmul_f32_batched() -> None:
     np.testing.assert_allclose(result, np.matmul(a, b), rtol=1e-6)
 
 
+def test_matmul_of_one_row_streams_transposed_weights_without_gemm(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A decode step's product: one row times weights stored `[N, K]` and used transposed
+    (as MatMul's `transpose_b` converts). BLAS streams that layout at 13 GB/s where numpy's
+    contiguous dot products reach 18-20; the kernel takes them above 256 KiB of weights."""
+    weights = randn(512, 384)  # 768 KiB, used as its transpose [384, 512]
+    a, zp = randn(1, 1, 384), np.zeros(1, np.float32)
+    expected = (a[0].astype(np.float64) @ weights.T.astype(np.float64))[None]
+
+    def no_gemm(*args: object, **kwargs: object) -> np.ndarray:
+        raise AssertionError("the one-row product went through np.matmul")
+
+    monkeypatch.setattr(np, "matmul", no_gemm)
+    result = run_op("tosa.matmul %arg0, %arg1, %arg2, %arg2", [a, weights.T[None], zp],
+                    "tensor<1x1x512xf32>")
+    np.testing.assert_allclose(result, expected, rtol=1e-5, atol=1e-5)
+
+
 def test_matmul_i8_with_zero_points_accumulates_in_i32() -> None:
     a = rng.integers(-128, 128, (2, 3, 64)).astype(np.int8)
     b = rng.integers(-128, 128, (2, 64, 4)).astype(np.int8)
