@@ -5,6 +5,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 from lstm_cell import LstmWeights, NumpyLstm, tosa_lstm_module
@@ -197,3 +199,70 @@ def test_a_gather_of_whole_rows_is_one_call_and_no_copy_when_in_place():
     assert rows(strided, (1, 2, 12), np.array([[0, 1]], np.int32), (2, 3, 4)) is strided
     with pytest.raises(ts.TosaStateError, match=r"tosa\.gather"):
         request.infer([view, np.array([0, 4], np.int32)])
+
+
+_APPEND = """
+tosa.variable @kv : tensor<?x2x?xf32>
+tosa.variable @kv__initialized = dense<false> : tensor<i1>
+func.func @main(%x: tensor<?x2x1xf32>, %init: tensor<?x2x0xf32>) -> tensor<?x2x1xf32> {
+  %read = tosa.variable.read @kv : tensor<?x2x?xf32>
+  %ready = tosa.variable.read @kv__initialized : tensor<i1>
+  %past = tosa.cond_if %ready (%a = %read, %b = %init) : tensor<i1> (tensor<?x2x?xf32>, tensor<?x2x0xf32>) -> tensor<?x2x?xf32> {
+  ^bb0(%a: tensor<?x2x?xf32>, %b: tensor<?x2x0xf32>):
+    tosa.yield %a : tensor<?x2x?xf32>
+  } else {
+  ^bb0(%a: tensor<?x2x?xf32>, %b: tensor<?x2x0xf32>):
+    tosa.yield %b : tensor<?x2x0xf32>
+  }
+  %all = tosa.concat %past, %x {axis = 2 : i32} : (tensor<?x2x?xf32>, tensor<?x2x1xf32>) -> tensor<?x2x?xf32>
+  %n = tosa.dim %all {axis = 2 : i32} : (tensor<?x2x?xf32>) -> !tosa.shape<1>
+  %b = tosa.dim %all {axis = 0 : i32} : (tensor<?x2x?xf32>) -> !tosa.shape<1>
+  %two = tosa.const_shape {values = dense<2> : tensor<1xindex>} : () -> !tosa.shape<1>
+  %rows = tosa.mul_shape %b, %two : (!tosa.shape<1>, !tosa.shape<1>) -> !tosa.shape<1>
+  %flat = tosa.concat_shape %rows, %n : (!tosa.shape<1>, !tosa.shape<1>) -> !tosa.shape<2>
+  %matrix = tosa.reshape %all, %flat : (tensor<?x2x?xf32>, !tosa.shape<2>) -> tensor<?x?xf32>
+  %sum = tosa.reduce_sum %matrix {axis = 1 : i32} : (tensor<?x?xf32>) -> tensor<?x1xf32>
+  %one = tosa.const_shape {values = dense<1> : tensor<1xindex>} : () -> !tosa.shape<1>
+  %shape = tosa.concat_shape %b, %two, %one : (!tosa.shape<1>, !tosa.shape<1>, !tosa.shape<1>) -> !tosa.shape<3>
+  %out = tosa.reshape %sum, %shape : (tensor<?x1xf32>, !tosa.shape<3>) -> tensor<?x2x1xf32>
+  %true = "tosa.const"() <{values = dense<true> : tensor<i1>}> : () -> tensor<i1>
+  tosa.variable.write @kv__initialized, %true : tensor<i1>
+  tosa.variable.write @kv, %all : tensor<?x2x?xf32>
+  return %out : tensor<?x2x1xf32>
+}
+"""
+
+
+def test_size_arithmetic_is_inline_and_state_ops_reach_the_store_directly():
+    """A KV-cache append at the memref level (`convert-tosa-variables-to-memref`, the default
+    pipeline): the size arithmetic (`tosa.dim`, `concat_shape`, `mul_shape`, `memref.dim`,
+    `arith` on indices, `bufferization.to_buffer`) is written inline, with no call; the ops
+    reaching the variables (`memref.load/store/copy`, `bufferization.to_tensor`) call their
+    kernel with the request's store, fetched once per call, not through `interp`. Results:
+    the running sums of an appended cache, over a reset."""
+    compiled = ts.compile_model(parse_mlir(ts.make_context(), _APPEND, "append.mlir"))
+    plan = compiled._plan
+    source = plan.source.splitlines()
+    assert source[1].strip().startswith("store = ")
+    lines: dict[str, list[str]] = {}
+    for number, op in plan._line_ops.items():  # the op of each generated line
+        lines.setdefault(op.name, []).append(source[number - 1].strip())
+    inline = ("tosa.dim", "tosa.concat_shape", "tosa.mul_shape", "memref.dim", "arith.cmpi",
+              "arith.ori", "arith.maxui", "arith.muli", "arith.select",
+              "bufferization.to_buffer")
+    for name in inline:
+        assert lines.get(name), (name, sorted(lines))
+        assert all(re.search(r"\bk\d+\(", line) is None for line in lines[name]), lines[name]
+    for name in ("memref.load", "memref.store", "memref.copy", "bufferization.to_tensor"):
+        assert lines.get(name), (name, sorted(lines))
+        assert all("(store, " in line and "interp" not in line for line in lines[name]), \
+            lines[name]
+    request = compiled.create_infer_request()
+    init = np.zeros((1, 2, 0), np.float32)
+    for _ in range(2):
+        total = np.zeros((1, 2, 1), np.float32)
+        for step in range(1, 6):
+            x = np.full((1, 2, 1), step, np.float32)
+            total += x
+            np.testing.assert_array_equal(request.infer([x, init])[0], total)
+        request.reset_state()

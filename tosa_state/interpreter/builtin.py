@@ -34,8 +34,31 @@ def _binary(kernel: Callable[[Any, Any], Any]):
     return run
 
 
+_CMPI_EXPRESSIONS = {"eq": "==", "ne": "!=", "ult": "<", "ule": "<=", "ugt": ">", "uge": ">="}
+_EXPRESSIONS: dict[type, str] = {
+    arith.AddiOp: "{0} + {1}",
+    arith.MuliOp: "{0} * {1}",
+    arith.MaxUIOp: "max({0}, {1})",
+    arith.MinUIOp: "min({0}, {1})",
+    arith.AndIOp: "({0} and {1})",
+    arith.OrIOp: "({0} or {1})",
+    arith.SelectOp: "({1} if {0} else {2})",
+}
+
+
+def _plan_expression(op: Any) -> str | None:
+    """The index arithmetic of dynamic-shape state (Python ints), inline in a plan."""
+    if isinstance(op, arith.CmpiOp):
+        predicate = arith.CMPI_COMPARISON_OPERATIONS[op.predicate.value.data]
+        symbol = _CMPI_EXPRESSIONS.get(predicate)
+        return None if symbol is None else f"{{0}} {symbol} {{1}}"
+    return _EXPRESSIONS.get(type(op))  # exactly what the impls below compute
+
+
 @register_impls
 class BuiltinFunctions(InterpreterFunctions):
+    plan_expression = staticmethod(_plan_expression)
+
     @impl(ConstantOp)
     def run_constant(
         self, interpreter: Interpreter, op: ConstantOp, args: PythonValues

@@ -23,7 +23,9 @@ that dereferences it, in the request that runs it: it always reaches the current
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from xdsl.dialects import memref
@@ -38,12 +40,13 @@ from xdsl.dialects.builtin import (
 from xdsl.dialects.memref import AllocOp, CopyOp, DeallocOp, GetGlobalOp, GlobalOp
 from xdsl.dialects.tensor import ExtractSliceOp
 from xdsl.interpreter import Interpreter, InterpreterFunctions, PythonValues, impl, register_impls
+from xdsl.ir import Operation
 
 from tosa_state.diagnostics import error_at
 from tosa_state.dtypes import numpy_dtype
 from tosa_state.interpreter.op_cache import per_op
 from tosa_state.interpreter.plan import PlanError
-from tosa_state.interpreter.state import VariableSpec, declares_state
+from tosa_state.interpreter.state import VariableSpec, VariableStore, declares_state
 from tosa_state.interpreter.tosa_variables import spec_of, variable_store
 
 
@@ -88,20 +91,6 @@ def _window_layout(op: memref.SubviewOp | ExtractSliceOp
     return columns[0], columns[1], columns[2], holes
 
 
-def _window(op: memref.SubviewOp | ExtractSliceOp, source: np.ndarray, *dynamic: int
-            ) -> np.ndarray:
-    """The view of `source` that a subview / extract_slice with these operands denotes (the
-    dynamic operands are the offsets, then the sizes, then the strides)."""
-    offsets, sizes, strides, holes = _window_layout(op)
-    if holes:
-        columns = [list(offsets), list(sizes), list(strides)]
-        for (c, d), value in zip(holes, dynamic, strict=True):
-            columns[c][d] = value
-        offsets, sizes, strides = columns
-    return source[tuple(slice(o, o + n * s, s)
-                        for o, n, s in zip(offsets, sizes, strides, strict=True))]
-
-
 def _same_memory(source: np.ndarray, target: np.ndarray) -> bool:
     """Whether `source` is `target`'s very elements (copying it there changes nothing)."""
     return (
@@ -117,9 +106,106 @@ def _filled(shape: tuple[int, ...], dynamic: PythonValues) -> tuple[int, ...]:
     return tuple(next(it) if d < 0 else d for d in shape)
 
 
+@per_op
+def _window_kernel(op: memref.SubviewOp | ExtractSliceOp) -> Callable[..., np.ndarray]:
+    """`_window` with the op's layout decoded once (a plan calls it directly)."""
+    offsets, sizes, strides, holes = _window_layout(op)
+
+    def window(source: np.ndarray, *dynamic: int) -> np.ndarray:
+        columns = (offsets, sizes, strides)
+        if holes:
+            columns = ([*offsets], [*sizes], [*strides])
+            for (c, d), value in zip(holes, dynamic, strict=True):
+                columns[c][d] = value
+        return source[tuple(slice(o, o + n * s, s) for o, n, s in zip(*columns, strict=True))]
+
+    return window
+
+
+@per_op
+def _load_kernel(op: memref.LoadOp) -> Callable[..., Any]:
+    if _holds_pointer(op):  # the buffer itself: a pointer, not a copy
+
+        def load_pointer(store: VariableStore, ref: GlobalRef | np.ndarray) -> np.ndarray:
+            return store.read(ref.name) if type(ref) is GlobalRef else ref
+
+        return load_pointer
+
+    def load(store: VariableStore, ref: GlobalRef | np.ndarray, *indices: int) -> Any:
+        array = store.read(ref.name) if type(ref) is GlobalRef else ref
+        return array[indices].item()
+
+    return load
+
+
+@per_op
+def _store_kernel(op: memref.StoreOp) -> Callable[..., None]:
+    if _holds_pointer(op):
+
+        def store_pointer(store: VariableStore, value: np.ndarray, ref: GlobalRef) -> None:
+            store.values[ref.name] = value  # the global now points at `value`
+
+        return store_pointer
+
+    def store_value(store: VariableStore, value: Any, ref: GlobalRef | np.ndarray,
+                    *indices: int) -> None:
+        array = store.read(ref.name) if type(ref) is GlobalRef else ref
+        array[indices] = value
+
+    return store_value
+
+
+def _copy(store: VariableStore, source: GlobalRef | np.ndarray,
+          target: GlobalRef | np.ndarray) -> None:
+    if type(source) is GlobalRef:
+        source = store.read(source.name)
+    if type(target) is GlobalRef:
+        store.write_in_place(target.name, source)
+    elif not _same_memory(source, target):  # type: ignore[arg-type]
+        np.copyto(target, source)
+
+
+def _to_tensor(store: VariableStore, buffer: GlobalRef | np.ndarray) -> np.ndarray:
+    return store.read(buffer.name) if type(buffer) is GlobalRef else buffer
+
+
+def _plan_store_kernel(op: Operation) -> Callable[..., Any] | None:
+    """The kernels of the ops that reach the request's variables: `kernel(store, *args)`,
+    returning the one result (or None), called directly by a plan."""
+    if isinstance(op, memref.LoadOp):
+        return _load_kernel(op)
+    if isinstance(op, memref.StoreOp):
+        return _store_kernel(op)
+    if isinstance(op, CopyOp):
+        return _copy
+    if isinstance(op, ToTensorOp):
+        return _to_tensor
+    return None
+
+
+def _plan_kernel(op: Operation) -> Callable[..., Any] | None:
+    if isinstance(op, memref.SubviewOp | ExtractSliceOp):
+        return _window_kernel(op)
+    return None
+
+
+def _plan_expression(op: Operation) -> str | None:
+    """`memref.dim` and `bufferization.to_buffer` (a tensor is its buffer), inline in a
+    plan."""
+    if isinstance(op, memref.DimOp):
+        return "{0}.shape[{1}]"
+    if isinstance(op, ToBufferOp):
+        return "{0}"
+    return None
+
+
 @register_impls
 class MemRefFunctions(InterpreterFunctions):
     """`memref.get_global/alloc/copy/dealloc` and the tensor boundary of bufferization."""
+
+    plan_expression = staticmethod(_plan_expression)
+    plan_kernel = staticmethod(_plan_kernel)
+    plan_store_kernel = staticmethod(_plan_store_kernel)
 
     @impl(GlobalOp)
     def run_global(self, interpreter: Interpreter, op: GlobalOp, args: PythonValues):
@@ -138,23 +224,11 @@ class MemRefFunctions(InterpreterFunctions):
 
     @impl(memref.LoadOp)
     def run_load(self, interpreter: Interpreter, op: memref.LoadOp, args: PythonValues):
-        ref, *indices = args
-        store = variable_store(interpreter)
-        array = store.read(ref.name) if type(ref) is GlobalRef else ref
-        if _holds_pointer(op):
-            return (array,)  # the buffer itself: a pointer, not a copy
-        return (array[tuple(indices)].item(),)
+        return (_load_kernel(op)(variable_store(interpreter), *args),)
 
     @impl(memref.StoreOp)
     def run_store(self, interpreter: Interpreter, op: memref.StoreOp, args: PythonValues):
-        value, ref, *indices = args
-        store = variable_store(interpreter)
-        if _holds_pointer(op):
-            assert type(ref) is GlobalRef
-            store.values[ref.name] = value  # the global now points at `value`
-            return ()
-        array = store.read(ref.name) if type(ref) is GlobalRef else ref
-        array[tuple(indices)] = value
+        _store_kernel(op)(variable_store(interpreter), *args)
         return ()
 
     @impl(memref.DimOp)
@@ -164,36 +238,27 @@ class MemRefFunctions(InterpreterFunctions):
 
     @impl(memref.SubviewOp)
     def run_subview(self, interpreter: Interpreter, op: memref.SubviewOp, args: PythonValues):
-        return (_window(op, *args),)
+        return (_window_kernel(op)(*args),)
 
     @impl(ExtractSliceOp)
     def run_extract_slice(
         self, interpreter: Interpreter, op: ExtractSliceOp, args: PythonValues
     ) -> PythonValues:
-        return (_window(op, *args),)
+        return (_window_kernel(op)(*args),)
     @impl(DeallocOp)
     def run_dealloc(self, interpreter: Interpreter, op: DeallocOp, args: PythonValues):
         return ()
 
     @impl(CopyOp)
     def run_copy(self, interpreter: Interpreter, op: CopyOp, args: PythonValues):
-        source, target = args
-        if type(source) is GlobalRef:
-            source = variable_store(interpreter).read(source.name)
-        if type(target) is GlobalRef:
-            variable_store(interpreter).write_in_place(target.name, source)
-        elif not _same_memory(source, target):
-            np.copyto(target, source)
+        _copy(variable_store(interpreter), *args)
         return ()
 
     @impl(ToTensorOp)
     def run_to_tensor(
         self, interpreter: Interpreter, op: ToTensorOp, args: PythonValues
     ) -> PythonValues:
-        buffer = args[0]
-        if type(buffer) is GlobalRef:
-            return (variable_store(interpreter).read(buffer.name),)
-        return (buffer,)
+        return (_to_tensor(variable_store(interpreter), args[0]),)
 
     @impl(ToBufferOp)
     def run_to_buffer(

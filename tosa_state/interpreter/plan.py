@@ -75,6 +75,26 @@ def _unwrapped(impl: Callable[..., Any]) -> tuple[Callable[..., Any], bool]:
     return impl, False
 
 
+def _plan_expression(functions: InterpreterFunctions, op: Operation) -> str | None:
+    """The Python expression of `op`'s one result over its operands (`{0}`, `{1}`, ...), when
+    its class gives one (through an optional `plan_expression(op)`): size arithmetic and
+    index comparisons that cost less than a call. The plan writes it inline."""
+    plan_expression = getattr(functions, "plan_expression", None)
+    if plan_expression is None or op.regions or len(op.results) != 1:
+        return None
+    return plan_expression(op)
+
+
+def _plan_store_kernel(functions: InterpreterFunctions, op: Operation
+                       ) -> Callable[..., Any] | None:
+    """The function of `op`'s request's variable store and its operands, when its class
+    gives one (through an optional `plan_store_kernel(op)`): the memref ops of state."""
+    plan_store_kernel = getattr(functions, "plan_store_kernel", None)
+    if plan_store_kernel is None or op.regions or len(op.results) > 1:
+        return None
+    return plan_store_kernel(op)
+
+
 def _plan_kernel(functions: InterpreterFunctions, op: Operation) -> Callable[..., Any] | None:
     """The function the impl of `op` applies to its operands, when its class says (through
     an optional `plan_kernel(op)`) that the impl is exactly `(kernel(*args),)`: the plan
@@ -172,18 +192,31 @@ class FunctionPlan:
             self._names[arg] = f"a{i}"
         params = "".join(f"{self._names[a]}, " for a in block.args)
         self._lines.append(f"def run(interp, {params}):")
+        self._uses_store = False
         terminator = self._emit_ops(block, 1)
         if not isinstance(terminator, ReturnOp):
             raise PlanError(error_at(self.func, f"function '{self.name}' has no return"))
         self._emit(terminator, f"return ({self._list(terminator.operands)})", 1)
+        if self._uses_store:
+            self._fetch_store()
         self._release_at_last_use()
         source = self.source = "\n".join(self._lines) + "\n"
         linecache.cache[self._filename] = (len(source), None, source.splitlines(True), "")
         namespace = self._namespace
         exec(compile(source, self._filename, "exec"), namespace)
         del self._namespace, self._names, self._folded, self._ints, self._lines, self._impls
+        del self._uses_store
         del self._interpreter
         return namespace["run"]
+
+    def _fetch_store(self) -> None:
+        """`store`, the request's variables, fetched once at the top of the function (the
+        op lines move down one)."""
+        # imported here: the variables' module imports `PlanError` from this one
+        from tosa_state.interpreter.tosa_variables import variable_store
+
+        self._lines.insert(1, f"    store = {self._bind(variable_store)}(interp)")
+        self._line_ops = {line + 1: op for line, op in self._line_ops.items()}
 
     def _release_at_last_use(self) -> None:
         """A `del` after the last use of each local (`liveness.releases`), so that a call
@@ -290,7 +323,18 @@ class FunctionPlan:
         if self._foldable(op):
             self._fold(op, functions, impl)
             return
+        if (expression := _plan_expression(functions, op)) is not None:
+            operands = [self._names[v] for v in op.operands]
+            self._fresh(op.results)
+            self._emit(op, f"{self._names[op.results[0]]} = {expression.format(*operands)}",
+                       depth)
+            return
         operands = self._list(op.operands)
+        if (kernel := _plan_store_kernel(functions, op)) is not None:
+            self._uses_store = True
+            targets = f"{self._fresh(op.results)}= ".replace(", =", " =") if op.results else ""
+            self._emit(op, f"{targets}{self._bind(kernel)}(store, {operands})", depth)
+            return
         if (kernel := _plan_kernel(functions, op)) is not None:
             self._fresh(op.results)
             self._emit(op, f"{self._names[op.results[0]]} = {self._bind(kernel)}({operands})",

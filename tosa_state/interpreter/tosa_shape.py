@@ -68,9 +68,35 @@ def _elementwise_kernel(op: Any) -> Kernel:
     return shape_elementwise
 
 
+_EXPRESSIONS: dict[type, str] = {
+    ts.AddShapeOp: "({0}[0] + {1}[0],)",
+    ts.SubShapeOp: "({0}[0] - {1}[0],)",
+    ts.MulShapeOp: "({0}[0] * {1}[0],)",
+    ts.DivFloorShapeOp: "({0}[0] // {1}[0],)",
+    ts.MaxShapeOp: "(max({0}[0], {1}[0]),)",
+    ts.MinShapeOp: "(min({0}[0], {1}[0]),)",
+}
+"""The one-size forms of the elementwise shape operators, as expressions."""
+
+
+def _plan_expression(op: Any) -> str | None:
+    """What a plan writes inline for the commonest shape operators (their kernels' work is
+    less than a call): a dim, a concatenation of shapes, arithmetic on one size."""
+    if isinstance(op, ts.DimOp):
+        return f"({{0}}.shape[{op.axis.value.data}],)"
+    if isinstance(op, ts.ConcatShapeOp):
+        return " + ".join(f"{{{i}}}" for i in range(len(op.operands))) or "()"
+    if type(op) in _EXPRESSIONS and getattr(op.results[0].type, "rank", None) == 1:
+        return _EXPRESSIONS[type(op)]
+    return None
+
+
 @_KERNELS.impls
 class TosaShapeFunctions(InterpreterFunctions):
-    """Every shape operator, by its kernel (`Kernels.impls`)."""
+    """Every shape operator, by its kernel (`Kernels.impls`), the commonest also as an
+    expression for plans (`plan_expression`)."""
+
+    plan_expression = staticmethod(_plan_expression)
 
 
 __all__ = ["TosaShapeFunctions"]
