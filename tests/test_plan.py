@@ -266,3 +266,84 @@ def test_size_arithmetic_is_inline_and_state_ops_reach_the_store_directly():
             total += x
             np.testing.assert_array_equal(request.infer([x, init])[0], total)
         request.reset_state()
+
+
+_GROUPED = """
+func.func @main(%x: tensor<?x2x5x4xf32>, %q: tensor<?x1x4xf32>, %p: tensor<?x1x5xf32>)
+    -> (tensor<?x1x5xf32>, tensor<?x1x4xf32>) {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %b = tosa.dim %x {axis = 0 : i32} : (tensor<?x2x5x4xf32>) -> !tosa.shape<1>
+  %unit = tosa.const_shape {values = dense<[2, 1, 5, 4]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %s1 = tosa.concat_shape %b, %unit : (!tosa.shape<1>, !tosa.shape<4>) -> !tosa.shape<5>
+  %heads = tosa.const_shape {values = dense<[6, 5, 4]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %s2 = tosa.concat_shape %b, %heads : (!tosa.shape<1>, !tosa.shape<3>) -> !tosa.shape<4>
+  %m = tosa.const_shape {values = dense<[1, 1, 3, 1, 1]> : tensor<5xindex>} : () -> !tosa.shape<5>
+  %rows = tosa.const_shape {values = dense<[5, 4]> : tensor<2xindex>} : () -> !tosa.shape<2>
+
+  %k1 = tosa.reshape %x, %s1 : (tensor<?x2x5x4xf32>, !tosa.shape<5>) -> tensor<?x2x1x5x4xf32>
+  %kt = tosa.tile %k1, %m : (tensor<?x2x1x5x4xf32>, !tosa.shape<5>) -> tensor<?x2x3x5x4xf32>
+  %k2 = tosa.reshape %kt, %s2 : (tensor<?x2x3x5x4xf32>, !tosa.shape<4>) -> tensor<?x6x5x4xf32>
+  %kb = tosa.dim %k2 {axis = 0 : i32} : (tensor<?x6x5x4xf32>) -> !tosa.shape<1>
+  %kh = tosa.dim %k2 {axis = 1 : i32} : (tensor<?x6x5x4xf32>) -> !tosa.shape<1>
+  %kn = tosa.mul_shape %kb, %kh : (!tosa.shape<1>, !tosa.shape<1>) -> !tosa.shape<1>
+  %s3 = tosa.concat_shape %kn, %rows : (!tosa.shape<1>, !tosa.shape<2>) -> !tosa.shape<3>
+  %k3 = tosa.reshape %k2, %s3 : (tensor<?x6x5x4xf32>, !tosa.shape<3>) -> tensor<?x5x4xf32>
+  %kT = tosa.transpose %k3 {perms = array<i32: 0, 2, 1>} : (tensor<?x5x4xf32>) -> tensor<?x4x5xf32>
+  %scores = tosa.matmul %q, %kT, %zp, %zp : (tensor<?x1x4xf32>, tensor<?x4x5xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<?x1x5xf32>
+
+  %v1 = tosa.reshape %x, %s1 : (tensor<?x2x5x4xf32>, !tosa.shape<5>) -> tensor<?x2x1x5x4xf32>
+  %vt = tosa.tile %v1, %m : (tensor<?x2x1x5x4xf32>, !tosa.shape<5>) -> tensor<?x2x3x5x4xf32>
+  %v2 = tosa.reshape %vt, %s2 : (tensor<?x2x3x5x4xf32>, !tosa.shape<4>) -> tensor<?x6x5x4xf32>
+  %v3 = tosa.reshape %v2, %s3 : (tensor<?x6x5x4xf32>, !tosa.shape<3>) -> tensor<?x5x4xf32>
+  %out = tosa.matmul %p, %v3, %zp, %zp : (tensor<?x1x5xf32>, tensor<?x5x4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<?x1x4xf32>
+  return %scores, %out : tensor<?x1x5xf32>, tensor<?x1x4xf32>
+}
+"""
+
+
+def test_grouped_query_products_share_the_unrepeated_heads():
+    """Grouped-query attention as the exports give it: K / V of 2 heads repeated 3 times
+    (`tosa.tile` of a unit axis), flattened into the products' batch of 6, K transposed.
+    The plan multiplies each group of 3 query heads by its one K / V head (`grouped_product`)
+    instead of copying the repeats (the tile is a broadcast view; the reshape that a
+    `tosa.dim` reads is computed on no memory); results equal numpy's repeat-and-multiply."""
+    module = parse_mlir(ts.make_context(), _GROUPED, "grouped.mlir")
+    plan = plan_of(module)
+    kernels = [getattr(v, "__qualname__", "") for v in plan._run.__globals__.values()]
+    assert sum(name.startswith("grouped_product") for name in kernels) == 2
+    per_call = [op.name for op in plan.ops_per_call]
+    assert per_call.count("tosa.reshape") == 3  # k1, v1, and k2 for its dims (no memory)
+    assert "tosa.transpose" not in per_call
+    request = ts.compile_model(module).create_infer_request()
+    rng = np.random.default_rng(0)
+    for batch in (1, 2):
+        x = rng.standard_normal((batch, 2, 5, 4)).astype(np.float32)
+        q = rng.standard_normal((batch * 6, 1, 4)).astype(np.float32)
+        p = rng.standard_normal((batch * 6, 1, 5)).astype(np.float32)
+        heads = np.repeat(x, 3, axis=1).reshape(batch * 6, 5, 4)
+        scores, out = request.infer([x, q, p])
+        np.testing.assert_allclose(scores, q @ heads.transpose(0, 2, 1), rtol=1e-5, atol=1e-6)
+        np.testing.assert_allclose(out, p @ heads, rtol=1e-5, atol=1e-6)
+
+
+def test_grouped_product_of_a_copied_tile_multiplies_as_given():
+    """The same kernel on an operand that is no broadcast view (a tile copied, or repeats
+    that do not make the batch): the kernels one by one, same results."""
+    product = tosa_tensor.grouped_product(
+        lambda a, b, a_zp, b_zp: np.matmul(a, b),
+        [lambda x, shape: x.reshape(shape)], lambda x: x.transpose(0, 2, 1))
+    rng = np.random.default_rng(1)
+    x = rng.standard_normal((2, 1, 5, 4)).astype(np.float32)
+    q = rng.standard_normal((6, 1, 4)).astype(np.float32)
+    zp = np.zeros(1, np.float32)
+    copied = np.tile(x, (1, 3, 1, 1))  # [2, 3, 5, 4], a real copy
+    expected = q @ copied.reshape(6, 5, 4).transpose(0, 2, 1)
+    np.testing.assert_allclose(product(q, copied, zp, zp, (6, 5, 4)), expected, rtol=1e-5, atol=1e-6)
+    viewed = tosa_tensor.tile(x, (1, 3, 1, 1))
+    assert viewed.strides[1] == 0 and not viewed.flags.writeable
+    np.testing.assert_allclose(product(q, viewed, zp, zp, (6, 5, 4)), expected, rtol=1e-5, atol=1e-6)
+    across = tosa_tensor.tile(x.reshape(2, 5, 1, 4), (1, 1, 3, 1))  # repeats inside rows
+    np.testing.assert_allclose(
+        product(q, across, zp, zp, (6, 5, 4)),
+        q @ np.tile(x.reshape(2, 5, 1, 4), (1, 1, 3, 1)).reshape(6, 5, 4).transpose(0, 2, 1),
+        rtol=1e-5, atol=1e-6)

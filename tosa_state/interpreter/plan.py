@@ -47,12 +47,26 @@ from xdsl.traits import IsTerminator, is_side_effect_free
 from tosa_state.diagnostics import TosaStateError, error_at
 from tosa_state.dialects.tosa.control_flow import IfOp, WhileOp, YieldOp
 from tosa_state.dialects.tosa.elementwise import AddOp, GreaterOp
-from tosa_state.dialects.tosa.tensor import ConstOp, GatherOp, ReshapeOp, ScatterOp
+from tosa_state.dialects.tosa.shape import DimOp
+from tosa_state.dialects.tosa.tensor import (
+    ConstOp,
+    GatherOp,
+    MatMulOp,
+    ReshapeOp,
+    ScatterOp,
+    TileOp,
+    TransposeOp,
+)
 from tosa_state.dialects.tosa_state import NotFolded
 from tosa_state.dtypes import numpy_dtype
 from tosa_state.interpreter.liveness import releases
 from tosa_state.interpreter.run_errors import run_failure
-from tosa_state.interpreter.tosa_tensor import gather_rows, scatter_into
+from tosa_state.interpreter.tosa_tensor import (
+    gather_rows,
+    grouped_product,
+    scatter_into,
+    shape_only,
+)
 from tosa_state.resources import shared_weights
 
 _plan_ids = count()
@@ -253,7 +267,9 @@ class FunctionPlan:
         """Plan the ops of `block` at indentation `depth`, but `skip`; returns its terminator
         (unplanned). The scatters of `in_place` write into their `values_in`."""
         rows = self._row_gathers(block)
+        products = self._grouped_products(block)
         fused = {op for first, gather in rows.values() for op in (first, gather)}
+        chains = {op for _, chain in products.values() for op in chain}
         for op in block.ops:
             if op.has_trait(IsTerminator):
                 return op
@@ -261,6 +277,13 @@ class FunctionPlan:
                 continue
             if op in rows:
                 self._emit_row_gather(op, *rows[op], depth)
+                continue
+            if op in products:
+                self._emit_grouped_product(op, *products[op], depth)
+                continue
+            if op in chains:
+                if not op.results[0].has_one_use():
+                    self._emit_shape_only(op, depth)  # type: ignore[arg-type]
                 continue
             if self._emit_on_step_index(op, depth, in_place):
                 continue
@@ -314,6 +337,61 @@ class FunctionPlan:
         args = self._list([first.input1, first.shape, gather.indices, last.shape])
         self._fresh(last.results)
         self._emit(gather, f"{self._names[last.output]} = {fn}({args})", depth)
+
+    def _grouped_products(self, block: Block
+                          ) -> dict[MatMulOp, tuple[TileOp, list[ReshapeOp | TransposeOp]]]:
+        """The `tosa.matmul`s of `block` whose second operand is
+        `transpose(reshape(... reshape(tile(x))))` (`tosa_tensor.grouped_product`), by the
+        matmul: the tile and the reshapes / `[0, 2, 1]` transpose between (each result used
+        only by the next op, in `block`)."""
+        found: dict[MatMulOp, tuple[TileOp, list[ReshapeOp | TransposeOp]]] = {}
+        for matmul in block.ops:
+            if not isinstance(matmul, MatMulOp):
+                continue
+            chain: list[ReshapeOp | TransposeOp] = []
+            value = matmul.b
+            owner = value.owner
+            if isinstance(owner, TransposeOp) and tuple(owner.perms.get_values()) == (0, 2, 1):
+                chain.append(owner)
+                value = owner.input1
+            while isinstance(owner := value.owner, ReshapeOp):
+                chain.append(owner)
+                value = owner.input1
+            tile = value.owner
+            if (isinstance(tile, TileOp) and tile.parent is block and value not in self._folded
+                    and any(isinstance(op, ReshapeOp) for op in chain)
+                    and all(op.parent is block and _used_for_shape_besides(op, user)
+                            for op, user in zip(chain, [matmul, *chain], strict=False))):
+                found[matmul] = (tile, chain)
+        return found
+
+    def _emit_shape_only(self, op: ReshapeOp | TransposeOp, depth: int) -> None:
+        """A reshape / transpose of a grouped product's chain whose result is read by
+        `tosa.dim`s only (besides the chain): its shape, computed on an array of no memory
+        (`shape_only`), so that nothing is copied."""
+        kernel = _plan_kernel(self._impls[type(op)][0], op)
+        assert kernel is not None
+        operands = [self._names[v] for v in op.operands]
+        operands[0] = f"{self._bind(shape_only)}({operands[0]})"
+        self._fresh(op.results)
+        self._emit(op, f"{self._names[op.results[0]]} = {self._bind(kernel)}"
+                       f"({', '.join(operands)})", depth)
+
+    def _emit_grouped_product(self, matmul: MatMulOp, tile: TileOp,
+                              chain: list[ReshapeOp | TransposeOp], depth: int) -> None:
+        """One `grouped_product` call at the matmul (the tile ran before it)."""
+        reshapes = [op for op in reversed(chain) if isinstance(op, ReshapeOp)]
+        transpose = chain[0] if isinstance(chain[0], TransposeOp) else None
+        kernel = _plan_kernel(self._impls[MatMulOp][0], matmul)
+        kernels = [_plan_kernel(self._impls[ReshapeOp][0], op) for op in reshapes]
+        flip = None if transpose is None else _plan_kernel(self._impls[TransposeOp][0],
+                                                             transpose)
+        assert kernel is not None and all(k is not None for k in kernels)
+        fn = self._bind(grouped_product(kernel, kernels, flip))  # type: ignore[arg-type]
+        args = self._list([matmul.a, tile.output, matmul.a_zp, matmul.b_zp,
+                           *(op.shape for op in reshapes)])
+        self._fresh(matmul.results)
+        self._emit(matmul, f"{self._names[matmul.output]} = {fn}({args})", depth)
 
     def _emit_op(self, op: Operation, depth: int) -> None:
         if type(op) not in self._impls:
@@ -525,6 +603,12 @@ class FunctionPlan:
                 op = self._line_ops.get(tb.tb_lineno, op)
             tb = tb.tb_next
         return op
+
+
+def _used_for_shape_besides(op: Operation, user: Operation) -> bool:
+    """Whether `op`'s result is used by `user` once and otherwise only by `tosa.dim`s."""
+    uses = [u.operation for u in op.results[0].uses]
+    return uses.count(user) == 1 and all(u is user or isinstance(u, DimOp) for u in uses)
 
 
 def _scalar_comparison(cond: Block) -> GreaterOp | None:
