@@ -111,21 +111,24 @@ print(json.dumps({"compile": rss() - before, "traced": traced}))
 """
 
 
-def test_compiling_does_not_copy_the_weights(tmp_path: Path) -> None:
-    """32 MiB of weights inside the flatbuffer, in a fresh process (after compiling a small
-    model): compiling makes at most 0.3 N resident (the mapping is not touched) and numpy and
-    Python allocate at most 0.3 N (the weight is never copied into bytes or arrays). Before:
-    the file read whole, every buffer copied, the weight transposed into a new constant (3 N)."""
+@pytest.mark.parametrize("layout", ["inside", "after-unaligned"])
+def test_compiling_does_not_copy_the_weights(tmp_path: Path, layout: str) -> None:
+    """32 MiB of weights, in a fresh process (after compiling a small model): compiling makes
+    at most 0.3 N resident (the mapping is not touched) and numpy and Python allocate at most
+    0.3 N (the weight is never copied into bytes or arrays); unaligned, 1.3 N (its one
+    aligned copy, read from the file). Before: the file read whole, every buffer copied, the
+    weight transposed into a new constant (4 N measured)."""
     units, depth = 2048, 4096
     size = units * depth * 4
-    path, _, _ = _model(tmp_path / "big.tflite", "inside", units, depth)
+    bound = 0.3 if layout == "inside" else 1.3
+    path, _, _ = _model(tmp_path / "big.tflite", layout, units, depth)
     small, _, _ = _model(tmp_path / "small.tflite", "inside", 4, 8)
     done = subprocess.run([sys.executable, "-c", _MEASURE, str(path), str(small), "8"],
                           capture_output=True, text=True, check=False, timeout=300)
     assert done.returncode == 0, done.stderr[-3000:]
     found = json.loads(done.stdout.strip().splitlines()[-1])
-    assert found["traced"] < 0.3 * size, found
-    assert found["compile"] < 0.3 * size, found
+    assert found["traced"] < bound * size, found
+    assert found["compile"] < bound * size, found
 
 
 def test_buffer_past_the_end_of_the_file_is_one_clean_error(tmp_path: Path) -> None:

@@ -54,7 +54,6 @@ from tosa_state.frontends.tflite.reader import (
     TensorInfo,
     TFLiteError,
     Where,
-    constant_attr,
     guarded,
     map_file,
     tensor_type,
@@ -279,7 +278,7 @@ class _SubgraphBuilder:
         if info.quantized and index not in self.quantized_constants:
             raise where.error(f"{what} tensor #{index} ('{info.name}') is quantized, which "
                               "tosa-state does not support yet")
-        const = PseudoConstOp(constant_attr(info, raw, where))
+        const = PseudoConstOp(self.importer.model.constant(info, raw, where))
         self.block.add_op(const)
         self.values[index] = const.output
         return const.output

@@ -218,6 +218,56 @@ class CheckedModel:
 
         return guarded(where, f"buffer {index}", read)
 
+    def constant(self, info: TensorInfo, raw: memoryview, where: Where
+                 ) -> DenseIntOrFPElementsAttr:
+        """The dense attribute of a constant tensor whose buffer is `raw` (size checked
+        against the shape): over `raw` itself when it is large and usable as it is, over one
+        aligned copy when only its address is not, else a copy (see the module's
+        docstring)."""
+        assert isinstance(info.type, TensorType)
+        dtype = next(d for t, d in ELEMENT_TYPES.values() if t == info.type.element_type)
+        shape = tuple(info.type.get_shape())
+        if DYNAMIC_INDEX in shape:
+            raise where.error(f"constant tensor #{info.index} ('{info.name}') has a dynamic "
+                              "shape")
+        expected = math.prod(shape) * dtype.itemsize
+        if len(raw) != expected:
+            raise where.error(
+                f"tensor #{info.index} ('{info.name}') of shape {brief(list(shape))} needs "
+                f"{expected} bytes but its buffer {info.buffer} has {len(raw)}"
+            )
+        if dtype == np.bool_ or expected < MAPPED_MIN_BYTES:
+            return numpy_to_dense(np.frombuffer(raw, dtype).reshape(shape))
+        if _address(raw) % dtype.itemsize:
+            raw = self._aligned_copy(raw, where)
+        return DenseIntOrFPElementsAttr(info.type, BytesAttr(raw))
+
+    def _aligned_copy(self, raw: memoryview, where: Where) -> memoryview:
+        """`raw` copied into numpy's memory (aligned to at least 16 bytes): read from the
+        file, not through the mapping, whose pages stay untouched."""
+        copy = np.empty(len(raw), np.uint8)
+        if not isinstance(self.data.obj, mmap.mmap):
+            copy[:] = np.frombuffer(raw, np.uint8)
+            return memoryview(copy).toreadonly()
+        offset = _address(raw) - _address(self.data)
+        try:
+            with open(self.path, "rb", buffering=0) as file:
+                file.seek(offset)
+                done = 0
+                while done < len(raw):
+                    read = file.readinto(memoryview(copy)[done:])
+                    if not read:
+                        raise where.error(f"the file ended while reading a buffer at {offset}")
+                    done += read
+        except OSError as error:
+            raise where.error(f"cannot read the model: {error.strerror}") from None
+        return memoryview(copy).toreadonly()
+
+
+def _address(view: memoryview) -> int:
+    return int(np.frombuffer(view, np.uint8).ctypes.data) if len(view) else 0
+
+
 
 def tensor_type(type_code: int, shape: list[int], where: Where, what: str) -> Attribute:
     """The MLIR type of a TFLite tensor (static shapes only)."""
@@ -233,27 +283,3 @@ def tensor_type(type_code: int, shape: list[int], where: Where, what: str) -> At
         raise where.error(f"{what} has shape {brief(shape)}, too many elements")
     return TensorType(ELEMENT_TYPES[type_code][0], [DYNAMIC_INDEX if d == -1 else d
                                                     for d in shape])
-
-
-def constant_attr(info: TensorInfo, raw: memoryview, where: Where) -> DenseIntOrFPElementsAttr:
-    """The dense attribute of a constant tensor's buffer (size checked against the shape):
-    over `raw` itself when it is large and usable as it is, over one aligned copy when only
-    its address is not, else a copy (see the module's docstring)."""
-    assert isinstance(info.type, TensorType)
-    dtype = next(d for t, d in ELEMENT_TYPES.values() if t == info.type.element_type)
-    shape = tuple(info.type.get_shape())
-    if DYNAMIC_INDEX in shape:
-        raise where.error(f"constant tensor #{info.index} ('{info.name}') has a dynamic shape")
-    expected = math.prod(shape) * dtype.itemsize
-    if len(raw) != expected:
-        raise where.error(
-            f"tensor #{info.index} ('{info.name}') of shape {brief(list(shape))} needs "
-            f"{expected} bytes but its buffer {info.buffer} has {len(raw)}"
-        )
-    if dtype == np.bool_ or expected < MAPPED_MIN_BYTES:
-        return numpy_to_dense(np.frombuffer(raw, dtype).reshape(shape))
-    if np.frombuffer(raw, np.uint8).ctypes.data % dtype.itemsize:
-        copy = np.empty(expected, np.uint8)  # numpy aligns its data to at least 16 bytes
-        copy[:] = np.frombuffer(raw, np.uint8)
-        raw = memoryview(copy).toreadonly()
-    return DenseIntOrFPElementsAttr(info.type, BytesAttr(raw))
