@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import json
 import mmap
+import os
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -122,3 +124,24 @@ def test_buffer_past_the_end_of_the_file_is_one_clean_error(tmp_path: Path) -> N
     assert str(info.value).startswith(f"{path}: error: operator #0 (FULLY_CONNECTED) in "
                                       "subgraph 'main': buffer 2 ["), info.value
     assert "lies outside the file" in str(info.value) and "\n" not in str(info.value)
+
+
+def test_a_file_that_cannot_be_mapped_is_read(tmp_path: Path) -> None:
+    """A named pipe cannot be mapped: its bytes are read, and an unaligned buffer is copied
+    from them (not read again from the file, which a pipe cannot give twice)."""
+    source, weight, bias = _model(tmp_path / "fc.tflite", "after-unaligned")
+    pipe = tmp_path / "pipe.tflite"
+    os.mkfifo(pipe)
+    writer = threading.Thread(target=lambda: pipe.write_bytes(source.read_bytes()))
+    writer.start()
+    try:
+        module = import_tflite(pipe)
+    finally:
+        writer.join(timeout=60)
+    (attr,) = [op.value for op in module.walk()
+               if isinstance(op, PseudoConstOp) and op.value.get_shape() == (UNITS, DEPTH)]
+    assert mapped(attr) and isinstance(attr.data.data.obj, np.ndarray)  # the aligned copy
+    compiled = ts.compile_model(module)
+    x = np.ones((1, DEPTH), np.float32)
+    np.testing.assert_allclose(compiled.create_infer_request().infer({"x": x})[0],
+                               x @ weight.T + bias, rtol=1e-5, atol=1e-4)
