@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from pathlib import Path
 
 from tflite.BuiltinOperator import BuiltinOperator
 from xdsl.context import Context
@@ -38,7 +37,6 @@ from tosa_state.dialects.tfl.common import ResourceType
 from tosa_state.dialects.tfl.data_movement import PseudoConstOp
 from tosa_state.dialects.tfl.quantized import Quantization, set_quantization
 from tosa_state.dialects.tfl.state import VariableTensorOp
-from tosa_state.dtypes import numpy_to_dense
 from tosa_state.frontends.tflite import (
     control_flow,
     convolution,
@@ -56,8 +54,8 @@ from tosa_state.frontends.tflite.reader import (
     TensorInfo,
     TFLiteError,
     Where,
-    constant_array,
     guarded,
+    map_file,
     tensor_type,
 )
 
@@ -87,7 +85,7 @@ def import_tflite(path: str | os.PathLike[str], ctx: Context | None = None) -> M
     """Read `path` (a `.tflite` file) into a module of `tfl` ops; `TFLiteError` if it is
     malformed or uses what tosa-state does not support."""
     try:
-        data = Path(path).read_bytes()
+        data = map_file(str(path))
     except OSError as error:
         raise TFLiteError(f"{path}: error: cannot read the model: {error.strerror}") from None
     return _Importer(CheckedModel(str(path), data)).run()
@@ -280,8 +278,7 @@ class _SubgraphBuilder:
         if info.quantized and index not in self.quantized_constants:
             raise where.error(f"{what} tensor #{index} ('{info.name}') is quantized, which "
                               "tosa-state does not support yet")
-        array = constant_array(info, raw, where)
-        const = PseudoConstOp(numpy_to_dense(array.copy()))
+        const = PseudoConstOp(self.importer.model.constant(info, raw, where))
         self.block.add_op(const)
         self.values[index] = const.output
         return const.output

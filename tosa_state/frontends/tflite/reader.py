@@ -4,11 +4,23 @@ schema classes).
 The flatbuffer accessors trust every offset they read. Here every table, vector, buffer
 range, tensor index, subgraph index and shape is checked before use; a malformed file gives a
 `TFLiteError` (`model.tflite: error: ...`), never an exception from the accessors.
+
+The file is memory-mapped read-only (`map_file`), never read as a whole, as OpenVINO's
+`.bin` (`frontends/openvino/weights.py`). A constant of at least `MAPPED_MIN_BYTES` becomes a
+dense attribute over a `memoryview` of the mapping (`resources.mapped`) when its bytes are
+usable as they are (any element type but bool, its address a multiple of its element size:
+TFLite stores elements little-endian, as dense attributes hold them), which the passes and
+the interpreter use in place; one at an unaligned address (a flatbuffer writer that does not
+align buffers) is copied once into an aligned buffer, also held by a `memoryview`; smaller
+ones are copied into their attributes. Buffers stored after the flatbuffer (`offset` /
+`size`, as the converter writes models over 2 GB) are mapped alike. The file must not be
+changed or truncated while a model compiled from it is alive.
 """
 
 from __future__ import annotations
 
 import math
+import mmap
 import struct
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -20,6 +32,8 @@ from tflite.BuiltinOperator import BuiltinOperator
 from tflite.TensorType import TensorType as TflTensorType
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
+    BytesAttr,
+    DenseIntOrFPElementsAttr,
     IntegerType,
     Signedness,
     TensorType,
@@ -36,6 +50,8 @@ from xdsl.ir import Attribute
 from tosa_state.diagnostics import ModelImportError, brief
 from tosa_state.dialects.tfl.common import ResourceType
 from tosa_state.dialects.tfl.quantized import Quantization
+from tosa_state.dtypes import numpy_to_dense
+from tosa_state.frontends.openvino.weights import MAPPED_MIN_BYTES
 
 OPERATOR_NAMES = {
     v: k for k, v in vars(BuiltinOperator).items() if not k.startswith("_")
@@ -108,17 +124,28 @@ class TensorInfo:
         return self.quantization is not None
 
 
+def map_file(path: str) -> memoryview:
+    """The file's bytes: a read-only view of its mapping, or of its contents read when it
+    cannot be mapped (empty, or not a regular file); `OSError` if it cannot be read."""
+    with open(path, "rb") as file:
+        try:
+            return memoryview(mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ))
+        except (OSError, ValueError):  # empty (ValueError), a pipe, a device
+            return memoryview(file.read()).toreadonly()
+
+
 class CheckedModel:
     """The file's bytes and its root `Model` table, with checked accessors."""
 
-    def __init__(self, path: str, data: bytes):
-        self.path, self.data = path, data
+    def __init__(self, path: str, data: bytes | memoryview):
+        self.path, self.data = path, memoryview(data).cast("B")
+        data = self.data
         where = Where(path)
         if len(data) < 8:
             raise where.error(f"file too short ({len(data)} bytes) to be a TFLite flatbuffer")
         if data[4:8] != b"TFL3":
             raise where.error(
-                f"not a TFLite model (file identifier {data[4:8]!r}, expected b'TFL3')"
+                f"not a TFLite model (file identifier {bytes(data[4:8])!r}, expected b'TFL3')"
             )
         self.model = guarded(where, "the model table",
                              lambda: tflite.Model.GetRootAsModel(data, 0))
@@ -162,12 +189,13 @@ class CheckedModel:
                 f"{what} subgraph index {index} is out of range [0, {self.num_subgraphs})"
             )
 
-    def buffer_bytes(self, index: int, where: Where) -> bytes:
-        """The data of buffer `index` (empty when the buffer holds none)."""
+    def buffer_bytes(self, index: int, where: Where) -> memoryview:
+        """The data of buffer `index` (empty when the buffer holds none): a view of the
+        file's bytes, not a copy."""
         if not 0 <= index < self.num_buffers:
             raise where.error(f"buffer index {index} is out of range [0, {self.num_buffers})")
 
-        def read() -> bytes:
+        def read() -> memoryview:
             buffer = self.model.Buffers(index)
             offset, size = buffer.Offset(), buffer.Size()
             if offset > 1:  # data stored after the flatbuffer (models over 2 GB)
@@ -179,7 +207,7 @@ class CheckedModel:
                 return self.data[offset : offset + size]
             length = self.length(f"buffer {index}", buffer.DataLength, where)
             if length == 0:
-                return b""
+                return self.data[:0]
             start = buffer._tab.Vector(buffer._tab.Offset(4))
             if start + length > len(self.data):
                 raise where.error(
@@ -189,6 +217,56 @@ class CheckedModel:
             return self.data[start : start + length]
 
         return guarded(where, f"buffer {index}", read)
+
+    def constant(self, info: TensorInfo, raw: memoryview, where: Where
+                 ) -> DenseIntOrFPElementsAttr:
+        """The dense attribute of a constant tensor whose buffer is `raw` (size checked
+        against the shape): over `raw` itself when it is large and usable as it is, over one
+        aligned copy when only its address is not, else a copy (see the module's
+        docstring)."""
+        assert isinstance(info.type, TensorType)
+        dtype = next(d for t, d in ELEMENT_TYPES.values() if t == info.type.element_type)
+        shape = tuple(info.type.get_shape())
+        if DYNAMIC_INDEX in shape:
+            raise where.error(f"constant tensor #{info.index} ('{info.name}') has a dynamic "
+                              "shape")
+        expected = math.prod(shape) * dtype.itemsize
+        if len(raw) != expected:
+            raise where.error(
+                f"tensor #{info.index} ('{info.name}') of shape {brief(list(shape))} needs "
+                f"{expected} bytes but its buffer {info.buffer} has {len(raw)}"
+            )
+        if dtype == np.bool_ or expected < MAPPED_MIN_BYTES:
+            return numpy_to_dense(np.frombuffer(raw, dtype).reshape(shape))
+        if _address(raw) % dtype.itemsize:
+            raw = self._aligned_copy(raw, where)
+        return DenseIntOrFPElementsAttr(info.type, BytesAttr(raw))
+
+    def _aligned_copy(self, raw: memoryview, where: Where) -> memoryview:
+        """`raw` copied into numpy's memory (aligned to at least 16 bytes): read from the
+        file, not through the mapping, whose pages stay untouched."""
+        copy = np.empty(len(raw), np.uint8)
+        if not isinstance(self.data.obj, mmap.mmap):
+            copy[:] = np.frombuffer(raw, np.uint8)
+            return memoryview(copy).toreadonly()
+        offset = _address(raw) - _address(self.data)
+        try:
+            with open(self.path, "rb", buffering=0) as file:
+                file.seek(offset)
+                done = 0
+                while done < len(raw):
+                    read = file.readinto(memoryview(copy)[done:])
+                    if not read:
+                        raise where.error(f"the file ended while reading a buffer at {offset}")
+                    done += read
+        except OSError as error:
+            raise where.error(f"cannot read the model: {error.strerror}") from None
+        return memoryview(copy).toreadonly()
+
+
+def _address(view: memoryview) -> int:
+    return int(np.frombuffer(view, np.uint8).ctypes.data) if len(view) else 0
+
 
 
 def tensor_type(type_code: int, shape: list[int], where: Where, what: str) -> Attribute:
@@ -205,19 +283,3 @@ def tensor_type(type_code: int, shape: list[int], where: Where, what: str) -> At
         raise where.error(f"{what} has shape {brief(shape)}, too many elements")
     return TensorType(ELEMENT_TYPES[type_code][0], [DYNAMIC_INDEX if d == -1 else d
                                                     for d in shape])
-
-
-def constant_array(info: TensorInfo, raw: bytes, where: Where) -> np.ndarray:
-    """The array a constant tensor's buffer holds (size checked against the shape)."""
-    assert isinstance(info.type, TensorType)
-    dtype = next(d for t, d in ELEMENT_TYPES.values() if t == info.type.element_type)
-    shape = tuple(info.type.get_shape())
-    if DYNAMIC_INDEX in shape:
-        raise where.error(f"constant tensor #{info.index} ('{info.name}') has a dynamic shape")
-    expected = math.prod(shape) * dtype.itemsize
-    if len(raw) != expected:
-        raise where.error(
-            f"tensor #{info.index} ('{info.name}') of shape {brief(list(shape))} needs "
-            f"{expected} bytes but its buffer {info.buffer} has {len(raw)}"
-        )
-    return np.frombuffer(raw, dtype).reshape(shape)

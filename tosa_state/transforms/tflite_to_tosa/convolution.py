@@ -47,8 +47,7 @@ class Conv2D(TflPattern):
                      if padding == "SAME" else (0, 0))
         bias = operands[2] if len(operands) > 2 else e.const(np.zeros(out_channels), f32)
         if hybrid:
-            conv = _hybrid_conv(e, op, x, require_constant(w, "the int8 filter"), pads,
-                                (n, *sizes, out_channels))
+            conv = _hybrid_conv(e, op, x, w, pads, (n, *sizes, out_channels))
             return [activate(e, e.add(conv, bias), op.fused_activation_function)]
         zero = e.const(np.zeros(1), f32)
         result_type = TensorType(f32, (n, *sizes, out_channels))
@@ -57,12 +56,13 @@ class Conv2D(TflPattern):
         return [activate(e, conv, op.fused_activation_function)]
 
 
-def _hybrid_conv(e: Emitter, op: Conv2DOp, x: SSAValue, weight: np.ndarray, pads: list[int],
+def _hybrid_conv(e: Emitter, op: Conv2DOp, x: SSAValue, w: SSAValue, pads: list[int],
                  out_shape: tuple[int, ...]) -> SSAValue:
     """LiteRT's hybrid CONV_2D (`EvalHybridPerChannel`): each batch's input quantized to int8
     as a whole (`quantize_rows` on [N, H*W*C]), an i8 `tosa.conv2d` into i32 by the int8
-    filter, minus zero point x the filter's sums per output channel, times batch scale x
-    channel scale in f32 (the bias is added after)."""
+    filter `w` (used as it is), minus zero point x the filter's sums per output channel (a
+    new constant), times batch scale x channel scale in f32 (the bias is added after)."""
+    weight = require_constant(w, "the int8 filter")
     if any(pads):
         raise Unsupported("a hybrid CONV_2D with padding (LiteRT pads with each batch's zero "
                           "point) is not supported yet")
@@ -71,7 +71,7 @@ def _hybrid_conv(e: Emitter, op: Conv2DOp, x: SSAValue, weight: np.ndarray, pads
     strides, dilations = op.window()
     channels = weight.shape[0]
     zp = e.const(np.zeros(1, np.int8), i8)
-    acc = e.value(tt.Conv2DOp([e.reshape(q8, shape(x)), e.const(weight, i8),
+    acc = e.value(tt.Conv2DOp([e.reshape(q8, shape(x)), w,
                                e.const(np.zeros(channels, np.int32), i32), zp, zp],
                               TensorType(i32, out_shape), pads, list(strides),
                               list(dilations), i32))

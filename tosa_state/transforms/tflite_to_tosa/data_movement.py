@@ -14,7 +14,9 @@ import numpy as np
 from xdsl.ir import SSAValue
 
 from tosa_state.dialects.tfl import data_movement as dm
+from tosa_state.dialects.tosa import tensor as tt
 from tosa_state.dtypes import dense_to_numpy
+from tosa_state.resources import mapped
 from tosa_state.transforms.openvino_to_tosa.common import (
     Emitter,
     Unsupported,
@@ -26,12 +28,15 @@ from tosa_state.transforms.tflite_to_tosa.quantized import require_same_quantiza
 
 
 class PseudoConst(TflPattern):
-    """`tfl.pseudo_const` -> `tosa.const`."""
+    """`tfl.pseudo_const` -> `tosa.const`; a weight mapped from the file
+    (`resources.mapped`) keeps its attribute, not re-encoded."""
 
     OPS = (dm.PseudoConstOp,)
 
     def convert(self, op: dm.PseudoConstOp, operands: Sequence[SSAValue],
                 e: Emitter) -> Sequence[SSAValue]:
+        if mapped(op.value):
+            return [e.value(tt.ConstOp(op.value))]
         return [e.const(dense_to_numpy(op.value))]
 
 
