@@ -96,19 +96,21 @@ def test_large_constants_are_read_only_arrays_of_their_own():
 
 def test_kernel_ops_call_their_kernels_directly():
     """Impls that are just `(kernel(op)(*args),)` cost no impl call in a plan; the others
-    go through their impl. Both give the stock interpreter's results (`test_tosa_*.py`)."""
+    go through their impl, but the variables' ops, which call theirs with the request's store.
+    Both give the stock interpreter's results (`test_tosa_*.py`)."""
     plan = plan_of(lstm(4))
     lines = {op.name: [] for op in plan.ops_per_call}
     op_lines = [line for line in plan.source.splitlines()[1:]
-                if not line.lstrip().startswith("del ")]  # releases (`liveness`)
+                if not line.lstrip().startswith(("del ", "store = "))]  # not ops
     for line, op in zip(op_lines, plan.ops_per_call, strict=True):
         lines[op.name].append(line)
     direct = ("tosa.sigmoid", "tosa.tanh", "tosa.mul", "tosa.add", "tosa.matmul", "tosa.slice",
               "tosa.reshape", "tosa.concat")
     for name in direct:
         assert all("interp" not in line for line in lines[name]), lines[name]
-    for name in ("tosa.variable.read", "tosa.variable.write"):
-        assert all("interp" in line for line in lines[name]), lines[name]
+    for name in ("tosa.variable.read", "tosa.variable.write"):  # the request's store
+        assert all("(store, " in line and "interp" not in line for line in lines[name]), \
+            lines[name]
 
 
 GROWING = """
@@ -346,3 +348,32 @@ def test_grouped_product_of_a_copied_tile_multiplies_as_given():
         product(q, across, zp, zp, (6, 5, 4)),
         q @ np.tile(x.reshape(2, 5, 1, 4), (1, 1, 3, 1)).reshape(6, 5, 4).transpose(0, 2, 1),
         rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("pipeline", ["", "tosa-to-mlprogram"])
+def test_a_written_concat_becomes_the_state_without_a_copy(
+    pipeline: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At the TOSA and ml_program levels a write of a `tosa.concat` result (a growing
+    cache) stores that fresh array itself (`VariableStore.adopt`), not a copy; the state
+    stays the user's to read (copies) and to set, and each call sees the last one's."""
+    from tosa_state.interpreter.state import VariableStore
+
+    adopted: list[np.ndarray] = []
+    copied: list[str] = []
+    adopt, write = VariableStore.adopt, VariableStore.write
+    monkeypatch.setattr(VariableStore, "adopt",
+                        lambda self, name, value: (adopted.append(value), adopt(self, name, value)))
+    monkeypatch.setattr(VariableStore, "write",
+                        lambda self, name, value: (copied.append(name), write(self, name, value)))
+    module = parse_mlir(ts.make_context(), GROWING, "growing.mlir")
+    request = ts.compile_model(module, pipeline=pipeline).create_infer_request()
+    for step in range(1, 4):
+        out = request.infer([np.full((1, 1), step, np.float32)])[0]
+        np.testing.assert_array_equal(out, np.arange(1, step + 1, dtype=np.float32)[None])
+    assert len(adopted) == 3 and not copied
+    (state,) = request.query_state()
+    assert state.state is not adopted[-1] and not np.shares_memory(state.state, adopted[-1])
+    out[...] = -1  # results are the user's copies
+    np.testing.assert_array_equal(request.infer([np.ones((1, 1), np.float32)])[0],
+                                  [[1, 2, 3, 1]])

@@ -9,9 +9,13 @@ that was never stored and has no initial value raises the same `InferenceError`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import numpy as np
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType
 from xdsl.interpreter import Interpreter, InterpreterFunctions, PythonValues, impl, register_impls
+from xdsl.ir import Operation
 
 from tosa_state.diagnostics import error_at
 from tosa_state.dialects.ml_program import (
@@ -25,7 +29,7 @@ from tosa_state.dtypes import dense_to_numpy
 from tosa_state.interpreter.op_cache import per_op
 from tosa_state.interpreter.plan import PlanError
 from tosa_state.interpreter.state import VariableSpec, declares_state
-from tosa_state.interpreter.tosa_variables import spec_of, variable_store
+from tosa_state.interpreter.tosa_variables import spec_of, store_kernel, variable_store
 
 
 @per_op
@@ -43,9 +47,20 @@ def _constant_value(op: GlobalLoadConstOp) -> np.ndarray:
     return dense_to_numpy(value)
 
 
+def _plan_store_kernel(op: Operation) -> Callable[..., Any] | None:
+    if isinstance(op, GlobalStoreOp):
+        return store_kernel(_global_name(op), op.value)
+    if isinstance(op, GlobalLoadOp):
+        name = _global_name(op)
+        return lambda store: store.read(name)
+    return None
+
+
 @register_impls
 class MLProgramFunctions(InterpreterFunctions):
     """Globals live in the request's store; declarations do nothing at run time."""
+
+    plan_store_kernel = staticmethod(_plan_store_kernel)
 
     @impl(GlobalOp)
     def run_global(self, interpreter: Interpreter, op: GlobalOp, args: PythonValues):

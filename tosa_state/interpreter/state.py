@@ -111,6 +111,12 @@ class VariableStore:
         self.values[name] = None
         self.values[name] = np.array(value, copy=True)
 
+    def adopt(self, name: str, value: np.ndarray) -> None:
+        """`write` without the copy: `value` itself becomes the state. Only for a value that
+        nothing else may change or hand out (`tosa_variables.owned_by_write`): a growing
+        state then peaks at its old value and the new one, as value semantics require."""
+        self.values[name] = value
+
     def write_in_place(self, name: str, value: np.ndarray) -> None:
         """Copy `value` into the variable's current buffer, as a store through a pointer
         to it does (`memref.copy` into a `memref.get_global`): every alias of the buffer

@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import numpy as np
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType
 from xdsl.interpreter import Interpreter, InterpreterFunctions, PythonValues, impl, register_impls
+from xdsl.ir import Operation, SSAValue
 
+from tosa_state.dialects.ml_program import GlobalStoreOp
+from tosa_state.dialects.tosa.data_layout import ConcatOp
 from tosa_state.dialects.tosa.variables import VariableOp, VariableReadOp, VariableWriteOp
 from tosa_state.dtypes import dense_to_numpy, numpy_dtype
 from tosa_state.interpreter.state import VariableSpec, VariableStore, declares_state
@@ -26,9 +32,36 @@ def _no_store() -> VariableStore:
     raise RuntimeError("no variable store is attached to this interpreter")
 
 
+def owned_by_write(value: SSAValue) -> bool:
+    """Whether the state may take `value`'s array itself when it is written: a `tosa.concat`
+    computes a fresh array on every call (the growing state of a KV cache), no other op of
+    a plan changes an array it did not make, results are copied out to the user, and only
+    this one write stores it (two variables must not share an array)."""
+    writes = [u for u in value.uses if isinstance(u.operation, VariableWriteOp | GlobalStoreOp)]
+    return isinstance(value.owner, ConcatOp) and len(writes) == 1
+
+
+def store_kernel(name: str, value: SSAValue) -> Callable[[VariableStore, np.ndarray], None]:
+    """The plan's kernel of a write of `value` into variable `name`."""
+    if owned_by_write(value):
+        return lambda store, array: store.adopt(name, array)
+    return lambda store, array: store.write(name, array)
+
+
+def _plan_store_kernel(op: Operation) -> Callable[..., Any] | None:
+    if isinstance(op, VariableWriteOp):
+        return store_kernel(op.var_name_attr.data, op.input1)
+    if isinstance(op, VariableReadOp):
+        name = op.var_name_attr.data
+        return lambda store: store.read(name)
+    return None
+
+
 @register_impls
 class StateFunctions(InterpreterFunctions):
     """Variables live in the request's store; declarations do nothing at run time."""
+
+    plan_store_kernel = staticmethod(_plan_store_kernel)
 
     @impl(VariableOp)
     def run_variable(self, interpreter: Interpreter, op: VariableOp, args: PythonValues):
