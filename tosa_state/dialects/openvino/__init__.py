@@ -11,7 +11,7 @@ their default value are elided); the generic form `"openvino.add"(...) <{...}>` 
 The ops are grouped by OpenVINO op family, in modules named like those of
 `tosa_state/frontends/openvino/` and `tosa_state/transforms/openvino_to_tosa/`:
 
-- `elementwise`: arithmetic, comparison, logical, activations, Clamp, Convert, Select
+- `elementwise`: arithmetic, comparison, logical, Convert, Select
 - `data_movement`: Constant, shapes, reshapes, slicing, concatenation, Gather, Broadcast
 - `matrix`: MatMul, the reductions, Softmax, LogSoftmax, MVN
 - `convolution`: Convolution, GroupConvolution, MaxPool, AvgPool
@@ -19,7 +19,7 @@ The ops are grouped by OpenVINO op family, in modules named like those of
 - `tensor_iterator`: TensorIterator, Loop and their body terminator
 - `attention`: ScaledDotProductAttention
 - `state`: ReadValue, Assign
-- `activation`: SoftPlus, ErfInv (later activations; the older ones are in `elementwise`)
+- `activation`: ReLU, Sigmoid, Gelu, HSwish, HSigmoid, Elu, Swish, PRelu, Clamp, SoftPlus, ErfInv
 - `cumulative`: CumSum
 - `indexing`: Roll, GatherND, GatherElements, NonZero
 - `scatter`: ScatterUpdate, ScatterNDUpdate, ScatterElementsUpdate
@@ -33,7 +33,20 @@ The ops are grouped by OpenVINO op family, in modules named like those of
 
 from xdsl.ir import Dialect
 
-from tosa_state.dialects.openvino.activation import ACTIVATION_OPS, ErfInvOp, SoftPlusOp
+from tosa_state.dialects.openvino.activation import (
+    ACTIVATION_OPS,
+    ClampOp,
+    EluOp,
+    ErfInvOp,
+    GeluOp,
+    HSigmoidOp,
+    HSwishOp,
+    PReluOp,
+    ReluOp,
+    SigmoidOp,
+    SoftPlusOp,
+    SwishOp,
+)
 from tosa_state.dialects.openvino.attention import ATTENTION_OPS, ScaledDotProductAttentionOp
 from tosa_state.dialects.openvino.common import (
     COMMON_ATTRIBUTES,
@@ -103,23 +116,18 @@ from tosa_state.dialects.openvino.elementwise import (
     BitwiseOrOp,
     BitwiseXorOp,
     CeilingOp,
-    ClampOp,
     ConvertOp,
     CosOp,
     DivideOp,
     ElementwiseBinaryOp,
     ElementwiseUnaryOp,
-    EluOp,
     EqualOp,
     ErfOp,
     ExpOp,
     FloorModOp,
     FloorOp,
-    GeluOp,
     GreaterEqualOp,
     GreaterOp,
-    HSigmoidOp,
-    HSwishOp,
     IdentityOp,
     LessEqualOp,
     LessOp,
@@ -135,15 +143,11 @@ from tosa_state.dialects.openvino.elementwise import (
     NegativeOp,
     NotEqualOp,
     PowerOp,
-    PReluOp,
-    ReluOp,
     SelectOp,
-    SigmoidOp,
     SinOp,
     SqrtOp,
     SquaredDifferenceOp,
     SubtractOp,
-    SwishOp,
     TanhOp,
 )
 from tosa_state.dialects.openvino.indexing import (

@@ -1,5 +1,5 @@
-"""Importing the element-wise layers: arithmetic, comparison, logical, activations, Clamp,
-Convert, Select.
+"""Importing the element-wise layers: arithmetic, comparison, logical, Convert, Select (the
+activations: `activation`).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ def _binary(cls: type[ov.ElementwiseBinaryOp]) -> Converter:
     return build
 
 
-def _unary(cls: type[ov.ElementwiseUnaryOp]) -> Converter:
+def unary(cls: type[ov.ElementwiseUnaryOp]) -> Converter:
     return lambda b: cls(b.operands[0], b.result_types[0])
 
 
@@ -26,30 +26,6 @@ def _build_divide(b: OpBuilder) -> Operation:
     return ov.DivideOp(
         b.operands[0], b.operands[1], b.result_types[0], b.auto_broadcast(), python_div
     )
-
-
-def _build_clamp(b: OpBuilder) -> Operation:
-    return ov.ClampOp(b.operands[0], b.result_types[0], b.data_float("min"), b.data_float("max"))
-
-
-def _build_gelu(b: OpBuilder) -> Operation:
-    mode = b.data("approximation_mode", "erf").strip().lower()
-    if mode not in ("erf", "tanh"):
-        b.fail(f"approximation_mode '{mode}' is not 'erf' or 'tanh'")
-    return ov.GeluOp(b.operands[0], b.result_types[0], mode)
-
-
-def _build_elu(b: OpBuilder) -> Operation:
-    return ov.EluOp(b.operands[0], b.result_types[0], b.data_float("alpha"))
-
-
-def _build_swish(b: OpBuilder) -> Operation:
-    beta = b.operands[1] if len(b.operands) > 1 else None
-    return ov.SwishOp(b.operands[0], beta, b.result_types[0])
-
-
-def _build_prelu(b: OpBuilder) -> Operation:
-    return ov.PReluOp(b.operands[0], b.operands[1], b.result_types[0])
 
 
 def _build_convert(b: OpBuilder) -> Operation:
@@ -78,7 +54,7 @@ ELEMENTWISE_LAYERS: dict[str, OpSpec] = {
     "Equal": OpSpec(("opset1",), (2, 2), _binary(ov.EqualOp)),
     "LogicalAnd": OpSpec(("opset1",), (2, 2), _binary(ov.LogicalAndOp)),
     "LogicalOr": OpSpec(("opset1",), (2, 2), _binary(ov.LogicalOrOp)),
-    "LogicalNot": OpSpec(("opset1",), (1, 1), _unary(ov.LogicalNotOp)),
+    "LogicalNot": OpSpec(("opset1",), (1, 1), unary(ov.LogicalNotOp)),
     "LogicalXor": OpSpec(("opset1", "opset2"), (2, 2), _binary(ov.LogicalXorOp)),
     "LessEqual": OpSpec(("opset1",), (2, 2), _binary(ov.LessEqualOp)),
     "GreaterEqual": OpSpec(("opset1",), (2, 2), _binary(ov.GreaterEqualOp)),
@@ -86,31 +62,20 @@ ELEMENTWISE_LAYERS: dict[str, OpSpec] = {
     "BitwiseAnd": OpSpec(("opset13",), (2, 2), _binary(ov.BitwiseAndOp)),
     "BitwiseOr": OpSpec(("opset13",), (2, 2), _binary(ov.BitwiseOrOp)),
     "BitwiseXor": OpSpec(("opset13",), (2, 2), _binary(ov.BitwiseXorOp)),
-    "BitwiseNot": OpSpec(("opset13",), (1, 1), _unary(ov.BitwiseNotOp)),
-    "ReLU": OpSpec(("opset1",), (1, 1), _unary(ov.ReluOp)),
-    "Relu": OpSpec(("opset1",), (1, 1), _unary(ov.ReluOp)),
-    "Sigmoid": OpSpec(("opset1",), (1, 1), _unary(ov.SigmoidOp)),
-    "Tanh": OpSpec(("opset1",), (1, 1), _unary(ov.TanhOp)),
-    "Exp": OpSpec(("opset1",), (1, 1), _unary(ov.ExpOp)),
-    "Abs": OpSpec(("opset1",), (1, 1), _unary(ov.AbsOp)),
-    "Negative": OpSpec(("opset1",), (1, 1), _unary(ov.NegativeOp)),
-    "Log": OpSpec(("opset1",), (1, 1), _unary(ov.LogOp)),
-    "Floor": OpSpec(("opset1",), (1, 1), _unary(ov.FloorOp)),
-    "Ceiling": OpSpec(("opset1",), (1, 1), _unary(ov.CeilingOp)),
-    "Sqrt": OpSpec(("opset1",), (1, 1), _unary(ov.SqrtOp)),
-    "Sin": OpSpec(("opset1",), (1, 1), _unary(ov.SinOp)),
-    "Cos": OpSpec(("opset1",), (1, 1), _unary(ov.CosOp)),
-    "Erf": OpSpec(("opset1",), (1, 1), _unary(ov.ErfOp)),
+    "BitwiseNot": OpSpec(("opset13",), (1, 1), unary(ov.BitwiseNotOp)),
+    "Tanh": OpSpec(("opset1",), (1, 1), unary(ov.TanhOp)),
+    "Exp": OpSpec(("opset1",), (1, 1), unary(ov.ExpOp)),
+    "Abs": OpSpec(("opset1",), (1, 1), unary(ov.AbsOp)),
+    "Negative": OpSpec(("opset1",), (1, 1), unary(ov.NegativeOp)),
+    "Log": OpSpec(("opset1",), (1, 1), unary(ov.LogOp)),
+    "Floor": OpSpec(("opset1",), (1, 1), unary(ov.FloorOp)),
+    "Ceiling": OpSpec(("opset1",), (1, 1), unary(ov.CeilingOp)),
+    "Sqrt": OpSpec(("opset1",), (1, 1), unary(ov.SqrtOp)),
+    "Sin": OpSpec(("opset1",), (1, 1), unary(ov.SinOp)),
+    "Cos": OpSpec(("opset1",), (1, 1), unary(ov.CosOp)),
+    "Erf": OpSpec(("opset1",), (1, 1), unary(ov.ErfOp)),
     "SquaredDifference": OpSpec(("opset1",), (2, 2), _binary(ov.SquaredDifferenceOp)),
-    "Gelu": OpSpec(("opset2", "opset7"), (1, 1), _build_gelu),
-    "HSwish": OpSpec(("opset4",), (1, 1), _unary(ov.HSwishOp)),
-    "HSigmoid": OpSpec(("opset5",), (1, 1), _unary(ov.HSigmoidOp)),
-    "Identity": OpSpec(("opset16",), (1, 1), _unary(ov.IdentityOp)),
-    "Elu": OpSpec(("opset1",), (1, 1), _build_elu),
-    "Swish": OpSpec(("opset4",), (1, 2), _build_swish),
-    "PRelu": OpSpec(("opset1",), (2, 2), _build_prelu),
-    "PReLU": OpSpec(("opset1",), (2, 2), _build_prelu),
-    "Clamp": OpSpec(("opset1",), (1, 1), _build_clamp),
+    "Identity": OpSpec(("opset16",), (1, 1), unary(ov.IdentityOp)),
     "Convert": OpSpec(("opset1",), (1, 1), _build_convert),
     "Select": OpSpec(("opset1",), (3, 3), _build_select),
 }

@@ -1,12 +1,14 @@
-"""Activations added for the optimum-intel architectures: SoftPlus-4, ErfInv-17."""
+"""Activation OpenVINO ops: ReLU, Clamp, Gelu, HSigmoid, HSwish, Elu, Swish, PRelu, SoftPlus,
+ErfInv (Sigmoid, one TOSA op, is converted with the other one-op functions in `elementwise`)."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import numpy as np
 from xdsl.dialects.builtin import f32, f64, i1
-from xdsl.ir import SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
 
 from tosa_state.dialects import openvino as ov
 from tosa_state.dialects.tosa import elementwise as tew
@@ -15,9 +17,142 @@ from tosa_state.transforms.openvino_to_tosa.common import (
     OpenVINOPattern,
     Unsupported,
     dims,
+    dtype_of,
     element,
     is_float,
+    shape,
 )
+
+
+def _float_max(element_type: Attribute) -> float:
+    return float(np.finfo(dtype_of(element_type)).max)
+
+
+def float_input(op: Operation, value: SSAValue) -> Attribute:
+    """The element type of `value`, which must be a float (TOSA's functions have no
+    integer forms)."""
+    element_type = element(value)
+    if not is_float(element_type):
+        raise Unsupported(f"{op.name} of {element_type} values (floats only)")
+    return element_type
+
+
+class Gelu(OpenVINOPattern):
+    """Gelu-2 / -7: `0.5 x (1 + erf(x / sqrt 2))`; tanh mode:
+    `0.5 x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3)))`."""
+
+    OPS = (ov.GeluOp,)
+
+    def convert(self, op: ov.GeluOp, e: Emitter) -> Sequence[SSAValue]:
+        element_type, rank = float_input(op, op.input), len(dims(op.input))
+        x = op.input
+
+        def scalar(number: float) -> SSAValue:
+            return e.scalar(number, element_type, rank)
+
+        if op.approximation_mode.data == "tanh":
+            cube = e.mul(e.mul(x, x), x)
+            inner = e.mul(e.add(x, e.mul(cube, scalar(0.044715))), scalar(math.sqrt(2 / math.pi)))
+            curve = e.unary(tew.TanhOp, inner)
+        else:
+            curve = e.unary(tew.ErfOp, e.mul(x, scalar(1 / math.sqrt(2))))
+        return [e.mul(e.mul(x, scalar(0.5)), e.add(curve, scalar(1.0)))]
+
+
+def _hard_sigmoid(e: Emitter, x: SSAValue) -> SSAValue:
+    """`min(max(x + 3, 0), 6) / 6`."""
+    rank = len(dims(x))
+    shifted = e.add(x, e.scalar(3.0, element(x), rank))
+    return e.mul(e.clamp(shifted, 0.0, 6.0), e.scalar(1 / 6, element(x), rank))
+
+
+class HardActivation(OpenVINOPattern):
+    """HSigmoid-5: `min(max(x + 3, 0), 6) / 6`; HSwish-4: `x` times that."""
+
+    OPS = (ov.HSigmoidOp, ov.HSwishOp)
+
+    def convert(self, op: ov.HSigmoidOp | ov.HSwishOp, e: Emitter) -> Sequence[SSAValue]:
+        float_input(op, op.input)
+        gate = _hard_sigmoid(e, op.input)
+        return [e.mul(op.input, gate) if isinstance(op, ov.HSwishOp) else gate]
+
+
+class Elu(OpenVINOPattern):
+    """Elu-1: `select(x > 0, x, alpha * (exp(x) - 1))`."""
+
+    OPS = (ov.EluOp,)
+
+    def convert(self, op: ov.EluOp, e: Emitter) -> Sequence[SSAValue]:
+        element_type, rank = float_input(op, op.input), len(dims(op.input))
+        x = op.input
+        exp_minus_one = e.sub(e.unary(tew.ExpOp, x), e.scalar(1.0, element_type, rank))
+        negative = e.mul(exp_minus_one, e.scalar(op.alpha.value.data, element_type, rank))
+        positive = e.greater(x, e.scalar(0.0, element_type, rank))
+        return [e.select(positive, x, negative)]
+
+
+class Swish(OpenVINOPattern):
+    """Swish-4: `x * sigmoid(beta * x)` (`beta` 1 when absent)."""
+
+    OPS = (ov.SwishOp,)
+
+    def convert(self, op: ov.SwishOp, e: Emitter) -> Sequence[SSAValue]:
+        float_input(op, op.input)
+        scaled = op.input if op.beta is None else e.mul(op.input, op.beta)
+        return [e.mul(op.input, e.unary(tew.SigmoidOp, scaled))]
+
+
+class PRelu(OpenVINOPattern):
+    """PRelu-1: `select(x < 0, slope * x, x)`; a 1-D slope as long as dimension 1 of a
+    rank >= 2 input is reshaped to `[1, C, 1, ...]` (per channel)."""
+
+    OPS = (ov.PReluOp,)
+
+    def convert(self, op: ov.PReluOp, e: Emitter) -> Sequence[SSAValue]:
+        element_type = element(op.input)
+        dims, slope = shape(op.input), op.slope
+        slope_dims = shape(slope)
+        if len(slope_dims) == 1 and len(dims) >= 2 and slope_dims[0] == dims[1] != 1:
+            slope = e.reshape(slope, [1, dims[1], *([1] * (len(dims) - 2))])
+        negative = e.greater(e.scalar(0, element_type, len(dims)), op.input)
+        return [e.select(negative, e.mul(op.input, slope), op.input)]
+
+
+def clamp_bounds(element_type: Attribute, low: float, high: float) -> tuple[float, float]:
+    """Bounds for `tosa.clamp` on `element_type`: integer bounds round inward (OpenVINO's
+    Clamp on integers) and saturate to the type's range."""
+    if is_float(element_type):
+        limit = _float_max(element_type)
+        return max(low, -limit), min(high, limit)
+    info = np.iinfo(dtype_of(element_type))
+    return max(np.ceil(low), info.min), min(np.floor(high), info.max)
+
+
+def _clamp(e: Emitter, value: SSAValue, low: float, high: float) -> SSAValue:
+    if element(value) == i1:
+        raise Unsupported("clamping boolean values")
+    lo, hi = clamp_bounds(element(value), low, high)
+    if not is_float(element(value)):
+        lo, hi = int(lo), int(hi)
+    return e.clamp(value, lo, hi)
+
+
+class Relu(OpenVINOPattern):
+    """ReLU-1: `tosa.clamp` to [0, max of the type]."""
+
+    OPS = (ov.ReluOp,)
+
+    def convert(self, op: ov.ReluOp, e: Emitter) -> Sequence[SSAValue]:
+        return [_clamp(e, op.input, 0.0, float("inf"))]
+
+
+class Clamp(OpenVINOPattern):
+    """Clamp-1: `tosa.clamp`."""
+
+    OPS = (ov.ClampOp,)
+
+    def convert(self, op: ov.ClampOp, e: Emitter) -> Sequence[SSAValue]:
+        return [_clamp(e, op.input, op.min.value.data, op.max.value.data)]
 
 
 class SoftPlus(OpenVINOPattern):
@@ -85,4 +220,4 @@ def _horner(e: Emitter, coefficients: Sequence[float], s: SSAValue, number) -> S
     return result
 
 
-ACTIVATION_PATTERNS = (SoftPlus, ErfInv)
+ACTIVATION_PATTERNS = (Relu, Clamp, Gelu, HardActivation, Elu, Swish, PRelu, SoftPlus, ErfInv)

@@ -24,6 +24,7 @@ from tosa_state.diagnostics import LAYER_ATTR, describe_layer
 from tosa_state.dialects import openvino as ov
 from tosa_state.dialects.tosa import elementwise as tew
 from tosa_state.dialects.tosa import tensor as tt
+from tosa_state.transforms.openvino_to_tosa.activation import clamp_bounds
 from tosa_state.transforms.openvino_to_tosa.common import (
     DYN,
     Emitter,
@@ -35,7 +36,6 @@ from tosa_state.transforms.openvino_to_tosa.common import (
     is_static,
     shape,
 )
-from tosa_state.transforms.openvino_to_tosa.elementwise import clamp_bounds
 from tosa_state.transforms.openvino_to_tosa.loops import TimeLoop
 from tosa_state.transforms.openvino_to_tosa.matrix import _product3, matmul
 from tosa_state.transforms.openvino_to_tosa.sizes import (

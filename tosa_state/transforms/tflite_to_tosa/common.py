@@ -25,6 +25,7 @@ from xdsl.utils.exceptions import VerifyException
 from tosa_state.diagnostics import location_prefix
 from tosa_state.dialects.tfl.state import VarHandleOp
 from tosa_state.dialects.tosa import elementwise as tew
+from tosa_state.transforms.openvino_to_tosa.activation import clamp_bounds
 from tosa_state.transforms.openvino_to_tosa.common import (
     Deferred,
     Emitter,
@@ -36,7 +37,6 @@ from tosa_state.transforms.openvino_to_tosa.common import (
     is_float,
     shape,
 )
-from tosa_state.transforms.openvino_to_tosa.elementwise import clamp_bounds
 
 SOURCE_ATTR = "tfl.operator"
 
