@@ -198,12 +198,8 @@ class Importer:
     def _check_outputs_unused_if_assign(self, layer: Layer, graph: Graph, op: Operation) -> None:
         if not isinstance(op, ov.AssignOp):
             return
-        for (to_layer, _), (from_layer, _) in graph.sources.items():
-            if from_layer == layer.id:
-                user = graph.by_id[to_layer]
-                raise self.diag.layer(
-                    layer, f"the output of an Assign is used (by {user.describe()})"
-                )
+        if (user := graph.first_users.get(layer.id)) is not None:
+            raise self.diag.layer(layer, f"the output of an Assign is used (by {user.describe()})")
 
     def _convert_layer(self, layer: Layer, operands: list[SSAValue]) -> Operation:
         try:
