@@ -6,7 +6,18 @@ xDSL's verifier raises bare exceptions; this driver walks the module the same wa
 
 from __future__ import annotations
 
-from xdsl.ir import Operation
+from collections.abc import Hashable
+from functools import cache
+
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, DenseResourceAttr
+from xdsl.ir import Block, ErasedSSAValue, Operation, SSAValue
+from xdsl.traits import (
+    ConstantLike,
+    HasParent,
+    IsTerminator,
+    SymbolOpInterface,
+    SymbolUserOpInterface,
+)
 from xdsl.utils.exceptions import DiagnosticException, VerifyException
 
 from tosa_state.diagnostics import VerificationError, error_at
@@ -17,15 +28,80 @@ def verify_module(module: Operation) -> None:
     """Raise `VerificationError` naming the first op (innermost first) that does not verify.
 
     Runs in `frozen_ir()`: symbol lookups are indexed once, so verification is linear in
-    the size of the module."""
+    the size of the module. A TOSA compute op whose verification depends only on what
+    `_signature` holds is verified once per signature (a decoder repeats each of its
+    layers' ops with the same types, operands' producers and properties)."""
+    verified: set[Hashable] = set()
     with frozen_ir():
         for op in module.walk(reverse=False, region_first=True):
+            signature = _signature(op)
+            if signature is not None and signature in verified:
+                continue
             try:
                 op.verify(verify_nested_ops=False)
             except (VerifyException, DiagnosticException) as error:
                 raise VerificationError(
                     error_at(op, f"'{op.name}' op {_first_line(error)}")
                 ) from None
+            if signature is not None:
+                verified.add(signature)
+
+
+_CONTEXT_TRAITS = (HasParent, IsTerminator, SymbolOpInterface, SymbolUserOpInterface,
+                   ConstantLike)
+
+
+def _signature(op: Operation) -> Hashable | None:
+    """What the verification of `op` depends on, when `op` is a TOSA compute op (no
+    regions, no symbols, not a terminator or a constant, not last in its block); else None.
+
+    Besides the op's class, operand and result types, properties and attributes, the TOSA
+    verifiers read only their operands' producers: a constant's values (`tosa.const`,
+    `tosa.const_shape`, `arith.constant`: the producer itself is in the signature, and the
+    IR does not change while verifying) or a producer's name (a shape op). Two ops of one
+    signature verify alike; so one verification stands for both."""
+    if not _compute_op(type(op)) or op.regions or op.successors:
+        return None
+    block = op.parent
+    if block is None or block.last_op is op:
+        return None
+    operands = []
+    for value in op.operands:
+        origin = _origin(value)
+        if origin is None:
+            return None
+        operands.append((value.type, origin))
+    properties = sorted(op.properties.items())
+    attributes = sorted(op.attributes.items())
+    if any(isinstance(v, DenseIntOrFPElementsAttr | DenseResourceAttr)
+           for _, v in (*properties, *attributes)):
+        return None  # weights: hashing them would cost more than verifying
+    return (type(op), type(block.parent_op()), tuple(operands), tuple(op.result_types),
+            tuple(properties), tuple(attributes))
+
+
+@cache
+def _compute_op(cls: type[Operation]) -> bool:
+    """Whether ops of `cls` are TOSA ops whose verifiers depend on no context (no parent,
+    position or symbol)."""
+    return (cls.name.startswith("tosa.") and not cls.name.startswith("tosa.variable")
+            and not any(isinstance(trait, _CONTEXT_TRAITS) for trait in cls.traits))
+
+
+def _origin(value: SSAValue) -> Hashable | None:
+    if isinstance(value, ErasedSSAValue):
+        return None
+    owner = value.owner
+    if isinstance(owner, Block):
+        return "block argument"
+    if _constant(type(owner)):
+        return owner  # its values (hashed by identity)
+    return owner.name
+
+
+@cache
+def _constant(cls: type[Operation]) -> bool:
+    return cls.name == "arith.constant" or any(isinstance(t, ConstantLike) for t in cls.traits)
 
 
 def _first_line(error: Exception) -> str:

@@ -1,0 +1,54 @@
+"""`verify_module`: TOSA compute ops verified once per signature, failures still found."""
+
+from __future__ import annotations
+
+import pytest
+
+from tosa_state import make_context
+from tosa_state.diagnostics import VerificationError
+from tosa_state.dialects.tosa.elementwise import AddOp
+from tosa_state.frontends.mlir import parse_mlir
+from tosa_state.verification import verify_module
+
+REPEATED = """
+func.func @main(%x: tensor<2x3xf32>, %y: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  %a = tosa.add %x, %y : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  %b = tosa.add %x, %y : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  %c = tosa.add %a, %b : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %c : tensor<2x3xf32>
+}
+"""
+
+RESHAPES = """
+func.func @main(%x: tensor<2x3xf32>) -> tensor<3x2xf32> {
+  %s = tosa.const_shape {values = dense<[3, 2]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %t = tosa.const_shape {values = dense<[2, 3]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %a = tosa.reshape %x, %s : (tensor<2x3xf32>, !tosa.shape<2>) -> tensor<3x2xf32>
+  %b = tosa.reshape %x, %t : (tensor<2x3xf32>, !tosa.shape<2>) -> tensor<3x2xf32>
+  return %a : tensor<3x2xf32>
+}
+"""
+
+
+def test_ops_of_one_signature_are_verified_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    module = parse_mlir(make_context(), REPEATED, "test.mlir")
+    verified: list[str | None] = []
+    original = AddOp.verify_
+
+    def counting(op: AddOp) -> None:
+        verified.append(op.results[0].name_hint)
+        original(op)
+
+    monkeypatch.setattr(AddOp, "verify_", counting)
+    verify_module(module)
+    # %b has %a's types and producers (the arguments); %c's operands come from tosa.add
+    assert verified == ["a", "c"]
+
+
+def test_an_op_differing_only_in_its_constant_operand_is_verified() -> None:
+    """The reshapes have one type signature; the second's target shape (another
+    `tosa.const_shape`) is wrong, and found."""
+    module = parse_mlir(make_context(), RESHAPES, "test.mlir")
+    with pytest.raises(VerificationError, match=r"test\.mlir:6:3: error: 'tosa\.reshape' op "
+                       r"new shape \[2, 3\] is inconsistent with result shape \[3, 2\]"):
+        verify_module(module)
