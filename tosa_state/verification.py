@@ -28,7 +28,7 @@ def verify_module(module: Operation) -> None:
     """Raise `VerificationError` naming the first op (innermost first) that does not verify.
 
     Runs in `frozen_ir()`: symbol lookups are indexed once, so verification is linear in
-    the size of the module. A TOSA compute op whose verification depends only on what
+    the size of the module. A compute op whose verification depends only on what
     `_signature` holds is verified once per signature (a decoder repeats each of its
     layers' ops with the same types, operands' producers and properties)."""
     verified: set[Hashable] = set()
@@ -52,14 +52,15 @@ _CONTEXT_TRAITS = (HasParent, IsTerminator, SymbolOpInterface, SymbolUserOpInter
 
 
 def _signature(op: Operation) -> Hashable | None:
-    """What the verification of `op` depends on, when `op` is a TOSA compute op (no
-    regions, no symbols, not a terminator or a constant, not last in its block); else None.
+    """What the verification of `op` depends on, when `op` is a compute op (of
+    `_DIALECTS`; no regions, no symbols, not a terminator or a constant, not last in its
+    block); else None.
 
-    Besides the op's class, operand and result types, properties and attributes, the TOSA
-    verifiers read only their operands' producers: a constant's values (`tosa.const`,
-    `tosa.const_shape`, `arith.constant`: the producer itself is in the signature, and the
-    IR does not change while verifying) or a producer's name (a shape op). Two ops of one
-    signature verify alike; so one verification stands for both."""
+    Besides the op's class, operand and result types, properties and attributes, these
+    verifiers read only their operands' producers (the TOSA ones): a constant's values
+    (`tosa.const`, `tosa.const_shape`, `arith.constant`: the producer itself is in the
+    signature, and the IR does not change while verifying) or a producer's name (a shape
+    op). Two ops of one signature verify alike; so one verification stands for both."""
     if not _compute_op(type(op)) or op.regions or op.successors:
         return None
     block = op.parent
@@ -80,11 +81,17 @@ def _signature(op: Operation) -> Hashable | None:
             tuple(properties), tuple(attributes))
 
 
+_DIALECTS = ("tosa.", "memref.", "arith.", "tensor.", "bufferization.")
+"""Dialects whose verifiers read nothing beyond `_signature` but for the ops of
+`_CONTEXT_TRAITS` (a terminator looking at its parent, `memref.get_global` at its symbol)
+and TOSA's variable ops (symbols)."""
+
+
 @cache
 def _compute_op(cls: type[Operation]) -> bool:
-    """Whether ops of `cls` are TOSA ops whose verifiers depend on no context (no parent,
-    position or symbol)."""
-    return (cls.name.startswith("tosa.") and not cls.name.startswith("tosa.variable")
+    """Whether ops of `cls` have verifiers that depend on no context (no parent, position
+    or symbol)."""
+    return (cls.name.startswith(_DIALECTS) and not cls.name.startswith("tosa.variable")
             and not any(isinstance(trait, _CONTEXT_TRAITS) for trait in cls.traits))
 
 
