@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import numpy as np
 import pytest
 
 from tosa_state import make_context
-from tosa_state.diagnostics import VerificationError
+from tosa_state.diagnostics import TosaStateError, VerificationError
 from tosa_state.dialects.tosa.elementwise import AddOp
 from tosa_state.frontends.mlir import parse_mlir
 from tosa_state.verification import verify_module
@@ -52,3 +55,43 @@ def test_an_op_differing_only_in_its_constant_operand_is_verified() -> None:
     with pytest.raises(VerificationError, match=r"test\.mlir:6:3: error: 'tosa\.reshape' op "
                        r"new shape \[2, 3\] is inconsistent with result shape \[3, 2\]"):
         verify_module(module)
+
+
+def test_repeated_openvino_layers_are_verified_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two Add layers of one signature (types, producers, attributes) are checked once, the
+    two others (other producers, types) each; an Add that does not verify is still found,
+    naming its layer."""
+    import openvino as ov
+    import openvino.opset13 as ops
+
+    from tosa_state.dialects.openvino.elementwise import AddOp as OVAdd
+    from tosa_state.frontends import read_model_file
+
+    x = ops.parameter([2, 3], np.float32, name="x")
+    a = ops.add(x, x)
+    b = ops.add(x, x)
+    c = ops.add(a, b)
+    d = ops.add(c, ops.constant(np.ones((1, 3), np.float32)))
+    xml = tmp_path / "adds.xml"
+    ov.save_model(ov.Model([d], [x]), xml)
+    checked: list[str] = []
+    original = OVAdd.verify_
+
+    def counting(op: OVAdd) -> None:
+        checked.append(str(op.operands[1].type))
+        original(op)
+
+    monkeypatch.setattr(OVAdd, "verify_", counting)
+    read_model_file(make_context(), xml)
+    assert checked == ["tensor<2x3xf32>", "tensor<2x3xf32>", "tensor<1x3xf32>"]
+    text = xml.read_text()
+    # the last Add claims a [2, 4] result: its own verification fails
+    last = text.rindex('type="Add"')
+    port = text.index("<dim>3</dim>", text.index("<output>", last))
+    (tmp_path / "bad.xml").write_text(text[:port] + "<dim>4</dim>" + text[port + 12:])
+    (tmp_path / "bad.bin").write_bytes(xml.with_suffix(".bin").read_bytes())
+    with pytest.raises(TosaStateError, match=r"type='Add' \(opset1\): result shape \[2,4\] "
+                       r"does not match the broadcast operand shape \[2,3\]"):
+        read_model_file(make_context(), tmp_path / "bad.xml")

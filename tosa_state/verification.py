@@ -29,12 +29,12 @@ def verify_module(module: Operation) -> None:
 
     Runs in `frozen_ir()`: symbol lookups are indexed once, so verification is linear in
     the size of the module. A compute op whose verification depends only on what
-    `_signature` holds is verified once per signature (a decoder repeats each of its
-    layers' ops with the same types, operands' producers and properties)."""
+    `verification_signature` holds is verified once per signature (a decoder repeats each
+    of its layers' ops with the same types, operands' producers and properties)."""
     verified: set[Hashable] = set()
     with frozen_ir():
         for op in module.walk(reverse=False, region_first=True):
-            signature = _signature(op)
+            signature = verification_signature(op)
             if signature is not None and signature in verified:
                 continue
             try:
@@ -51,10 +51,10 @@ _CONTEXT_TRAITS = (HasParent, IsTerminator, SymbolOpInterface, SymbolUserOpInter
                    ConstantLike)
 
 
-def _signature(op: Operation) -> Hashable | None:
+def verification_signature(op: Operation) -> Hashable | None:
     """What the verification of `op` depends on, when `op` is a compute op (of
     `_DIALECTS`; no regions, no symbols, not a terminator or a constant, not last in its
-    block); else None.
+    block; detached, or in a block); else None.
 
     Besides the op's class, operand and result types, properties and attributes, these
     verifiers read only their operands' producers (the TOSA ones): a constant's values
@@ -64,8 +64,8 @@ def _signature(op: Operation) -> Hashable | None:
     if not _compute_op(type(op)) or op.regions or op.successors:
         return None
     block = op.parent
-    if block is None or block.last_op is op:
-        return None
+    if block is not None and block.last_op is op:
+        return None  # the terminator rules
     operands = []
     for value in op.operands:
         origin = _origin(value)
@@ -77,13 +77,14 @@ def _signature(op: Operation) -> Hashable | None:
     if any(isinstance(v, DenseIntOrFPElementsAttr | DenseResourceAttr)
            for _, v in (*properties, *attributes)):
         return None  # weights: hashing them would cost more than verifying
-    return (type(op), type(block.parent_op()), tuple(operands), tuple(op.result_types),
+    parent = type(block.parent_op()) if block is not None else None
+    return (type(op), parent, tuple(operands), tuple(op.result_types),
             tuple(properties), tuple(attributes))
 
 
-_DIALECTS = ("tosa.", "memref.", "arith.", "tensor.", "bufferization.")
-"""Dialects whose verifiers read nothing beyond `_signature` but for the ops of
-`_CONTEXT_TRAITS` (a terminator looking at its parent, `memref.get_global` at its symbol)
+_DIALECTS = ("tosa.", "memref.", "arith.", "tensor.", "bufferization.", "openvino.")
+"""Dialects whose verifiers read nothing beyond `verification_signature` but for the ops
+of `_CONTEXT_TRAITS` (a terminator looking at its parent, `memref.get_global` at its symbol)
 and TOSA's variable ops (symbols)."""
 
 

@@ -15,7 +15,7 @@ with the input raises `ModelImportError` with a message
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Hashable, Iterator, Sequence
 from pathlib import Path
 
 from xdsl.context import Context
@@ -70,6 +70,7 @@ from tosa_state.frontends.openvino.state import STATE_LAYERS, depends_on, variab
 from tosa_state.frontends.openvino.tensor_iterator import TENSOR_ITERATOR_LAYERS
 from tosa_state.frontends.openvino.weights import Weights
 from tosa_state.frontends.openvino.xml_reader import XmlElement, parse_xml_file
+from tosa_state.verification import verification_signature
 
 SUPPORTED_OPS: dict[str, OpSpec] = {
     **ELEMENTWISE_LAYERS,
@@ -107,6 +108,7 @@ class Importer:
         self.weights = Weights(xml_path.with_suffix(".bin"))
         self.xml_path = xml_path
         self.layer_of: dict[Operation, Layer] = {}
+        self.verified: set[Hashable] = set()
 
     # -- the model ------------------------------------------------------------------------
 
@@ -252,11 +254,18 @@ class Importer:
             raise self.diag.layer(layer, "has no output ports")
 
     def _verify(self, layer: Layer, op: Operation) -> None:
+        """Verify `op`, once per signature (`verification_signature`: most layers of a
+        model repeat others' types and attributes)."""
+        signature = verification_signature(op)
+        if signature is not None and signature in self.verified:
+            return
         try:
             op.verify()
         except VerifyException as error:
             message = str(error).removeprefix(f"{op.name}: ")
             raise self.diag.layer(layer, message) from None
+        if signature is not None:
+            self.verified.add(signature)
 
     # -- types ----------------------------------------------------------------------------
 
