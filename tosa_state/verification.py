@@ -58,9 +58,10 @@ def verification_signature(op: Operation) -> Hashable | None:
 
     Besides the op's class, operand and result types, properties and attributes, these
     verifiers read only their operands' producers (the TOSA ones): a constant's values
-    (`tosa.const`, `tosa.const_shape`, `arith.constant`: the producer itself is in the
-    signature, and the IR does not change while verifying) or a producer's name (a shape
-    op). Two ops of one signature verify alike; so one verification stands for both."""
+    (`tosa.const`, `tosa.const_shape`, `arith.constant`: a small one's values are in the
+    signature, else the producer itself, which the signature keeps alive and whose values
+    do not change) or a producer's name (a shape op). Two ops of one signature verify
+    alike; so one verification stands for both."""
     if not _compute_op(type(op)) or op.regions or op.successors:
         return None
     block = op.parent
@@ -103,8 +104,15 @@ def _origin(value: SSAValue) -> Hashable | None:
     if isinstance(owner, Block):
         return "block argument"
     if _constant(type(owner)):
-        return owner  # its values (hashed by identity)
+        values = owner.properties.get("values", owner.properties.get("value"))
+        if isinstance(values, DenseIntOrFPElementsAttr) and len(values) <= _SMALL:
+            return owner.name, values  # a shape, a scalar: by value
+        return owner  # by identity (its values may be large)
     return owner.name
+
+
+_SMALL = 16
+"""Constants of up to this many elements are compared by value in signatures."""
 
 
 @cache
