@@ -48,6 +48,23 @@ def test_ops_of_one_signature_are_verified_once(monkeypatch: pytest.MonkeyPatch)
     assert verified == ["a", "c"]
 
 
+def test_small_constants_are_compared_by_value(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two `tosa.const_shape` ops of the same values: the reshapes reading them verify once."""
+    from tosa_state.dialects.tosa.tensor import ReshapeOp
+
+    module = parse_mlir(make_context(), RESHAPES.replace("[2, 3]", "[3, 2]"), "test.mlir")
+    verified: list[str | None] = []
+    original = ReshapeOp.verify_
+
+    def counting(op: ReshapeOp) -> None:
+        verified.append(op.results[0].name_hint)
+        original(op)
+
+    monkeypatch.setattr(ReshapeOp, "verify_", counting)
+    verify_module(module)
+    assert verified == ["a"]
+
+
 def test_an_op_differing_only_in_its_constant_operand_is_verified() -> None:
     """The reshapes have one type signature; the second's target shape (another
     `tosa.const_shape`) is wrong, and found."""
@@ -95,3 +112,34 @@ def test_repeated_openvino_layers_are_verified_once(
     with pytest.raises(TosaStateError, match=r"type='Add' \(opset1\): result shape \[2,4\] "
                        r"does not match the broadcast operand shape \[2,3\]"):
         read_model_file(make_context(), tmp_path / "bad.xml")
+
+
+def test_the_conversion_verifies_one_emitted_op_per_signature(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Three Reshape layers alike (of three inputs) become three `tosa.reshape`s: one
+    verification."""
+    import openvino as ov
+    import openvino.opset13 as ops
+
+    from tosa_state.dialects.tosa.tensor import ReshapeOp
+    from tosa_state.frontends import read_model_file
+    from tosa_state.transforms.convert_openvino_to_tosa import ConvertOpenVINOToTosaPass
+
+    xs = [ops.parameter([2, 3], np.float32, name=f"x{i}") for i in range(3)]
+    outs = [ops.reshape(x, ops.constant(np.array([3, 2], np.int64)), False) for x in xs]
+    xml = tmp_path / "reshapes.xml"
+    ov.save_model(ov.Model(outs, xs), xml)
+    ctx = make_context()
+    module = read_model_file(ctx, xml)
+    verified: list[ReshapeOp] = []
+    original = ReshapeOp.verify_
+
+    def counting(op: ReshapeOp) -> None:
+        verified.append(op)
+        original(op)
+
+    monkeypatch.setattr(ReshapeOp, "verify_", counting)
+    ConvertOpenVINOToTosaPass().apply(ctx, module)
+    assert len([op for op in module.walk() if isinstance(op, ReshapeOp)]) == 3
+    assert len(verified) == 1
