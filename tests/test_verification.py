@@ -6,6 +6,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from xdsl.ir import Operation
 
 from tosa_state import make_context
 from tosa_state.diagnostics import TosaStateError, VerificationError
@@ -33,19 +34,25 @@ func.func @main(%x: tensor<2x3xf32>) -> tensor<3x2xf32> {
 """
 
 
-def test_ops_of_one_signature_are_verified_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    module = parse_mlir(make_context(), REPEATED, "test.mlir")
-    verified: list[str | None] = []
-    original = AddOp.verify_
+def _verified(monkeypatch: pytest.MonkeyPatch, cls: type[Operation]) -> list[Operation]:
+    """The ops of class `cls` verified from now on (their own `verify_` runs), in order."""
+    verified: list[Operation] = []
+    original = cls.verify_
 
-    def counting(op: AddOp) -> None:
-        verified.append(op.results[0].name_hint)
+    def counting(op: Operation) -> None:
+        verified.append(op)
         original(op)
 
-    monkeypatch.setattr(AddOp, "verify_", counting)
+    monkeypatch.setattr(cls, "verify_", counting)
+    return verified
+
+
+def test_ops_of_one_signature_are_verified_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    module = parse_mlir(make_context(), REPEATED, "test.mlir")
+    verified = _verified(monkeypatch, AddOp)
     verify_module(module)
     # %b has %a's types and producers (the arguments); %c's operands come from tosa.add
-    assert verified == ["a", "c"]
+    assert [op.results[0].name_hint for op in verified] == ["a", "c"]
 
 
 def test_small_constants_are_compared_by_value(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -53,16 +60,9 @@ def test_small_constants_are_compared_by_value(monkeypatch: pytest.MonkeyPatch) 
     from tosa_state.dialects.tosa.tensor import ReshapeOp
 
     module = parse_mlir(make_context(), RESHAPES.replace("[2, 3]", "[3, 2]"), "test.mlir")
-    verified: list[str | None] = []
-    original = ReshapeOp.verify_
-
-    def counting(op: ReshapeOp) -> None:
-        verified.append(op.results[0].name_hint)
-        original(op)
-
-    monkeypatch.setattr(ReshapeOp, "verify_", counting)
+    verified = _verified(monkeypatch, ReshapeOp)
     verify_module(module)
-    assert verified == ["a"]
+    assert [op.results[0].name_hint for op in verified] == ["a"]
 
 
 def test_an_op_differing_only_in_its_constant_operand_is_verified() -> None:
@@ -93,16 +93,10 @@ def test_repeated_openvino_layers_are_verified_once(
     d = ops.add(c, ops.constant(np.ones((1, 3), np.float32)))
     xml = tmp_path / "adds.xml"
     ov.save_model(ov.Model([d], [x]), xml)
-    checked: list[str] = []
-    original = OVAdd.verify_
-
-    def counting(op: OVAdd) -> None:
-        checked.append(str(op.operands[1].type))
-        original(op)
-
-    monkeypatch.setattr(OVAdd, "verify_", counting)
+    checked = _verified(monkeypatch, OVAdd)
     read_model_file(make_context(), xml)
-    assert checked == ["tensor<2x3xf32>", "tensor<2x3xf32>", "tensor<1x3xf32>"]
+    assert [str(op.operands[1].type) for op in checked] == [
+        "tensor<2x3xf32>", "tensor<2x3xf32>", "tensor<1x3xf32>"]
     text = xml.read_text()
     # the last Add claims a [2, 4] result: its own verification fails
     last = text.rindex('type="Add"')
@@ -132,14 +126,7 @@ def test_the_conversion_verifies_one_emitted_op_per_signature(
     ov.save_model(ov.Model(outs, xs), xml)
     ctx = make_context()
     module = read_model_file(ctx, xml)
-    verified: list[ReshapeOp] = []
-    original = ReshapeOp.verify_
-
-    def counting(op: ReshapeOp) -> None:
-        verified.append(op)
-        original(op)
-
-    monkeypatch.setattr(ReshapeOp, "verify_", counting)
+    verified = _verified(monkeypatch, ReshapeOp)
     ConvertOpenVINOToTosaPass().apply(ctx, module)
     assert len([op for op in module.walk() if isinstance(op, ReshapeOp)]) == 3
     assert len(verified) == 1
