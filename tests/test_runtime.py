@@ -291,3 +291,34 @@ def test_hexadecimal_float_literals_are_bit_patterns() -> None:
     singles, halves = compile_text(text).create_infer_request().infer()
     assert singles.view(np.uint32).tolist() == [0x7FC00001, 0xFF800000, 0x40200000]
     assert halves.view(np.uint16).tolist() == [0x7C00, 0x7C00]
+
+
+def test_compiling_pauses_the_garbage_collector_and_collects_once_after() -> None:
+    """No collector pass while compiling (each one walks the whole growing IR), one full
+    collection at the end, and the collector as the caller left it."""
+    import gc
+
+    module = parse_mlir(make_context(), SNAPSHOT, "test.mlir")
+    generations: list[int] = []
+
+    def record(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            generations.append(info["generation"])
+
+    thresholds = gc.get_threshold()
+    gc.callbacks.append(record)
+    try:
+        gc.set_threshold(1)  # a collection at nearly every allocation, were it enabled
+        ts.compile_model(module)
+        gc.set_threshold(*thresholds)
+        # a few passes entering and leaving (tens of thousands unpaused), one of them full
+        assert len(generations) < 10 and 2 in generations
+        assert gc.isenabled()
+        generations.clear()
+        gc.disable()
+        ts.compile_model(module)
+        assert generations == [] and not gc.isenabled()
+    finally:
+        gc.callbacks.remove(record)
+        gc.set_threshold(*thresholds)
+        gc.enable()

@@ -8,6 +8,7 @@ decoding is one `frombuffer` (done once, at compile time, never per call).
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 import ml_dtypes
 import numpy as np
@@ -88,6 +89,14 @@ def dense_to_numpy(attr: DenseIntOrFPElementsAttr) -> np.ndarray:
     return array
 
 
+@lru_cache(maxsize=8192)
+def cached_tensor_type(element: Attribute, shape: tuple[int, ...]) -> TensorType:
+    """`TensorType(element, shape)`, built once per type: types are immutable, and building
+    one (its dims' attributes, their verification) costs more than a lookup; a model
+    repeats a few hundred types thousands of times."""
+    return TensorType(element, shape)
+
+
 def numpy_to_dense(
     array: np.ndarray, element: Attribute | None = None
 ) -> DenseIntOrFPElementsAttr:
@@ -96,7 +105,7 @@ def numpy_to_dense(
     array = np.asarray(array)
     if element is not None:
         array = array.astype(numpy_dtype(element), copy=False)
-    tensor_type = TensorType(element_type(array.dtype), array.shape)
+    tensor_type = cached_tensor_type(element_type(array.dtype), array.shape)
     if array.dtype == np.bool_:
         raw = np.where(array, -1, 0).astype(np.int8).tobytes()
     else:

@@ -53,6 +53,13 @@ def read_model_file(ctx: Context, path: str | os.PathLike[str]) -> ModuleOp:
     return read_mlir_file(ctx, path)
 
 
+def verified_on_reading(path: str | os.PathLike[str]) -> bool:
+    """Whether `read_model_file(path)` returns a verified module: OpenVINO IR is verified
+    layer by layer as it is imported (errors name the layer), so verifying it again finds
+    nothing; MLIR text is only parsed."""
+    return Path(path).suffix.lower() == ".xml"
+
+
 def check_model_format(path: str | os.PathLike[str]) -> None:
     """Refuse, in one line, a file that is neither MLIR text nor OpenVINO IR (nor TFLite)."""
     file = Path(path)
@@ -75,4 +82,5 @@ def check_model_format(path: str | os.PathLike[str]) -> None:
                                "other formats convert to OpenVINO IR with `ovc`")
 
 
-__all__ = ["ACCEPTED", "check_model_format", "parse_mlir", "read_mlir_file", "read_model_file"]
+__all__ = ["ACCEPTED", "check_model_format", "parse_mlir", "read_mlir_file", "read_model_file",
+           "verified_on_reading"]

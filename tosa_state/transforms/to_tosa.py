@@ -28,35 +28,34 @@ def clean_up(module: ModuleOp, created: list[Operation]) -> None:
     one value, ...) and erase the dead ones."""
     ours = set(created)
     created = [op for op in module.walk() if op in ours]
+    pure = {op for op in created if is_side_effect_free(op)}
     seen: dict[tuple[object, ...], Operation] = {}
     for op in created:
-        if op.regions or not is_side_effect_free(op):
+        if op.regions or op not in pure:
             continue
+        properties = op.properties
         key = (
             op.parent_block(),
             op.name,
             tuple(op.operands),
-            tuple(sorted((k, identity(v)) for k, v in op.properties.items())),
+            tuple(sorted((k, identity(v)) for k, v in properties.items())) if properties else (),
             tuple(op.result_types),
         )
         first = seen.setdefault(key, op)
         if first is not op:
             for old, new in zip(op.results, first.results, strict=True):
                 old.replace_all_uses_with(new)
-    changed = True
-    while changed:
-        changed = False
-        for op in reversed(created):
-            if (
-                op.parent is not None
-                and not isinstance(op, VariableOp)
-                and all(not r.uses for r in op.results)
-                and is_side_effect_free(op)
-            ):
-                op.detach()
-                op.erase()
-                changed = True
-        created = [op for op in created if op.parent is not None]
+    # Users first; an erased op's operands (its nested ops' too) may have died with it.
+    removable = {op for op in pure if not isinstance(op, VariableOp)}
+    worklist = created
+    while worklist:
+        op = worklist.pop()
+        if op.parent is None or op not in removable or any(r.uses for r in op.results):
+            continue
+        used = [v.owner for inner in op.walk() for v in inner.operands]
+        op.detach()
+        op.erase()
+        worklist.extend(owner for owner in used if owner in removable)
 
 
 __all__ = ["clean_up", "refine_result_types"]

@@ -11,6 +11,7 @@ checks read constants from (`tosa.const`, `tosa.identity`, `tosa.const_shape`).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
@@ -412,6 +413,14 @@ class IdentityOp(TosaOperation):
         _check_element_type("input1", self.input1, DATA_TYPES)
 
 
+@lru_cache(maxsize=4096)
+def _shape_values(shape: tuple[int, ...]) -> DenseIntOrFPElementsAttr:
+    """The `values` of a `tosa.const_shape` (attributes are immutable: one per shape, as
+    building one is most of building the op, and a model repeats a few shapes thousands
+    of times)."""
+    return DenseIntOrFPElementsAttr.from_list(TensorType(IndexType(), [len(shape)]), list(shape))
+
+
 @irdl_op_definition
 class ConstShapeOp(TosaOperation):
     """A constant shape: `values : tensor<Nxindex>` gives a `!tosa.shape<N>`.
@@ -427,9 +436,7 @@ class ConstShapeOp(TosaOperation):
     traits = traits_def(Pure(), ConstantLike())
 
     def __init__(self, shape: Sequence[int]):
-        values = DenseIntOrFPElementsAttr.from_list(
-            TensorType(IndexType(), [len(shape)]), list(shape)
-        )
+        values = _shape_values(tuple(int(d) for d in shape))
         super().__init__(properties={"values": values}, result_types=[ShapeType(len(shape))])
 
     @property

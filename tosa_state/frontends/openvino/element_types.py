@@ -14,7 +14,6 @@ from xdsl.dialects.builtin import (
     Float8E5M2Type,
     IntegerType,
     Signedness,
-    TensorType,
     UnrankedTensorType,
     f16,
     f32,
@@ -28,6 +27,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute
 
 from tosa_state.dialects.openvino.compression import NF4Type
+from tosa_state.dtypes import cached_tensor_type
 
 
 @dataclass(frozen=True)
@@ -119,7 +119,7 @@ def openvino_element_name(type_: Attribute) -> str:
 def tensor_type(element: Attribute, dims: Sequence[int] | None) -> Attribute:
     if dims is None:
         return UnrankedTensorType(element)
-    return TensorType(element, [DYNAMIC_INDEX if d < 0 else d for d in dims])
+    return cached_tensor_type(element, tuple(DYNAMIC_INDEX if d < 0 else d for d in dims))
 
 
 class ElementTypeError(Exception):

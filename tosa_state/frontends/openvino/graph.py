@@ -7,6 +7,7 @@ from __future__ import annotations
 import heapq
 import re
 from dataclasses import dataclass
+from functools import cached_property
 from typing import NoReturn
 
 from tosa_state.diagnostics import ModelImportError
@@ -96,6 +97,14 @@ class Graph:
 
     def producers(self, layer: Layer) -> list[str]:
         return [self.sources[(layer.id, port.id)][0] for port in layer.inputs]
+
+    @cached_property
+    def first_users(self) -> dict[str, Layer]:
+        """Layer id → the first layer (in edge order) reading one of its outputs."""
+        users: dict[str, Layer] = {}
+        for (to_layer, _), (from_layer, _) in self.sources.items():
+            users.setdefault(from_layer, self.by_id[to_layer])
+        return users
 
 
 def split_names(text: str) -> tuple[str, ...]:

@@ -15,7 +15,7 @@ with the input raises `ModelImportError` with a message
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Hashable, Iterator, Sequence
 from pathlib import Path
 
 from xdsl.context import Context
@@ -70,6 +70,7 @@ from tosa_state.frontends.openvino.state import STATE_LAYERS, depends_on, variab
 from tosa_state.frontends.openvino.tensor_iterator import TENSOR_ITERATOR_LAYERS
 from tosa_state.frontends.openvino.weights import Weights
 from tosa_state.frontends.openvino.xml_reader import XmlElement, parse_xml_file
+from tosa_state.verification import verification_signature
 
 SUPPORTED_OPS: dict[str, OpSpec] = {
     **ELEMENTWISE_LAYERS,
@@ -107,6 +108,7 @@ class Importer:
         self.weights = Weights(xml_path.with_suffix(".bin"))
         self.xml_path = xml_path
         self.layer_of: dict[Operation, Layer] = {}
+        self.verified: set[Hashable] = set()
 
     # -- the model ------------------------------------------------------------------------
 
@@ -122,7 +124,7 @@ class Importer:
         outputs = self.import_graph(
             graph, block, dict(zip((p.id for p in parameters), block.args, strict=True))
         )
-        block.add_op(func.ReturnOp(*outputs))
+        block.add_op(ret := func.ReturnOp(*outputs))
         self._check_variables(block)
         function = func.FuncOp(
             "main",
@@ -138,7 +140,10 @@ class Importer:
         )
         module = ModuleOp([function])
         try:
-            module.verify()
+            # each layer's op was verified as it was built (`_verify`, naming the layer):
+            # what is left to verify is what holds them
+            for op in (ret, function, module):
+                op.verify(verify_nested_ops=False)
         except VerifyException as error:
             raise self.diag.at(root, f"the imported module does not verify: {error}") from None
         return module
@@ -195,12 +200,8 @@ class Importer:
     def _check_outputs_unused_if_assign(self, layer: Layer, graph: Graph, op: Operation) -> None:
         if not isinstance(op, ov.AssignOp):
             return
-        for (to_layer, _), (from_layer, _) in graph.sources.items():
-            if from_layer == layer.id:
-                user = graph.by_id[to_layer]
-                raise self.diag.layer(
-                    layer, f"the output of an Assign is used (by {user.describe()})"
-                )
+        if (user := graph.first_users.get(layer.id)) is not None:
+            raise self.diag.layer(layer, f"the output of an Assign is used (by {user.describe()})")
 
     def _convert_layer(self, layer: Layer, operands: list[SSAValue]) -> Operation:
         try:
@@ -253,11 +254,18 @@ class Importer:
             raise self.diag.layer(layer, "has no output ports")
 
     def _verify(self, layer: Layer, op: Operation) -> None:
+        """Verify `op`, once per signature (`verification_signature`: most layers of a
+        model repeat others' types and attributes)."""
+        signature = verification_signature(op)
+        if signature is not None and signature in self.verified:
+            return
         try:
             op.verify()
         except VerifyException as error:
             message = str(error).removeprefix(f"{op.name}: ")
             raise self.diag.layer(layer, message) from None
+        if signature is not None:
+            self.verified.add(signature)
 
     # -- types ----------------------------------------------------------------------------
 

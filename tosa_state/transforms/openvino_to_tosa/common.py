@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -58,6 +58,7 @@ from tosa_state.dtypes import (
     numpy_to_dense,
 )
 from tosa_state.resources import mapped
+from tosa_state.verification import verification_signature
 
 FOLD_LIMIT = 1 << 20
 """Ops whose operands are all constants are folded when their results have at most this many
@@ -266,6 +267,9 @@ class Lowering:
     """Every op the conversion inserted (candidates for the final clean-up)."""
     shapes: dict[SSAValue, RuntimeShape] = field(default_factory=dict)
     """The `!tosa.shape` values standing for OpenVINO shape tensors, by value."""
+    verified: set[Hashable] = field(default_factory=set)
+    """The signatures of the ops emitted and verified so far (`verification_signature`:
+    an op of one of them verifies alike; the set keeps the constants they name alive)."""
 
     def evaluate(self, op: Operation, args: Sequence[Any]) -> tuple[Any, ...]:
         """Run `op` on constant arguments (`tosa_state.folding`: the runtime's numpy impls)."""
@@ -297,11 +301,15 @@ class Emitter:
     def emit(self, op: Operation) -> list[SSAValue]:
         """Add `op` (or the constants it folds to); returns its results."""
         if not isinstance(op, _STATE_OPS):
-            try:
-                op.verify()
-            except VerifyException as error:
-                op.drop_all_references()
-                raise Unsupported(f"'{op.name}' would be invalid: {error}") from None
+            signature = verification_signature(op)
+            if signature is None or signature not in self.lowering.verified:
+                try:
+                    op.verify()
+                except VerifyException as error:
+                    op.drop_all_references()
+                    raise Unsupported(f"'{op.name}' would be invalid: {error}") from None
+                if signature is not None:
+                    self.lowering.verified.add(signature)
         if self._foldable(op):
             values = self.lowering.evaluate(op, [_runtime_value(v) for v in op.operands])
             op.drop_all_references()
