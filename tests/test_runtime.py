@@ -294,8 +294,9 @@ def test_hexadecimal_float_literals_are_bit_patterns() -> None:
 
 
 def test_compiling_pauses_the_garbage_collector_and_collects_once_after() -> None:
-    """No collector pass while compiling (each one walks the whole growing IR), one full
-    collection at the end, and the collector as the caller left it."""
+    """No collector pass while compiling (each one walks the whole growing IR), one
+    collection of the youngest generation at the end (what compiling allocated: a full one
+    would walk the caller's whole heap), and the collector as the caller left it."""
     import gc
 
     module = parse_mlir(make_context(), SNAPSHOT, "test.mlir")
@@ -311,8 +312,8 @@ def test_compiling_pauses_the_garbage_collector_and_collects_once_after() -> Non
         gc.set_threshold(1)  # a collection at nearly every allocation, were it enabled
         ts.compile_model(module)
         gc.set_threshold(*thresholds)
-        # a few passes entering and leaving (tens of thousands unpaused), one of them full
-        assert len(generations) < 10 and 2 in generations
+        # a few passes entering and leaving (tens of thousands unpaused), none of them full
+        assert len(generations) < 10 and 0 in generations and 2 not in generations
         assert gc.isenabled()
         generations.clear()
         gc.disable()

@@ -93,7 +93,8 @@ def compile_model(
 
 @contextmanager
 def _collector_paused() -> Iterator[None]:
-    """Python's cyclic garbage collector paused while compiling, then one full collection.
+    """Python's cyclic garbage collector paused while compiling, then one collection of
+    what compiling allocated.
 
     Compiling builds hundreds of thousands of IR objects that stay alive; the collector's
     full passes over that growing heap were a fifth of compiling a 30-layer LLM. The one
@@ -107,4 +108,7 @@ def _collector_paused() -> Iterator[None]:
         yield
     finally:
         gc.enable()
-        gc.collect()
+        # the youngest generation only: with the collector paused, everything compiling
+        # allocated is still in it; a full collection would walk the caller's whole heap
+        # too (in a test process, seconds per compile)
+        gc.collect(0)
