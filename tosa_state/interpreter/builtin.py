@@ -4,6 +4,7 @@ level."""
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable
 from typing import Any
 
@@ -16,15 +17,16 @@ from xdsl.interpreters.scf import ScfFunctions
 from tosa_state.dialects.tensor import BitcastOp
 from tosa_state.dtypes import dense_to_numpy, numpy_dtype
 
-_CMPI: dict[str, Callable[[int, int], bool]] = {
-    "eq": lambda a, b: a == b,
-    "ne": lambda a, b: a != b,
-    "ult": lambda a, b: a < b,
-    "ule": lambda a, b: a <= b,
-    "ugt": lambda a, b: a > b,
-    "uge": lambda a, b: a >= b,
+_CMPI: dict[str, tuple[Callable[[int, int], bool], str]] = {
+    "eq": (operator.eq, "=="),
+    "ne": (operator.ne, "!="),
+    "ult": (operator.lt, "<"),
+    "ule": (operator.le, "<="),
+    "ugt": (operator.gt, ">"),
+    "uge": (operator.ge, ">="),
 }
-"""`arith.cmpi` predicates on (non-negative) index values."""
+"""`arith.cmpi` predicates on (non-negative) index values: the comparison, and its operator
+(a plan writes it inline)."""
 
 
 def _binary(kernel: Callable[[Any, Any], Any]):
@@ -34,7 +36,6 @@ def _binary(kernel: Callable[[Any, Any], Any]):
     return run
 
 
-_CMPI_EXPRESSIONS = {"eq": "==", "ne": "!=", "ult": "<", "ule": "<=", "ugt": ">", "uge": ">="}
 _EXPRESSIONS: dict[type, str] = {
     arith.AddiOp: "{0} + {1}",
     arith.MuliOp: "{0} * {1}",
@@ -50,8 +51,7 @@ def _plan_expression(op: Any) -> str | None:
     """The index arithmetic of dynamic-shape state (Python ints), inline in a plan."""
     if isinstance(op, arith.CmpiOp):
         predicate = arith.CMPI_COMPARISON_OPERATIONS[op.predicate.value.data]
-        symbol = _CMPI_EXPRESSIONS.get(predicate)
-        return None if symbol is None else f"{{0}} {symbol} {{1}}"
+        return f"{{0}} {_CMPI[predicate][1]} {{1}}" if predicate in _CMPI else None
     return _EXPRESSIONS.get(type(op))  # exactly what the impls below compute
 
 
@@ -77,7 +77,7 @@ class BuiltinFunctions(InterpreterFunctions):
         predicate = arith.CMPI_COMPARISON_OPERATIONS[op.predicate.value.data]
         if predicate not in _CMPI:
             raise NotImplementedError(f"arith.cmpi {predicate} is not supported")
-        return (_CMPI[predicate](*args),)
+        return (_CMPI[predicate][0](*args),)
 
     @impl(BitcastOp)
     def run_bitcast(

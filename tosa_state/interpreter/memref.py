@@ -108,7 +108,9 @@ def _filled(shape: tuple[int, ...], dynamic: PythonValues) -> tuple[int, ...]:
 
 @per_op
 def _window_kernel(op: memref.SubviewOp | ExtractSliceOp) -> Callable[..., np.ndarray]:
-    """`_window` with the op's layout decoded once (a plan calls it directly)."""
+    """The view of its source that a subview / extract_slice denotes, given its dynamic
+    operands (the offsets, then the sizes, then the strides); the op's layout decoded once
+    (a plan calls it directly)."""
     offsets, sizes, strides, holes = _window_layout(op)
 
     def window(source: np.ndarray, *dynamic: int) -> np.ndarray:
@@ -122,14 +124,15 @@ def _window_kernel(op: memref.SubviewOp | ExtractSliceOp) -> Callable[..., np.nd
     return window
 
 
+def _to_tensor(store: VariableStore, buffer: GlobalRef | np.ndarray) -> np.ndarray:
+    """The array a memref value denotes: a global's current buffer, or the array itself."""
+    return store.read(buffer.name) if type(buffer) is GlobalRef else buffer
+
+
 @per_op
 def _load_kernel(op: memref.LoadOp) -> Callable[..., Any]:
-    if _holds_pointer(op):  # the buffer itself: a pointer, not a copy
-
-        def load_pointer(store: VariableStore, ref: GlobalRef | np.ndarray) -> np.ndarray:
-            return store.read(ref.name) if type(ref) is GlobalRef else ref
-
-        return load_pointer
+    if _holds_pointer(op):
+        return _to_tensor  # the buffer itself: a pointer, not a copy
 
     def load(store: VariableStore, ref: GlobalRef | np.ndarray, *indices: int) -> Any:
         array = store.read(ref.name) if type(ref) is GlobalRef else ref
@@ -163,10 +166,6 @@ def _copy(store: VariableStore, source: GlobalRef | np.ndarray,
         store.write_in_place(target.name, source)
     elif not _same_memory(source, target):  # type: ignore[arg-type]
         np.copyto(target, source)
-
-
-def _to_tensor(store: VariableStore, buffer: GlobalRef | np.ndarray) -> np.ndarray:
-    return store.read(buffer.name) if type(buffer) is GlobalRef else buffer
 
 
 def _plan_store_kernel(op: Operation) -> Callable[..., Any] | None:
@@ -245,6 +244,7 @@ class MemRefFunctions(InterpreterFunctions):
         self, interpreter: Interpreter, op: ExtractSliceOp, args: PythonValues
     ) -> PythonValues:
         return (_window_kernel(op)(*args),)
+
     @impl(DeallocOp)
     def run_dealloc(self, interpreter: Interpreter, op: DeallocOp, args: PythonValues):
         return ()

@@ -29,7 +29,12 @@ from tosa_state.dtypes import dense_to_numpy
 from tosa_state.interpreter.op_cache import per_op
 from tosa_state.interpreter.plan import PlanError
 from tosa_state.interpreter.state import VariableSpec, declares_state
-from tosa_state.interpreter.tosa_variables import spec_of, store_kernel, variable_store
+from tosa_state.interpreter.tosa_variables import (
+    read_kernel,
+    spec_of,
+    store_kernel,
+    variable_store,
+)
 
 
 @per_op
@@ -51,8 +56,7 @@ def _plan_store_kernel(op: Operation) -> Callable[..., Any] | None:
     if isinstance(op, GlobalStoreOp):
         return store_kernel(_global_name(op), op.value)
     if isinstance(op, GlobalLoadOp):
-        name = _global_name(op)
-        return lambda store: store.read(name)
+        return read_kernel(_global_name(op))
     return None
 
 

@@ -410,8 +410,9 @@ class FunctionPlan:
         operands = self._list(op.operands)
         if (kernel := _plan_store_kernel(functions, op)) is not None:
             self._uses_store = True
-            targets = f"{self._fresh(op.results)}= ".replace(", =", " =") if op.results else ""
-            self._emit(op, f"{targets}{self._bind(kernel)}(store, {operands})", depth)
+            self._fresh(op.results)
+            target = f"{self._names[op.results[0]]} = " if op.results else ""
+            self._emit(op, f"{target}{self._bind(kernel)}(store, {operands})", depth)
             return
         if (kernel := _plan_kernel(functions, op)) is not None:
             self._fresh(op.results)

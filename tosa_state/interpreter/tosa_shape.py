@@ -6,6 +6,7 @@ impl's call and its reading of the op's properties cost more than the work."""
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable
 from typing import Any
 
@@ -16,14 +17,19 @@ from tosa_state.interpreter.op_cache import Kernel, Kernels
 
 _KERNELS = Kernels("tosa_shape")
 
-_ELEMENTWISE: dict[type, Callable[[int, int], int]] = {
-    ts.AddShapeOp: lambda a, b: a + b,
-    ts.SubShapeOp: lambda a, b: a - b,
-    ts.MulShapeOp: lambda a, b: a * b,
-    ts.DivFloorShapeOp: lambda a, b: a // b,
-    ts.MaxShapeOp: max,
-    ts.MinShapeOp: min,
+_ELEMENTWISE: dict[type, tuple[Callable[[int, int], int], str]] = {
+    ts.AddShapeOp: (operator.add, "{} + {}"),
+    ts.SubShapeOp: (operator.sub, "{} - {}"),
+    ts.MulShapeOp: (operator.mul, "{} * {}"),
+    ts.DivFloorShapeOp: (operator.floordiv, "{} // {}"),
+    ts.MaxShapeOp: (max, "max({}, {})"),
+    ts.MinShapeOp: (min, "min({}, {})"),
 }
+"""The elementwise shape operators: their function of two sizes, and it as an expression."""
+
+
+def _one_size(op: Any) -> bool:
+    return getattr(op.results[0].type, "rank", None) == 1
 
 
 @_KERNELS.builds(ts.DimOp)
@@ -54,8 +60,8 @@ def _concat_shape_kernel(op: ts.ConcatShapeOp) -> Kernel:
 
 @_KERNELS.builds(*_ELEMENTWISE)
 def _elementwise_kernel(op: Any) -> Kernel:
-    f = _ELEMENTWISE[type(op)]
-    if getattr(op.results[0].type, "rank", None) == 1:  # one size: most of them
+    f = _ELEMENTWISE[type(op)][0]
+    if _one_size(op):  # most of them
 
         def size_elementwise(a: tuple[int], b: tuple[int]) -> tuple[int]:
             return (f(a[0], b[0]),)
@@ -68,17 +74,6 @@ def _elementwise_kernel(op: Any) -> Kernel:
     return shape_elementwise
 
 
-_EXPRESSIONS: dict[type, str] = {
-    ts.AddShapeOp: "({0}[0] + {1}[0],)",
-    ts.SubShapeOp: "({0}[0] - {1}[0],)",
-    ts.MulShapeOp: "({0}[0] * {1}[0],)",
-    ts.DivFloorShapeOp: "({0}[0] // {1}[0],)",
-    ts.MaxShapeOp: "(max({0}[0], {1}[0]),)",
-    ts.MinShapeOp: "(min({0}[0], {1}[0]),)",
-}
-"""The one-size forms of the elementwise shape operators, as expressions."""
-
-
 def _plan_expression(op: Any) -> str | None:
     """What a plan writes inline for the commonest shape operators (their kernels' work is
     less than a call): a dim, a concatenation of shapes, arithmetic on one size."""
@@ -86,8 +81,8 @@ def _plan_expression(op: Any) -> str | None:
         return f"({{0}}.shape[{op.axis.value.data}],)"
     if isinstance(op, ts.ConcatShapeOp):
         return " + ".join(f"{{{i}}}" for i in range(len(op.operands))) or "()"
-    if type(op) in _EXPRESSIONS and getattr(op.results[0].type, "rank", None) == 1:
-        return _EXPRESSIONS[type(op)]
+    if type(op) in _ELEMENTWISE and _one_size(op):
+        return f"({_ELEMENTWISE[type(op)][1].format('{0}[0]', '{1}[0]')},)"
     return None
 
 

@@ -646,15 +646,18 @@ def grouped_product(matmul: Kernel, reshapes: Sequence[Kernel], transpose: Kerne
     the repeated ones (at 2048 positions, 2 x 9 MiB per layer and step of the 135M decoder).
     Otherwise the kernels, one by one."""
 
+    def reshaped(x: np.ndarray, shapes: tuple[tuple[int, ...], ...]) -> np.ndarray:
+        for reshape, shape in zip(reshapes, shapes, strict=True):
+            x = reshape(x, shape)
+        return x
+
     def product(a: np.ndarray, t: np.ndarray, a_zp: np.ndarray, b_zp: np.ndarray,
                 *shapes: tuple[int, ...]) -> np.ndarray:
         repeated = [i for i, (n, s) in enumerate(zip(t.shape, t.strides, strict=True))
                     if s == 0 and n > 1]
         if len(repeated) == 1 and a.ndim == 3:
             i = repeated[0]
-            b = shape_only(t)  # the reshapes' result shape, checked by their kernels
-            for reshape, shape in zip(reshapes, shapes, strict=True):
-                b = reshape(b, shape)
+            b = reshaped(shape_only(t), shapes)  # the result's shape, checked by the kernels
             groups, g = math.prod(t.shape[:i]), t.shape[i]
             if (b.ndim == 3 and b.shape[0] == groups * g == a.shape[0]
                     and b.shape[1] * b.shape[2] == math.prod(t.shape[i + 1:])):
@@ -664,9 +667,7 @@ def grouped_product(matmul: Kernel, reshapes: Sequence[Kernel], transpose: Kerne
                 rows, k = a.shape[1:]
                 out = matmul(a.reshape(groups, g * rows, k), one, a_zp, b_zp)
                 return out.reshape(groups * g, rows, out.shape[-1])
-        b = t
-        for reshape, shape in zip(reshapes, shapes, strict=True):
-            b = reshape(b, shape)
+        b = reshaped(t, shapes)
         return matmul(a, b if transpose is None else transpose(b), a_zp, b_zp)
 
     return product

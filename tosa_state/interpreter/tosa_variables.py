@@ -48,12 +48,16 @@ def store_kernel(name: str, value: SSAValue) -> Callable[[VariableStore, np.ndar
     return lambda store, array: store.write(name, array)
 
 
+def read_kernel(name: str) -> Callable[[VariableStore], np.ndarray]:
+    """The plan's kernel of a read of variable `name`."""
+    return lambda store: store.read(name)
+
+
 def _plan_store_kernel(op: Operation) -> Callable[..., Any] | None:
     if isinstance(op, VariableWriteOp):
         return store_kernel(op.var_name_attr.data, op.input1)
     if isinstance(op, VariableReadOp):
-        name = op.var_name_attr.data
-        return lambda store: store.read(name)
+        return read_kernel(op.var_name_attr.data)
     return None
 
 

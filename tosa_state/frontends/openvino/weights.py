@@ -35,6 +35,21 @@ ARENA = 64 << 20
 """Unaligned constants are copied into arenas of this size (see `Weights._free`)."""
 
 
+def read_into(path: str | Path, offset: int, view: memoryview) -> int:
+    """Read the file's bytes from `offset` into `view`, through `read` calls (not through a
+    mapping of the file, whose pages stay untouched); how many bytes it read: fewer than
+    `view` holds only if the file ended first."""
+    with open(path, "rb", buffering=0) as file:
+        file.seek(offset)
+        done = 0
+        while done < len(view):
+            read = file.readinto(view[done:])
+            if not read:
+                break
+            done += read
+    return done
+
+
 class Weights:
     """The `.bin` file, mapped on first use."""
 
@@ -84,14 +99,8 @@ class Weights:
         """`size` bytes of the file from `offset`, read (not through the mapping, whose
         pages stay untouched) into the next free bytes of an arena (`_free`)."""
         view = self._free(size)
-        with self.path.open("rb", buffering=0) as file:
-            file.seek(offset)
-            done = 0
-            while done < size:
-                read = file.readinto(view[done:])
-                if not read:
-                    raise OSError(f"'{self.path}' ended while reading it")
-                done += read
+        if read_into(self.path, offset, view) < size:
+            raise OSError(f"'{self.path}' ended while reading it")
         return view.toreadonly()
 
     def _free(self, size: int) -> memoryview:

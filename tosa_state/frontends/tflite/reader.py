@@ -51,7 +51,7 @@ from tosa_state.diagnostics import ModelImportError, brief
 from tosa_state.dialects.tfl.common import ResourceType
 from tosa_state.dialects.tfl.quantized import Quantization
 from tosa_state.dtypes import numpy_to_dense
-from tosa_state.frontends.openvino.weights import MAPPED_MIN_BYTES
+from tosa_state.frontends.openvino.weights import MAPPED_MIN_BYTES, read_into
 
 OPERATOR_NAMES = {
     v: k for k, v in vars(BuiltinOperator).items() if not k.startswith("_")
@@ -251,16 +251,11 @@ class CheckedModel:
             return memoryview(copy).toreadonly()
         offset = _address(raw) - _address(self.data)
         try:
-            with open(self.path, "rb", buffering=0) as file:
-                file.seek(offset)
-                done = 0
-                while done < len(raw):
-                    read = file.readinto(memoryview(copy)[done:])
-                    if not read:
-                        raise where.error(f"the file ended while reading a buffer at {offset}")
-                    done += read
+            done = read_into(self.path, offset, memoryview(copy))
         except OSError as error:
             raise where.error(f"cannot read the model: {error.strerror}") from None
+        if done < len(raw):
+            raise where.error(f"the file ended while reading a buffer at {offset}")
         return memoryview(copy).toreadonly()
 
 
