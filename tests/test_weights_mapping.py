@@ -108,3 +108,26 @@ def test_compiling_does_not_copy_the_weights(tmp_path: Path, misaligned: bool) -
     assert found["traced"] < 0.3 * size, found
     assert found["compile"] < (1.3 if misaligned else 0.3) * size, found
     assert found["after_call"] < 1.3 * size, found
+
+
+def test_a_weights_file_ending_while_its_unaligned_constants_are_read(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The aligned copies are read on a thread of their own while the import goes on; a read
+    that comes back short (the file cut meanwhile) or fails is an import error naming the
+    file, not a model computing on zeros."""
+    from tosa_state.diagnostics import ModelImportError
+    from tosa_state.frontends.openvino import weights
+
+    xml = _matmul_model(tmp_path, 256, 128, misaligned=True)
+    monkeypatch.setattr(weights, "read_into", lambda path, offset, view: len(view) - 1)
+    with pytest.raises(ModelImportError, match=r"misaligned\.xml: error: the weights file "
+                                               r"'.*misaligned\.bin' ended while reading it"):
+        tosa_state.read_model(xml)
+
+    def failing(path: object, offset: int, view: memoryview) -> int:
+        raise OSError(5, "Input/output error")
+
+    monkeypatch.setattr(weights, "read_into", failing)
+    with pytest.raises(ModelImportError, match=r"cannot read the weights file "
+                                               r"'.*misaligned\.bin': Input/output error"):
+        tosa_state.read_model(xml)

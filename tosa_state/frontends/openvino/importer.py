@@ -482,4 +482,12 @@ def import_openvino_ir(xml_path: str | os.PathLike[str], ctx: Context) -> Module
     for dialect in (Builtin, func.Func, ov.OpenVINO):
         if dialect.name not in ctx.registered_dialect_names:
             ctx.load_dialect(dialect)
-    return Importer(Path(xml_path)).import_model()
+    importer = Importer(Path(xml_path))
+    try:
+        module = importer.import_model()
+    finally:
+        # the unaligned weights' reads (`Weights.finish`): done before anything reads them
+        problem = importer.weights.finish()
+    if problem:
+        raise importer.diag.at(None, problem)
+    return module
