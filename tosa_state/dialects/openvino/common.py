@@ -125,8 +125,11 @@ def i64_attr(value: int) -> IntegerAttr:
     return IntegerAttr(value, i64)
 
 
+_BOOLS = (IntegerAttr.from_bool(False), IntegerAttr.from_bool(True))
+
+
 def bool_attr(value: bool) -> BoolAttr:
-    return IntegerAttr.from_bool(value)
+    return _BOOLS[bool(value)]
 
 
 @irdl_attr_definition
