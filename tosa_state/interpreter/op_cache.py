@@ -15,7 +15,6 @@ from functools import wraps
 from typing import Any, TypeVar
 
 from xdsl.interpreter import (
-    _IMPL_OP_TYPE_KEY,  # how `@impl` marks a method: the op types a class already runs
     Interpreter,
     InterpreterFunctions,
     PythonValues,
@@ -88,19 +87,23 @@ class Kernels:
     def impls(self, functions: type[FunctionsT]) -> type[FunctionsT]:
         """Class decorator: `functions` runs every op type of these kernels by its kernel (its
         own `@impl` methods win), offers `plan_kernel`, and is registered (`register_impls`).
-        Builders must be registered before."""
+        Builders must be registered before.
+
+        The kernels' impls live in a base class of the returned one: `register_impls` lets
+        a subclass's impl of an op type override its bases', so the class's own win."""
         of = self.of
 
         def run(ft: InterpreterFunctions, interpreter: Interpreter, op: Operation,
                 args: PythonValues) -> PythonValues:
             return (of(op)(*args),)
 
-        own = {getattr(f, _IMPL_OP_TYPE_KEY, None) for f in vars(functions).values()}
-        for op_type in self._builders.keys() - own:
-            setattr(functions, f"run_{op_type.__name__}", impl(op_type)(run))
-        functions.plan_kernel = staticmethod(self.plan_kernel)  # type: ignore[attr-defined]
+        runs = {f"run_{op_type.__name__}": impl(op_type)(run) for op_type in self._builders}
+        base = type(f"{functions.__name__}Kernels", (InterpreterFunctions,), runs)
+        namespace = {"__module__": functions.__module__, "__doc__": functions.__doc__,
+                     "__qualname__": functions.__qualname__,
+                     "plan_kernel": staticmethod(self.plan_kernel)}
         self._sealed = True
-        return register_impls(functions)
+        return register_impls(type(functions.__name__, (functions, base), namespace))
 
     def plan_kernel(self, op: Operation) -> Kernel | None:
         """The kernel of `op`, or None when no builder is registered for its type."""
