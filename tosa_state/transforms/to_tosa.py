@@ -23,6 +23,18 @@ def refine_result_types(func: FuncOp) -> None:
     )
 
 
+def merge_key(op: Operation) -> tuple[object, ...]:
+    """What equal side-effect-free ops (no regions) of one block have in common: name,
+    operands, properties (a mapped weight by where its bytes are) and result types."""
+    properties = op.properties
+    return (
+        op.name,
+        tuple(op.operands),
+        tuple(sorted((k, identity(v)) for k, v in properties.items())) if properties else (),
+        tuple(op.result_types),
+    )
+
+
 def clean_up(module: ModuleOp, created: list[Operation]) -> None:
     """Merge equal side-effect-free ops the conversion created (constants, shapes, reshapes of
     one value, ...) and erase the dead ones."""
@@ -33,14 +45,7 @@ def clean_up(module: ModuleOp, created: list[Operation]) -> None:
     for op in created:
         if op.regions or op not in pure:
             continue
-        properties = op.properties
-        key = (
-            op.parent_block(),
-            op.name,
-            tuple(op.operands),
-            tuple(sorted((k, identity(v)) for k, v in properties.items())) if properties else (),
-            tuple(op.result_types),
-        )
+        key = (op.parent_block(), *merge_key(op))
         first = seen.setdefault(key, op)
         if first is not op:
             for old, new in zip(op.results, first.results, strict=True):
@@ -58,4 +63,4 @@ def clean_up(module: ModuleOp, created: list[Operation]) -> None:
         worklist.extend(owner for owner in used if owner in removable)
 
 
-__all__ = ["clean_up", "refine_result_types"]
+__all__ = ["clean_up", "merge_key", "refine_result_types"]

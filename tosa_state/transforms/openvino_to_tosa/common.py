@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -58,6 +58,8 @@ from tosa_state.dtypes import (
     numpy_to_dense,
 )
 from tosa_state.resources import mapped
+from tosa_state.transforms.openvino_to_tosa.reuse import PureOps, Values, pure_class
+from tosa_state.transforms.to_tosa import merge_key
 from tosa_state.verification import verification_signature
 
 FOLD_LIMIT = 1 << 20
@@ -69,6 +71,9 @@ DATA_SIZES_LIMIT = 16
 (one `tosa.shape_from_tensor` each: pads, bounds and repeats are one per axis)."""
 
 _STATE_OPS = (VariableOp, VariableReadOp, VariableWriteOp)
+
+_SHARED_CONST = 64
+"""Constants of up to this many elements are emitted once per block (keyed by value)."""
 
 
 class Unsupported(Exception):
@@ -270,6 +275,8 @@ class Lowering:
     verified: set[Hashable] = field(default_factory=set)
     """The signatures of the ops emitted and verified so far (`verification_signature`:
     an op of one of them verifies alike; the set keeps the constants they name alive)."""
+    pure: PureOps = field(default_factory=PureOps)
+    """The pure ops emitted so far, which later conversions in their block reuse."""
 
     def evaluate(self, op: Operation, args: Sequence[Any]) -> tuple[Any, ...]:
         """Run `op` on constant arguments (`tosa_state.folding`: the runtime's numpy impls)."""
@@ -287,19 +294,59 @@ class Lowering:
 class Emitter:
     """Collects the TOSA ops replacing `anchor` (inserted only when the conversion succeeds),
     folding ops on constants and verifying the rest, plus ops for the end of the block (state
-    writes) and module-level declarations."""
+    writes) and module-level declarations.
 
-    def __init__(self, lowering: Lowering, anchor: Operation):
+    A pure op equal to one emitted before is not emitted again: its values are reused, from
+    this emitter's ops or, when `shared` (the ops go right before `anchor`), from the
+    earlier conversions of the block (`lowering.pure`, where they dominate `anchor`)."""
+
+    def __init__(self, lowering: Lowering, anchor: Operation, shared: bool = True):
         self.lowering = lowering
         self.anchor = anchor
+        self.shared = shared
         self.ops: list[Operation] = []
         self.at_end: list[Operation] = []
         self.declarations: list[Operation] = []
+        self._emitted: dict[Hashable, Values] = {}
+        """The values of this emitter's pure ops (and of the ops it folded), by key."""
+        self.reused: set[SSAValue] = set()
+        """Values this emitter got from an earlier pure op instead of a new one."""
 
     # -- bookkeeping ----------------------------------------------------------------------
 
+    def _reuse(self, key: Hashable) -> Values | None:
+        """The values of an equal pure op emitted before (see the class docstring)."""
+        found = self._emitted.get(key)
+        if found is None and self.shared:
+            found = self.lowering.pure.find(self.anchor, key)
+        if found is not None:
+            self.reused.update(found)
+        return found
+
+    def _pure(self, key: Hashable, build: Callable[[], Operation]) -> SSAValue:
+        """The result of the single-result pure op `build()`, which `key` describes: built
+        only when no equal op was emitted before (a cheaper key than `merge_key`)."""
+        found = self._reuse(key)
+        if found is None:
+            found = self._emitted[key] = tuple(self._add(build()))
+        (result,) = found
+        return result
+
     def emit(self, op: Operation) -> list[SSAValue]:
-        """Add `op` (or the constants it folds to); returns its results."""
+        """Add `op` (or the constants it folds to, or the values of an equal pure op emitted
+        before); returns its results."""
+        if op.regions or not pure_class(type(op)):
+            return self._add(op)
+        key = merge_key(op)
+        found = self._reuse(key)
+        if found is not None:
+            op.drop_all_references()
+            return list(found)
+        values = self._add(op)
+        self._emitted[key] = tuple(values)
+        return values
+
+    def _add(self, op: Operation) -> list[SSAValue]:
         if not isinstance(op, _STATE_OPS):
             signature = verification_signature(op)
             if signature is None or signature not in self.lowering.verified:
@@ -347,6 +394,16 @@ class Emitter:
         self.ops.clear()
         self.at_end.clear()
         self.declarations.clear()
+        self._emitted.clear()
+        self.reused.clear()
+
+    def insert(self, rewriter: PatternRewriter) -> None:
+        """Insert the ops before the anchor and offer the pure ones to later conversions."""
+        if self.ops:
+            rewriter.insert(self.ops, InsertPoint.before(self.anchor))
+        self.lowering.created.extend(self.ops)
+        if self.shared:
+            self.lowering.pure.add(self.anchor, self._emitted)
 
     def commit(self, rewriter: PatternRewriter, results: Sequence[SSAValue]) -> None:
         anchor = self.anchor
@@ -355,7 +412,6 @@ class Emitter:
             rewriter.insert(declaration, InsertPoint.before(func))
             if isinstance(declaration, VariableOp):
                 self.lowering.variables[declaration.var_name] = declaration
-        self.lowering.created.extend(self.ops)
         for op in (*self.ops, *self.at_end):  # run-time errors point at the OpenVINO layer
             for inner in op.walk():
                 if isinstance(inner.location, UnknownLoc):
@@ -364,8 +420,7 @@ class Emitter:
         if self.at_end:
             assert block is not None and block.last_op is not None
             rewriter.insert(self.at_end, InsertPoint.before(block.last_op))
-        if self.ops:
-            rewriter.insert(self.ops, InsertPoint.before(anchor))
+        self.insert(rewriter)
         # Not `rewriter.replace`: it would give every new op the anchor's name hint.
         for old, new in zip(anchor.results, results, strict=True):
             rewriter.replace_all_uses_with(old, new)
@@ -378,26 +433,37 @@ class Emitter:
         array = np.asarray(array)
         if element_type is not None:
             array = array.astype(dtype_of(element_type))
-        try:
-            dense = numpy_to_dense(array)
-        except UnsupportedElementType as error:
-            raise Unsupported(str(error)) from None
-        op = tt.ConstOp(dense)
+        if array.size <= _SHARED_CONST and array.dtype.isbuiltin == 1:
+            key = ("const", array.dtype, array.shape, array.tobytes())
+            return self._pure(key, lambda: self._const_op(array))
+        op = self._const_op(array)
         self.ops.append(op)
         return op.output
+
+    @staticmethod
+    def _const_op(array: np.ndarray) -> Operation:
+        try:
+            return tt.ConstOp(numpy_to_dense(array))
+        except UnsupportedElementType as error:
+            raise Unsupported(str(error)) from None
 
     def scalar(self, number: float | int | bool, element_type: Attribute, rank: int) -> SSAValue:
         """A constant of shape `[1] * rank` (broadcasts against any tensor of that rank)."""
         return self.const(np.full((1,) * rank, number), element_type)
 
     def const_shape(self, dims: Sequence[int]) -> SSAValue:
-        op = tt.ConstShapeOp([int(d) for d in dims])
-        self.ops.append(op)
-        return op.output
+        values = tuple(int(d) for d in dims)
+        return self._pure(("const_shape", values), lambda: tt.ConstShapeOp(values))
 
     def dim(self, value: SSAValue, axis: int) -> SSAValue:
         """`tosa.dim`: dimension `axis` of `value` at run time, a `!tosa.shape<1>`."""
-        return self.value(tts.DimOp(value, axis))
+        return self._pure(("dim", value, axis), lambda: tts.DimOp(value, axis))
+
+    def shape_op(self, cls: type[Operation], *operands: SSAValue) -> SSAValue:
+        """A shape op of `operands` (`tosa.mul_shape`, `tosa.concat_shape`, ...)."""
+        build = ((lambda: cls(list(operands))) if cls is tts.ConcatShapeOp  # type: ignore[call-arg]
+                 else (lambda: cls(*operands)))  # type: ignore[call-arg]
+        return self._pure((cls, operands), build)
 
     def shape_operand(self, elements: Sequence[int | SSAValue]) -> SSAValue:
         """A `!tosa.shape<N>` of known sizes (ints) and run-time ones (`!tosa.shape<1>`
@@ -416,7 +482,7 @@ class Emitter:
             pieces.append(self.const_shape(run))
         if len(pieces) == 1:
             return pieces[0]
-        return self.value(tts.ConcatShapeOp(pieces))
+        return self.shape_op(tts.ConcatShapeOp, *pieces)
 
     def shape_tensor(self, shape_: RuntimeShape, like: SSAValue | None = None) -> SSAValue:
         """The converted value of an OpenVINO shape tensor: a constant when every size is
@@ -432,14 +498,21 @@ class Emitter:
             elif shape_.scalar:
                 array = array.reshape(())
             return self.const(array, shape_.element_type)
+        shapes = self.lowering.shapes
         result = self.shape_operand(shape_.elements)
-        known = self.lowering.shapes.get(result)
-        if known is not None and known != shape_:
+        known = shapes.get(result)
+        if known is not None and known != shape_ and result not in self.reused:
             # The same sizes as another OpenVINO shape tensor of another rank (`[]` and its
             # Reshape to `[1]` are both one `tosa.dim`): a value of its own, keyed apart.
             zeros = self.const_shape([0] * len(shape_.elements))
-            result = self.value(tts.AddShapeOp(result, zeros))
-        self.lowering.shapes[result] = shape_
+            result = self.shape_op(tts.AddShapeOp, result, zeros)
+            known = shapes.get(result)
+        if known is not None and known != shape_:
+            # an equal op's value, keyed already: an op of our own (`clean_up` merges them)
+            copy = result.owner.clone()  # type: ignore[union-attr]
+            self.ops.append(copy)
+            result = copy.results[result.index]  # type: ignore[union-attr]
+        shapes[result] = shape_
         return result
 
     def shape_elements(self, value: SSAValue) -> RuntimeShape | None:
@@ -492,9 +565,9 @@ class Emitter:
         if _non_negative(size):
             return self.cast(self._count_ones(size), element_type)
         zero = self.const_shape([0])  # a size of unknown sign: `max(s, 0) - max(-s, 0)`
-        above = self._count_ones(self.value(tts.MaxShapeOp(size, zero)))
-        minus = self.value(tts.SubShapeOp(zero, size))
-        below = self._count_ones(self.value(tts.MaxShapeOp(minus, zero)))
+        above = self._count_ones(self.shape_op(tts.MaxShapeOp, size, zero))
+        minus = self.shape_op(tts.SubShapeOp, zero, size)
+        below = self._count_ones(self.shape_op(tts.MaxShapeOp, minus, zero))
         return self.cast(self.sub(above, below), element_type)
 
     def _count_ones(self, count: SSAValue) -> SSAValue:
@@ -565,9 +638,9 @@ class Emitter:
             return known
         total = runtime[0]
         if known != 1:
-            total = self.value(tts.MulShapeOp(total, self.const_shape([known])))
+            total = self.shape_op(tts.MulShapeOp, total, self.const_shape([known]))
         for size in runtime[1:]:
-            total = self.value(tts.MulShapeOp(total, size))
+            total = self.shape_op(tts.MulShapeOp, total, size)
         return total
 
     def reshape_sizes(self, value: SSAValue, sizes: Sequence[int | SSAValue]) -> SSAValue:
@@ -864,9 +937,7 @@ class OpenVINOPattern(RewritePattern, ABC):
         for i, operand in enumerate(op.operands):
             if operand in self.lowering.shapes:
                 op.operands[i] = e.shape_as_tensor(operand)
-        if e.ops:
-            rewriter.insert(e.ops, InsertPoint.before(op))
-            self.lowering.created.extend(e.ops)
+        e.insert(rewriter)
 
     @abstractmethod
     def convert(self, op: Any, e: Emitter) -> Sequence[SSAValue]:
