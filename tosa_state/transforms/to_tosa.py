@@ -3,10 +3,12 @@ to a module once their patterns have run."""
 
 from __future__ import annotations
 
+from functools import cache
+
 from xdsl.dialects.builtin import FunctionType, ModuleOp
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Operation
-from xdsl.traits import is_side_effect_free
+from xdsl.traits import MemoryEffect, NoMemoryEffect, is_side_effect_free
 
 from tosa_state.dialects.tosa.variables import VariableOp
 from tosa_state.resources import identity
@@ -21,6 +23,18 @@ def refine_result_types(func: FuncOp) -> None:
     func.function_type = FunctionType.from_lists(
         list(inputs), [v.type for v in terminator.operands]
     )
+
+
+@cache
+def pure_class(cls: type[Operation]) -> bool:
+    """Whether every op of `cls` is side-effect free (its only memory-effect traits say
+    none), whatever its operands, properties and regions."""
+    effects = [t for t in cls.traits if isinstance(t, MemoryEffect)]
+    return bool(effects) and all(isinstance(t, NoMemoryEffect) for t in effects)
+
+
+def _side_effect_free(op: Operation) -> bool:
+    return pure_class(type(op)) or (bool(op.regions) and is_side_effect_free(op))
 
 
 def merge_key(op: Operation) -> tuple[object, ...]:
@@ -40,7 +54,7 @@ def clean_up(module: ModuleOp, created: list[Operation]) -> None:
     one value, ...) and erase the dead ones."""
     ours = set(created)
     created = [op for op in module.walk() if op in ours]
-    pure = {op for op in created if is_side_effect_free(op)}
+    pure = {op for op in created if _side_effect_free(op)}
     seen: dict[tuple[object, ...], Operation] = {}
     for op in created:
         if op.regions or op not in pure:
@@ -63,4 +77,4 @@ def clean_up(module: ModuleOp, created: list[Operation]) -> None:
         worklist.extend(owner for owner in used if owner in removable)
 
 
-__all__ = ["clean_up", "merge_key", "refine_result_types"]
+__all__ = ["clean_up", "merge_key", "pure_class", "refine_result_types"]

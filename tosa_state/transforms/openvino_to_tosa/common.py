@@ -20,12 +20,14 @@ import math
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any, ClassVar
 
 import numpy as np
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     AnyFloat,
+    IntegerAttr,
     IntegerType,
     Signedness,
     TensorType,
@@ -57,9 +59,9 @@ from tosa_state.dtypes import (
     numpy_dtype,
     numpy_to_dense,
 )
-from tosa_state.resources import mapped
-from tosa_state.transforms.openvino_to_tosa.reuse import PureOps, Values, pure_class
-from tosa_state.transforms.to_tosa import merge_key
+from tosa_state.resources import identity, mapped
+from tosa_state.transforms.openvino_to_tosa.reuse import Key, PureOps, Values
+from tosa_state.transforms.to_tosa import merge_key, pure_class
 from tosa_state.verification import verification_signature
 
 FOLD_LIMIT = 1 << 20
@@ -127,6 +129,27 @@ def shape(value: SSAValue) -> tuple[int, ...]:
         raise Unsupported(f"operand of type {value.type} has a dynamic shape (this op needs "
                           "static shapes)")
     return found
+
+
+@cache
+def _tensor_type(element_type: Attribute, shape_: tuple[int, ...]) -> TensorType:
+    return TensorType(element_type, shape_)
+
+
+def tensor_type(element_type: Attribute, shape_: Sequence[int]) -> TensorType:
+    """`TensorType(element_type, shape_)`, built once per element type and shape (the
+    conversion asks for the same few types thousands of times)."""
+    return _tensor_type(element_type, tuple(shape_))
+
+
+@cache
+def _shape_type(rank: int) -> tt.ShapeType:
+    return tt.ShapeType(rank)
+
+
+@cache
+def _axis(axis: int) -> IntegerAttr:
+    return IntegerAttr(axis, i32)
 
 
 def is_static(shape_: Sequence[int]) -> bool:
@@ -215,8 +238,12 @@ def _runtime_value(value: SSAValue) -> Any:
     return constant(value)
 
 
+_CONSTANT_OPS = frozenset((tt.ConstOp, tt.ConstShapeOp, ov.ConstantOp))
+"""The ops whose values `folding` takes (exact classes: none of them is subclassed)."""
+
+
 def _is_constant(value: SSAValue) -> bool:
-    return isinstance(value.owner, tt.ConstOp | tt.ConstShapeOp | ov.ConstantOp)
+    return type(value.owner) in _CONSTANT_OPS
 
 
 def _dense(value: SSAValue) -> Attribute | None:
@@ -307,14 +334,14 @@ class Emitter:
         self.ops: list[Operation] = []
         self.at_end: list[Operation] = []
         self.declarations: list[Operation] = []
-        self._emitted: dict[Hashable, Values] = {}
+        self._emitted: dict[Key, Values] = {}
         """The values of this emitter's pure ops (and of the ops it folded), by key."""
         self.reused: set[SSAValue] = set()
         """Values this emitter got from an earlier pure op instead of a new one."""
 
     # -- bookkeeping ----------------------------------------------------------------------
 
-    def _reuse(self, key: Hashable) -> Values | None:
+    def _reuse(self, key: Key) -> Values | None:
         """The values of an equal pure op emitted before (see the class docstring)."""
         found = self._emitted.get(key)
         if found is None and self.shared:
@@ -323,9 +350,10 @@ class Emitter:
             self.reused.update(found)
         return found
 
-    def _pure(self, key: Hashable, build: Callable[[], Operation]) -> SSAValue:
-        """The result of the single-result pure op `build()`, which `key` describes: built
+    def _pure(self, parts: tuple[Hashable, ...], build: Callable[[], Operation]) -> SSAValue:
+        """The result of the single-result pure op `build()`, which `parts` describe: built
         only when no equal op was emitted before (a cheaper key than `merge_key`)."""
+        key = Key(parts)
         found = self._reuse(key)
         if found is None:
             found = self._emitted[key] = tuple(self._add(build()))
@@ -337,7 +365,7 @@ class Emitter:
         before); returns its results."""
         if op.regions or not pure_class(type(op)):
             return self._add(op)
-        key = merge_key(op)
+        key = Key(merge_key(op))
         found = self._reuse(key)
         if found is not None:
             op.drop_all_references()
@@ -374,10 +402,11 @@ class Emitter:
 
     @staticmethod
     def _foldable(op: Operation) -> bool:
-        if (isinstance(op, (*_STATE_OPS, tt.ConstOp, tt.ConstShapeOp)) or op.regions
-                or op.has_trait(NotFolded)):
-            return False
-        if not op.operands or not all(_is_constant(v) for v in op.operands):
+        operands = op.operands
+        if not operands or not all(type(v.owner) in _CONSTANT_OPS for v in operands):
+            return False  # first: most ops have a computed operand
+        if isinstance(op, (*_STATE_OPS, tt.ConstOp, tt.ConstShapeOp)) or op.regions or (
+                op.has_trait(NotFolded)):
             return False
         if isinstance(op, _LAYOUT_OPS) and mapped(_dense(op.operands[0])):
             return False  # a weight used in place: the plan transposes it as a view
@@ -412,10 +441,11 @@ class Emitter:
             rewriter.insert(declaration, InsertPoint.before(func))
             if isinstance(declaration, VariableOp):
                 self.lowering.variables[declaration.var_name] = declaration
+        location = anchor.location
         for op in (*self.ops, *self.at_end):  # run-time errors point at the OpenVINO layer
-            for inner in op.walk():
+            for inner in op.walk() if op.regions else (op,):
                 if isinstance(inner.location, UnknownLoc):
-                    inner.location = anchor.location
+                    inner.location = location
         block = anchor.parent_block()
         if self.at_end:
             assert block is not None and block.last_op is not None
@@ -427,6 +457,10 @@ class Emitter:
         rewriter.erase(anchor)
 
     # -- constants and shapes -------------------------------------------------------------
+
+    def const_attr(self, values: Attribute) -> SSAValue:
+        """A `tosa.const` holding `values` (a dense attribute)."""
+        return self._pure(("const", identity(values)), lambda: tt.ConstOp(values))
 
     def const(self, array: np.ndarray | Any, element_type: Attribute | None = None) -> SSAValue:
         """A `tosa.const` holding `array` (converted to `element_type` when given)."""
@@ -457,13 +491,16 @@ class Emitter:
 
     def dim(self, value: SSAValue, axis: int) -> SSAValue:
         """`tosa.dim`: dimension `axis` of `value` at run time, a `!tosa.shape<1>`."""
-        return self._pure(("dim", value, axis), lambda: tts.DimOp(value, axis))
+        return self._pure(("dim", value, axis), lambda: tts.DimOp.create(
+            operands=[value], properties={"axis": _axis(axis)}, result_types=[_shape_type(1)]))
 
     def shape_op(self, cls: type[Operation], *operands: SSAValue) -> SSAValue:
-        """A shape op of `operands` (`tosa.mul_shape`, `tosa.concat_shape`, ...)."""
-        build = ((lambda: cls(list(operands))) if cls is tts.ConcatShapeOp  # type: ignore[call-arg]
-                 else (lambda: cls(*operands)))  # type: ignore[call-arg]
-        return self._pure((cls, operands), build)
+        """A shape op of `operands` (`tosa.mul_shape`, `tosa.concat_shape`, ...): the
+        ranks of the operands add up (concat_shape) or are one (the others)."""
+        ranks = [v.type.rank for v in operands]  # type: ignore[attr-defined]
+        rank = sum(ranks) if cls is tts.ConcatShapeOp else ranks[0]
+        return self._pure((cls, operands), lambda: cls.create(
+            operands=list(operands), result_types=[_shape_type(rank)]))
 
     def shape_operand(self, elements: Sequence[int | SSAValue]) -> SSAValue:
         """A `!tosa.shape<N>` of known sizes (ints) and run-time ones (`!tosa.shape<1>`
@@ -574,8 +611,8 @@ class Emitter:
         """`count` (>= 0, a `!tosa.shape<1>`) as a `tensor<1xi32>`: the sum of that many ones
         (a run-time `tosa.tile`)."""
         ones = self.const(np.ones(1, np.int32), i32)
-        tiled = self.value(tt.TileOp(ones, self.shape_operand([count]), TensorType(i32, [DYN])))
-        return self.value(tt.ReduceSumOp(tiled, 0, TensorType(i32, [1])))
+        tiled = self.value(tt.TileOp(ones, self.shape_operand([count]), tensor_type(i32, [DYN])))
+        return self.value(tt.ReduceSumOp(tiled, 0, tensor_type(i32, [1])))
 
     def shape_as_tensor(self, value: SSAValue) -> SSAValue:
         """A shape known at run time (a converted ShapeOf, ...) as the integer tensor OpenVINO
@@ -595,10 +632,10 @@ class Emitter:
         if any(isinstance(d, SSAValue) for d in new_shape):  # sizes known at run time
             if isinstance(value.owner, tt.ReshapeOp):
                 value = value.owner.input1
-            result_type = TensorType(
+            result_type = tensor_type(
                 element(value), [DYN if isinstance(d, SSAValue) else int(d) for d in new_shape]
             )
-            return self.value(tt.ReshapeOp(value, self.shape_operand(new_shape), result_type))
+            return self.reshape_op(value, self.shape_operand(new_shape), result_type)
         new_shape = tuple(int(d) for d in new_shape)
         old = dims(value)
         if old == new_shape:
@@ -608,7 +645,7 @@ class Emitter:
         if source is not None and (len(dynamic) <= 1 or
                                    dims(source).count(DYN) == len(dynamic)):
             return self.reshape(source, new_shape)  # reshape(reshape(x)) is reshape(x)
-        result_type = TensorType(element(value), new_shape)
+        result_type = tensor_type(element(value), new_shape)
         if len(dynamic) <= 1:
             target = self.const_shape([-1 if d == DYN else d for d in new_shape])
         else:
@@ -620,7 +657,12 @@ class Emitter:
             target = self.shape_operand(
                 [self.dim(value, next(axes)) if d == DYN else d for d in new_shape]
             )
-        return self.value(tt.ReshapeOp(value, target, result_type))
+        return self.reshape_op(value, target, result_type)
+
+    def reshape_op(self, value: SSAValue, target: SSAValue, result_type: Attribute) -> SSAValue:
+        """`tosa.reshape` of `value` by the shape `target` (an operand) to `result_type`."""
+        return self._pure(("reshape", value, target, result_type), lambda: tt.ReshapeOp.create(
+            operands=[value, target], result_types=[result_type]))
 
     def size(self, value: SSAValue, axis: int) -> int | SSAValue:
         """Dimension `axis` of `value`: its static size, or a `tosa.dim` (`!tosa.shape<1>`)."""
@@ -649,8 +691,8 @@ class Emitter:
         if all(isinstance(s, int) for s in sizes):
             return self.reshape(value, [int(s) for s in sizes])
         out = [s if isinstance(s, int) else DYN for s in sizes]
-        result_type = TensorType(element(value), out)
-        return self.value(tt.ReshapeOp(value, self.shape_operand(list(sizes)), result_type))
+        result_type = tensor_type(element(value), out)
+        return self.reshape_op(value, self.shape_operand(list(sizes)), result_type)
 
     def generalize(self, value: SSAValue, target: TensorType) -> SSAValue:
         """`value` typed as the compatible `target` (TOSA has no cast of types: a
@@ -659,7 +701,7 @@ class Emitter:
         if value.type == target:
             return value
         sizes = [self.dim(value, i) if d == DYN else d for i, d in enumerate(target.get_shape())]
-        return self.value(tt.ReshapeOp(value, self.shape_operand(sizes), target))
+        return self.reshape_op(value, self.shape_operand(sizes), target)
 
     def choose(
         self, condition: SSAValue, then: SSAValue, other: SSAValue, result_type: TensorType
@@ -690,7 +732,7 @@ class Emitter:
         old = dims(value)
         if tuple(start) == (0,) * len(old) and tuple(size) == old:
             return value
-        result_type = TensorType(element(value), list(size))
+        result_type = tensor_type(element(value), list(size))
         if 0 in size:
             if not is_static(size):
                 raise Unsupported("an empty slice of a dynamic shape")
@@ -710,7 +752,7 @@ class Emitter:
         ]
         along = [s[axis] for s in shapes]
         out[axis] = DYN if DYN in along else sum(along)
-        return self.value(tt.ConcatOp(list(values), axis, TensorType(element(values[0]), out)))
+        return self.value(tt.ConcatOp(list(values), axis, tensor_type(element(values[0]), out)))
 
     def tile(self, value: SSAValue, multiples: Sequence[int | SSAValue]) -> SSAValue:
         """`tosa.tile`; a multiple may be a run-time size (`!tosa.shape<1>`)."""
@@ -720,7 +762,7 @@ class Emitter:
             DYN if d == DYN or isinstance(m, SSAValue) else d * m
             for d, m in zip(dims(value), multiples, strict=True)
         ]
-        result_type = TensorType(element(value), out)
+        result_type = tensor_type(element(value), out)
         return self.value(tt.TileOp(value, self.shape_operand(multiples), result_type))
 
     def pad(self, value: SSAValue, padding: Sequence[int], fill: float | int = 0) -> SSAValue:
@@ -730,7 +772,7 @@ class Emitter:
         out = [DYN if d == DYN else d + padding[2 * i] + padding[2 * i + 1]
                for i, d in enumerate(dims(value))]
         pad_const = self.const(np.full(1, fill), element(value))
-        result_type = TensorType(element(value), out)
+        result_type = tensor_type(element(value), out)
         return self.value(tt.PadOp(value, self.const_shape(padding), pad_const, result_type))
 
     def broadcast_to(self, value: SSAValue, out_shape: Sequence[int | SSAValue]) -> SSAValue:
@@ -768,7 +810,7 @@ class Emitter:
         outer, inner = math.prod(dims[:axis]), math.prod(dims[axis + 1 :])
         values = self.reshape(value, (outer, dims[axis], inner))
         width = dims_of(table)[1]
-        result_type = TensorType(element(value), [outer, width, inner])
+        result_type = tensor_type(element(value), [outer, width, inner])
         return self.value(tt.GatherOp(values, table, result_type))
 
     # -- element-wise ---------------------------------------------------------------------
@@ -785,7 +827,7 @@ class Emitter:
         operands = [self.with_rank(v, len(out)) for v in values]
         if result_element is None:
             result_element = element(values[-1])
-        result_type = TensorType(result_element, out)
+        result_type = tensor_type(result_element, out)
         return self.value(cls.create(operands=[*operands, *extra], result_types=[result_type]))
 
     def add(self, a: SSAValue, b: SSAValue) -> SSAValue:
@@ -827,7 +869,7 @@ class Emitter:
         """`tensor.bitcast` to `element_type` (same width): the same bits, another type."""
         if element(value) == element_type:
             return value
-        return self.value(BitcastOp(value, TensorType(element_type, dims(value))))
+        return self.value(BitcastOp(value, tensor_type(element_type, dims(value))))
 
     def truncate(self, value: SSAValue) -> SSAValue:
         """Floats rounded toward zero: `x < 0 ? ceil(x) : floor(x)`."""

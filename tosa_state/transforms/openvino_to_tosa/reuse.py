@@ -14,20 +14,27 @@ Only the ops of one block are shared: ops built for a loop body go to blocks of 
 from __future__ import annotations
 
 from collections.abc import Hashable
-from functools import cache
 
 from xdsl.ir import Block, Operation, SSAValue
-from xdsl.traits import MemoryEffect, NoMemoryEffect
 
 Values = tuple[SSAValue, ...]
 
 
-@cache
-def pure_class(cls: type[Operation]) -> bool:
-    """Whether every op of `cls` is side-effect free (its only memory-effect traits say
-    none), whatever its operands and properties."""
-    effects = [t for t in cls.traits if isinstance(t, MemoryEffect)]
-    return bool(effects) and all(isinstance(t, NoMemoryEffect) for t in effects)
+class Key:
+    """A key of `PureOps` (and of an emitter's own table), hashed once: its parts hold
+    attributes, whose hashes are computed anew at every lookup otherwise."""
+
+    __slots__ = ("hash", "parts")
+
+    def __init__(self, parts: tuple[Hashable, ...]):
+        self.parts = parts
+        self.hash = hash(parts)
+
+    def __hash__(self) -> int:
+        return self.hash
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Key) and self.parts == other.parts
 
 
 class PureOps:
@@ -35,7 +42,7 @@ class PureOps:
     `to_tosa.merge_key`, or a helper's own key computed before building the op)."""
 
     def __init__(self) -> None:
-        self._table: dict[tuple[Block, Hashable], tuple[Values, int]] = {}
+        self._table: dict[Block, dict[Key, tuple[Values, int]]] = {}
         self._order: dict[Block, dict[Operation, int]] = {}
 
     def position(self, anchor: Operation) -> int | None:
@@ -48,10 +55,11 @@ class PureOps:
             order = self._order[block] = {op: i for i, op in enumerate(block.ops)}
         return order.get(anchor)
 
-    def find(self, anchor: Operation, key: Hashable) -> Values | None:
+    def find(self, anchor: Operation, key: Key) -> Values | None:
         """The values emitted under `key` that dominate `anchor`, if any."""
         block = anchor.parent
-        entry = self._table.get((block, key))  # type: ignore[arg-type]
+        table = self._table.get(block)  # type: ignore[arg-type]
+        entry = None if table is None else table.get(key)
         if entry is None:
             return None
         values, emitted_at = entry
@@ -60,17 +68,17 @@ class PureOps:
             return None
         return values
 
-    def add(self, anchor: Operation, entries: dict[Hashable, Values]) -> None:
+    def add(self, anchor: Operation, entries: dict[Key, Values]) -> None:
         """Offer the values an emitter produced for `anchor` (now inserted before it)."""
         block = anchor.parent
         here = self.position(anchor)
         if block is None or here is None:
             return
-        table = self._table
+        table = self._table.setdefault(block, {})
         for key, values in entries.items():
-            found = table.get((block, key))
+            found = table.get(key)
             if found is None or found[1] > here or not _in(block, found[0]):
-                table[(block, key)] = (values, here)
+                table[key] = (values, here)
 
 
 def _in(block: Block, values: Values) -> bool:
@@ -78,4 +86,4 @@ def _in(block: Block, values: Values) -> bool:
     return all(v.owner.parent is block for v in values)  # type: ignore[union-attr]
 
 
-__all__ = ["PureOps", "pure_class"]
+__all__ = ["Key", "PureOps"]

@@ -23,7 +23,6 @@ from xdsl.ir import SSAValue
 from tosa_state.diagnostics import LAYER_ATTR, describe_layer
 from tosa_state.dialects import openvino as ov
 from tosa_state.dialects.tosa import elementwise as tew
-from tosa_state.dialects.tosa import tensor as tt
 from tosa_state.transforms.openvino_to_tosa.activation import clamp_bounds
 from tosa_state.transforms.openvino_to_tosa.common import (
     DYN,
@@ -388,7 +387,7 @@ def _state_of(e: Emitter, state: SSAValue, d: int, n: Size, hidden: int) -> SSAV
     # checked by `_checked_state`: one reshape, not merged with that check
     rows = window(e, state, (0, d, 0), (n, 1, hidden)) if dims(state)[1] != 1 else state
     result_type = TensorType(element(state), [1, static(n), hidden])
-    return e.value(tt.ReshapeOp(rows, e.shape_operand([1, n, hidden]), result_type))
+    return e.reshape_op(rows, e.shape_operand([1, n, hidden]), result_type)
 
 
 def _checked_state(e: Emitter, op: Sequence_, state: SSAValue, what: str,
@@ -397,7 +396,7 @@ def _checked_state(e: Emitter, op: Sequence_, state: SSAValue, what: str,
     another size (an empty one above all: a variable of dynamic shape starts so, and is so
     again after a reset) fails there, with a message naming the layer that says so."""
     result_type = TensorType(element(state), [static(s) for s in expected])
-    reshaped = e.value(tt.ReshapeOp(state, e.shape_operand(list(expected)), result_type))
+    reshaped = e.reshape_op(state, e.shape_operand(list(expected)), result_type)
     layer = describe_layer(op)
     reason = (f"the {what} does not have the shape [batch, directions, hidden_size] of "
               "this call's X: a state variable of dynamic shape starts empty (and is empty "
