@@ -330,7 +330,7 @@ class Emitter:
     def __init__(self, lowering: Lowering, anchor: Operation, shared: bool = True):
         self.lowering = lowering
         self.anchor = anchor
-        self.shared = shared
+        self.shared = shared and anchor is not None  # (tests build ops without one)
         self.ops: list[Operation] = []
         self.at_end: list[Operation] = []
         self.declarations: list[Operation] = []
