@@ -39,13 +39,15 @@ def _side_effect_free(op: Operation) -> bool:
 
 def merge_key(op: Operation) -> tuple[object, ...]:
     """What equal side-effect-free ops (no regions) of one block have in common: name,
-    operands, properties (a mapped weight by where its bytes are) and result types."""
-    properties = op.properties
+    operands, properties (a mapped weight by where its bytes are), result types and
+    attributes (a reshape that checks a state names its layer in one)."""
+    properties, attributes = op.properties, op.attributes
     return (
         op.name,
         tuple(op.operands),
         tuple(sorted((k, identity(v)) for k, v in properties.items())) if properties else (),
         tuple(op.result_types),
+        tuple(sorted(attributes.items())) if attributes else (),
     )
 
 

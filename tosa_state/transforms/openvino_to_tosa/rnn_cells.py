@@ -23,6 +23,7 @@ from xdsl.ir import SSAValue
 from tosa_state.diagnostics import LAYER_ATTR, describe_layer
 from tosa_state.dialects import openvino as ov
 from tosa_state.dialects.tosa import elementwise as tew
+from tosa_state.dialects.tosa import tensor as tt
 from tosa_state.transforms.openvino_to_tosa.activation import clamp_bounds
 from tosa_state.transforms.openvino_to_tosa.common import (
     DYN,
@@ -396,14 +397,14 @@ def _checked_state(e: Emitter, op: Sequence_, state: SSAValue, what: str,
     another size (an empty one above all: a variable of dynamic shape starts so, and is so
     again after a reset) fails there, with a message naming the layer that says so."""
     result_type = TensorType(element(state), [static(s) for s in expected])
-    reshaped = e.reshape_op(state, e.shape_operand(list(expected)), result_type)
+    check = tt.ReshapeOp(state, e.shape_operand(list(expected)), result_type)
     layer = describe_layer(op)
     reason = (f"the {what} does not have the shape [batch, directions, hidden_size] of "
               "this call's X: a state variable of dynamic shape starts empty (and is empty "
               "again after a reset), set it with set_state first")
-    assert reshaped.owner is not None
-    reshaped.owner.attributes[LAYER_ATTR] = StringAttr(f"{layer}: {reason}" if layer else reason)
-    return reshaped
+    # named before it is emitted: not the same op as a plain reshape of `state`
+    check.attributes[LAYER_ATTR] = StringAttr(f"{layer}: {reason}" if layer else reason)
+    return e.value(check)
 
 
 RNN_CELL_PATTERNS = (LSTMCell, GRUCell, RNNCell, RecurrentSequence)
