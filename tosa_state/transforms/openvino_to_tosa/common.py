@@ -350,13 +350,21 @@ class Emitter:
             self.reused.update(found)
         return found
 
-    def _pure(self, parts: tuple[Hashable, ...], build: Callable[[], Operation]) -> SSAValue:
+    def _pure(self, parts: tuple[Hashable, ...], build: Callable[[], Operation],
+              checked: bool = True) -> SSAValue:
         """The result of the single-result pure op `build()`, which `parts` describe: built
-        only when no equal op was emitted before (a cheaper key than `merge_key`)."""
+        only when no equal op was emitted before (a cheaper key than `merge_key`), then
+        verified and folded as `emit` does, unless not `checked` (a constant built here)."""
         key = Key(parts)
         found = self._reuse(key)
         if found is None:
-            found = self._emitted[key] = tuple(self._add(build()))
+            if checked:
+                values = tuple(self._add(build()))
+            else:
+                op = build()
+                self.ops.append(op)
+                values = tuple(op.results)
+            found = self._emitted[key] = values
         (result,) = found
         return result
 
@@ -469,7 +477,7 @@ class Emitter:
             array = array.astype(dtype_of(element_type))
         if array.size <= _SHARED_CONST and array.dtype.isbuiltin == 1:
             key = ("const", array.dtype, array.shape, array.tobytes())
-            return self._pure(key, lambda: self._const_op(array))
+            return self._pure(key, lambda: self._const_op(array), checked=False)
         op = self._const_op(array)
         self.ops.append(op)
         return op.output
@@ -487,7 +495,8 @@ class Emitter:
 
     def const_shape(self, dims: Sequence[int]) -> SSAValue:
         values = tuple(int(d) for d in dims)
-        return self._pure(("const_shape", values), lambda: tt.ConstShapeOp(values))
+        return self._pure(("const_shape", values), lambda: tt.ConstShapeOp(values),
+                          checked=False)
 
     def dim(self, value: SSAValue, axis: int) -> SSAValue:
         """`tosa.dim`: dimension `axis` of `value` at run time, a `!tosa.shape<1>`."""
