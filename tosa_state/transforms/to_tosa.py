@@ -3,10 +3,12 @@ to a module once their patterns have run."""
 
 from __future__ import annotations
 
+from functools import cache
+
 from xdsl.dialects.builtin import FunctionType, ModuleOp
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Operation
-from xdsl.traits import is_side_effect_free
+from xdsl.traits import MemoryEffect, NoMemoryEffect, is_side_effect_free
 
 from tosa_state.dialects.tosa.variables import VariableOp
 from tosa_state.resources import identity
@@ -23,24 +25,43 @@ def refine_result_types(func: FuncOp) -> None:
     )
 
 
+@cache
+def pure_class(cls: type[Operation]) -> bool:
+    """Whether every op of `cls` is side-effect free (its only memory-effect traits say
+    none), whatever its operands, properties and regions."""
+    effects = [t for t in cls.traits if isinstance(t, MemoryEffect)]
+    return bool(effects) and all(isinstance(t, NoMemoryEffect) for t in effects)
+
+
+def _side_effect_free(op: Operation) -> bool:
+    return pure_class(type(op)) or (bool(op.regions) and is_side_effect_free(op))
+
+
+def merge_key(op: Operation) -> tuple[object, ...]:
+    """What equal side-effect-free ops (no regions) of one block have in common: name,
+    operands, properties (a mapped weight by where its bytes are), result types and
+    attributes (a reshape that checks a state names its layer in one)."""
+    properties, attributes = op.properties, op.attributes
+    return (
+        op.name,
+        tuple(op.operands),
+        tuple(sorted((k, identity(v)) for k, v in properties.items())) if properties else (),
+        tuple(op.result_types),
+        tuple(sorted(attributes.items())) if attributes else (),
+    )
+
+
 def clean_up(module: ModuleOp, created: list[Operation]) -> None:
     """Merge equal side-effect-free ops the conversion created (constants, shapes, reshapes of
     one value, ...) and erase the dead ones."""
     ours = set(created)
     created = [op for op in module.walk() if op in ours]
-    pure = {op for op in created if is_side_effect_free(op)}
+    pure = {op for op in created if _side_effect_free(op)}
     seen: dict[tuple[object, ...], Operation] = {}
     for op in created:
         if op.regions or op not in pure:
             continue
-        properties = op.properties
-        key = (
-            op.parent_block(),
-            op.name,
-            tuple(op.operands),
-            tuple(sorted((k, identity(v)) for k, v in properties.items())) if properties else (),
-            tuple(op.result_types),
-        )
+        key = (op.parent_block(), *merge_key(op))
         first = seen.setdefault(key, op)
         if first is not op:
             for old, new in zip(op.results, first.results, strict=True):
@@ -58,4 +79,4 @@ def clean_up(module: ModuleOp, created: list[Operation]) -> None:
         worklist.extend(owner for owner in used if owner in removable)
 
 
-__all__ = ["clean_up", "refine_result_types"]
+__all__ = ["clean_up", "merge_key", "pure_class", "refine_result_types"]

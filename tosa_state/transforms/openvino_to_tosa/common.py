@@ -18,14 +18,16 @@ from __future__ import annotations
 
 import math
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any, ClassVar
 
 import numpy as np
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     AnyFloat,
+    IntegerAttr,
     IntegerType,
     Signedness,
     TensorType,
@@ -57,7 +59,9 @@ from tosa_state.dtypes import (
     numpy_dtype,
     numpy_to_dense,
 )
-from tosa_state.resources import mapped
+from tosa_state.resources import identity, mapped
+from tosa_state.transforms.openvino_to_tosa.reuse import Key, PureOps, Values
+from tosa_state.transforms.to_tosa import merge_key, pure_class
 from tosa_state.verification import verification_signature
 
 FOLD_LIMIT = 1 << 20
@@ -69,6 +73,9 @@ DATA_SIZES_LIMIT = 16
 (one `tosa.shape_from_tensor` each: pads, bounds and repeats are one per axis)."""
 
 _STATE_OPS = (VariableOp, VariableReadOp, VariableWriteOp)
+
+_SHARED_CONST = 64
+"""Constants of up to this many elements are emitted once per block (keyed by value)."""
 
 
 class Unsupported(Exception):
@@ -122,6 +129,27 @@ def shape(value: SSAValue) -> tuple[int, ...]:
         raise Unsupported(f"operand of type {value.type} has a dynamic shape (this op needs "
                           "static shapes)")
     return found
+
+
+@cache
+def _tensor_type(element_type: Attribute, shape_: tuple[int, ...]) -> TensorType:
+    return TensorType(element_type, shape_)
+
+
+def tensor_type(element_type: Attribute, shape_: Sequence[int]) -> TensorType:
+    """`TensorType(element_type, shape_)`, built once per element type and shape (the
+    conversion asks for the same few types thousands of times)."""
+    return _tensor_type(element_type, tuple(shape_))
+
+
+@cache
+def _shape_type(rank: int) -> tt.ShapeType:
+    return tt.ShapeType(rank)
+
+
+@cache
+def _axis(axis: int) -> IntegerAttr:
+    return IntegerAttr(axis, i32)
 
 
 def is_static(shape_: Sequence[int]) -> bool:
@@ -210,8 +238,12 @@ def _runtime_value(value: SSAValue) -> Any:
     return constant(value)
 
 
+_CONSTANT_OPS = frozenset((tt.ConstOp, tt.ConstShapeOp, ov.ConstantOp))
+"""The ops whose values `folding` takes (exact classes: none of them is subclassed)."""
+
+
 def _is_constant(value: SSAValue) -> bool:
-    return isinstance(value.owner, tt.ConstOp | tt.ConstShapeOp | ov.ConstantOp)
+    return type(value.owner) in _CONSTANT_OPS
 
 
 def _dense(value: SSAValue) -> Attribute | None:
@@ -270,6 +302,8 @@ class Lowering:
     verified: set[Hashable] = field(default_factory=set)
     """The signatures of the ops emitted and verified so far (`verification_signature`:
     an op of one of them verifies alike; the set keeps the constants they name alive)."""
+    pure: PureOps = field(default_factory=PureOps)
+    """The pure ops emitted so far, which later conversions in their block reuse."""
 
     def evaluate(self, op: Operation, args: Sequence[Any]) -> tuple[Any, ...]:
         """Run `op` on constant arguments (`tosa_state.folding`: the runtime's numpy impls)."""
@@ -287,19 +321,68 @@ class Lowering:
 class Emitter:
     """Collects the TOSA ops replacing `anchor` (inserted only when the conversion succeeds),
     folding ops on constants and verifying the rest, plus ops for the end of the block (state
-    writes) and module-level declarations."""
+    writes) and module-level declarations.
 
-    def __init__(self, lowering: Lowering, anchor: Operation):
+    A pure op equal to one emitted before is not emitted again: its values are reused, from
+    this emitter's ops or, when `shared` (the ops go right before `anchor`), from the
+    earlier conversions of the block (`lowering.pure`, where they dominate `anchor`)."""
+
+    def __init__(self, lowering: Lowering, anchor: Operation, shared: bool = True):
         self.lowering = lowering
         self.anchor = anchor
+        self.shared = shared and anchor is not None  # (tests build ops without one)
         self.ops: list[Operation] = []
         self.at_end: list[Operation] = []
         self.declarations: list[Operation] = []
+        self._emitted: dict[Key, Values] = {}
+        """The values of this emitter's pure ops (and of the ops it folded), by key."""
+        self.reused: set[SSAValue] = set()
+        """Values this emitter got from an earlier pure op instead of a new one."""
 
     # -- bookkeeping ----------------------------------------------------------------------
 
+    def _reuse(self, key: Key) -> Values | None:
+        """The values of an equal pure op emitted before (see the class docstring)."""
+        found = self._emitted.get(key)
+        if found is None and self.shared:
+            found = self.lowering.pure.find(self.anchor, key)
+        if found is not None:
+            self.reused.update(found)
+        return found
+
+    def _pure(self, parts: tuple[Hashable, ...], build: Callable[[], Operation],
+              checked: bool = True) -> SSAValue:
+        """The result of the single-result pure op `build()`, which `parts` describe: built
+        only when no equal op was emitted before (a cheaper key than `merge_key`), then
+        verified and folded as `emit` does, unless not `checked` (a constant built here)."""
+        key = Key(parts)
+        found = self._reuse(key)
+        if found is None:
+            if checked:
+                values = tuple(self._add(build()))
+            else:
+                op = build()
+                self.ops.append(op)
+                values = tuple(op.results)
+            found = self._emitted[key] = values
+        (result,) = found
+        return result
+
     def emit(self, op: Operation) -> list[SSAValue]:
-        """Add `op` (or the constants it folds to); returns its results."""
+        """Add `op` (or the constants it folds to, or the values of an equal pure op emitted
+        before); returns its results."""
+        if op.regions or not pure_class(type(op)):
+            return self._add(op)
+        key = Key(merge_key(op))
+        found = self._reuse(key)
+        if found is not None:
+            op.drop_all_references()
+            return list(found)
+        values = self._add(op)
+        self._emitted[key] = tuple(values)
+        return values
+
+    def _add(self, op: Operation) -> list[SSAValue]:
         if not isinstance(op, _STATE_OPS):
             signature = verification_signature(op)
             if signature is None or signature not in self.lowering.verified:
@@ -327,10 +410,11 @@ class Emitter:
 
     @staticmethod
     def _foldable(op: Operation) -> bool:
-        if (isinstance(op, (*_STATE_OPS, tt.ConstOp, tt.ConstShapeOp)) or op.regions
-                or op.has_trait(NotFolded)):
-            return False
-        if not op.operands or not all(_is_constant(v) for v in op.operands):
+        operands = op.operands
+        if not operands or not all(type(v.owner) in _CONSTANT_OPS for v in operands):
+            return False  # first: most ops have a computed operand
+        if isinstance(op, (*_STATE_OPS, tt.ConstOp, tt.ConstShapeOp)) or op.regions or (
+                op.has_trait(NotFolded)):
             return False
         if isinstance(op, _LAYOUT_OPS) and mapped(_dense(op.operands[0])):
             return False  # a weight used in place: the plan transposes it as a view
@@ -347,6 +431,16 @@ class Emitter:
         self.ops.clear()
         self.at_end.clear()
         self.declarations.clear()
+        self._emitted.clear()
+        self.reused.clear()
+
+    def insert(self, rewriter: PatternRewriter) -> None:
+        """Insert the ops before the anchor and offer the pure ones to later conversions."""
+        if self.ops:
+            rewriter.insert(self.ops, InsertPoint.before(self.anchor))
+        self.lowering.created.extend(self.ops)
+        if self.shared:
+            self.lowering.pure.add(self.anchor, self._emitted)
 
     def commit(self, rewriter: PatternRewriter, results: Sequence[SSAValue]) -> None:
         anchor = self.anchor
@@ -355,17 +449,16 @@ class Emitter:
             rewriter.insert(declaration, InsertPoint.before(func))
             if isinstance(declaration, VariableOp):
                 self.lowering.variables[declaration.var_name] = declaration
-        self.lowering.created.extend(self.ops)
+        location = anchor.location
         for op in (*self.ops, *self.at_end):  # run-time errors point at the OpenVINO layer
-            for inner in op.walk():
+            for inner in op.walk() if op.regions else (op,):
                 if isinstance(inner.location, UnknownLoc):
-                    inner.location = anchor.location
+                    inner.location = location
         block = anchor.parent_block()
         if self.at_end:
             assert block is not None and block.last_op is not None
             rewriter.insert(self.at_end, InsertPoint.before(block.last_op))
-        if self.ops:
-            rewriter.insert(self.ops, InsertPoint.before(anchor))
+        self.insert(rewriter)
         # Not `rewriter.replace`: it would give every new op the anchor's name hint.
         for old, new in zip(anchor.results, results, strict=True):
             rewriter.replace_all_uses_with(old, new)
@@ -373,31 +466,50 @@ class Emitter:
 
     # -- constants and shapes -------------------------------------------------------------
 
+    def const_attr(self, values: Attribute) -> SSAValue:
+        """A `tosa.const` holding `values` (a dense attribute)."""
+        return self._pure(("const", identity(values)), lambda: tt.ConstOp(values))
+
     def const(self, array: np.ndarray | Any, element_type: Attribute | None = None) -> SSAValue:
         """A `tosa.const` holding `array` (converted to `element_type` when given)."""
         array = np.asarray(array)
         if element_type is not None:
             array = array.astype(dtype_of(element_type))
-        try:
-            dense = numpy_to_dense(array)
-        except UnsupportedElementType as error:
-            raise Unsupported(str(error)) from None
-        op = tt.ConstOp(dense)
+        if array.size <= _SHARED_CONST and array.dtype.isbuiltin == 1:
+            key = ("const", array.dtype, array.shape, array.tobytes())
+            return self._pure(key, lambda: self._const_op(array), checked=False)
+        op = self._const_op(array)
         self.ops.append(op)
         return op.output
+
+    @staticmethod
+    def _const_op(array: np.ndarray) -> Operation:
+        try:
+            return tt.ConstOp(numpy_to_dense(array))
+        except UnsupportedElementType as error:
+            raise Unsupported(str(error)) from None
 
     def scalar(self, number: float | int | bool, element_type: Attribute, rank: int) -> SSAValue:
         """A constant of shape `[1] * rank` (broadcasts against any tensor of that rank)."""
         return self.const(np.full((1,) * rank, number), element_type)
 
     def const_shape(self, dims: Sequence[int]) -> SSAValue:
-        op = tt.ConstShapeOp([int(d) for d in dims])
-        self.ops.append(op)
-        return op.output
+        values = tuple(int(d) for d in dims)
+        return self._pure(("const_shape", values), lambda: tt.ConstShapeOp(values),
+                          checked=False)
 
     def dim(self, value: SSAValue, axis: int) -> SSAValue:
         """`tosa.dim`: dimension `axis` of `value` at run time, a `!tosa.shape<1>`."""
-        return self.value(tts.DimOp(value, axis))
+        return self._pure(("dim", value, axis), lambda: tts.DimOp.create(
+            operands=[value], properties={"axis": _axis(axis)}, result_types=[_shape_type(1)]))
+
+    def shape_op(self, cls: type[Operation], *operands: SSAValue) -> SSAValue:
+        """A shape op of `operands` (`tosa.mul_shape`, `tosa.concat_shape`, ...): the
+        ranks of the operands add up (concat_shape) or are one (the others)."""
+        ranks = [v.type.rank for v in operands]  # type: ignore[attr-defined]
+        rank = sum(ranks) if cls is tts.ConcatShapeOp else ranks[0]
+        return self._pure((cls, operands), lambda: cls.create(
+            operands=list(operands), result_types=[_shape_type(rank)]))
 
     def shape_operand(self, elements: Sequence[int | SSAValue]) -> SSAValue:
         """A `!tosa.shape<N>` of known sizes (ints) and run-time ones (`!tosa.shape<1>`
@@ -416,7 +528,7 @@ class Emitter:
             pieces.append(self.const_shape(run))
         if len(pieces) == 1:
             return pieces[0]
-        return self.value(tts.ConcatShapeOp(pieces))
+        return self.shape_op(tts.ConcatShapeOp, *pieces)
 
     def shape_tensor(self, shape_: RuntimeShape, like: SSAValue | None = None) -> SSAValue:
         """The converted value of an OpenVINO shape tensor: a constant when every size is
@@ -432,14 +544,21 @@ class Emitter:
             elif shape_.scalar:
                 array = array.reshape(())
             return self.const(array, shape_.element_type)
+        shapes = self.lowering.shapes
         result = self.shape_operand(shape_.elements)
-        known = self.lowering.shapes.get(result)
-        if known is not None and known != shape_:
+        known = shapes.get(result)
+        if known is not None and known != shape_ and result not in self.reused:
             # The same sizes as another OpenVINO shape tensor of another rank (`[]` and its
             # Reshape to `[1]` are both one `tosa.dim`): a value of its own, keyed apart.
             zeros = self.const_shape([0] * len(shape_.elements))
-            result = self.value(tts.AddShapeOp(result, zeros))
-        self.lowering.shapes[result] = shape_
+            result = self.shape_op(tts.AddShapeOp, result, zeros)
+            known = shapes.get(result)
+        if known is not None and known != shape_:
+            # an equal op's value, keyed already: an op of our own (`clean_up` merges them)
+            copy = result.owner.clone()  # type: ignore[union-attr]
+            self.ops.append(copy)
+            result = copy.results[result.index]  # type: ignore[union-attr]
+        shapes[result] = shape_
         return result
 
     def shape_elements(self, value: SSAValue) -> RuntimeShape | None:
@@ -492,17 +611,17 @@ class Emitter:
         if _non_negative(size):
             return self.cast(self._count_ones(size), element_type)
         zero = self.const_shape([0])  # a size of unknown sign: `max(s, 0) - max(-s, 0)`
-        above = self._count_ones(self.value(tts.MaxShapeOp(size, zero)))
-        minus = self.value(tts.SubShapeOp(zero, size))
-        below = self._count_ones(self.value(tts.MaxShapeOp(minus, zero)))
+        above = self._count_ones(self.shape_op(tts.MaxShapeOp, size, zero))
+        minus = self.shape_op(tts.SubShapeOp, zero, size)
+        below = self._count_ones(self.shape_op(tts.MaxShapeOp, minus, zero))
         return self.cast(self.sub(above, below), element_type)
 
     def _count_ones(self, count: SSAValue) -> SSAValue:
         """`count` (>= 0, a `!tosa.shape<1>`) as a `tensor<1xi32>`: the sum of that many ones
         (a run-time `tosa.tile`)."""
         ones = self.const(np.ones(1, np.int32), i32)
-        tiled = self.value(tt.TileOp(ones, self.shape_operand([count]), TensorType(i32, [DYN])))
-        return self.value(tt.ReduceSumOp(tiled, 0, TensorType(i32, [1])))
+        tiled = self.value(tt.TileOp(ones, self.shape_operand([count]), tensor_type(i32, [DYN])))
+        return self.value(tt.ReduceSumOp(tiled, 0, tensor_type(i32, [1])))
 
     def shape_as_tensor(self, value: SSAValue) -> SSAValue:
         """A shape known at run time (a converted ShapeOf, ...) as the integer tensor OpenVINO
@@ -522,10 +641,10 @@ class Emitter:
         if any(isinstance(d, SSAValue) for d in new_shape):  # sizes known at run time
             if isinstance(value.owner, tt.ReshapeOp):
                 value = value.owner.input1
-            result_type = TensorType(
+            result_type = tensor_type(
                 element(value), [DYN if isinstance(d, SSAValue) else int(d) for d in new_shape]
             )
-            return self.value(tt.ReshapeOp(value, self.shape_operand(new_shape), result_type))
+            return self.reshape_op(value, self.shape_operand(new_shape), result_type)
         new_shape = tuple(int(d) for d in new_shape)
         old = dims(value)
         if old == new_shape:
@@ -535,7 +654,7 @@ class Emitter:
         if source is not None and (len(dynamic) <= 1 or
                                    dims(source).count(DYN) == len(dynamic)):
             return self.reshape(source, new_shape)  # reshape(reshape(x)) is reshape(x)
-        result_type = TensorType(element(value), new_shape)
+        result_type = tensor_type(element(value), new_shape)
         if len(dynamic) <= 1:
             target = self.const_shape([-1 if d == DYN else d for d in new_shape])
         else:
@@ -547,7 +666,12 @@ class Emitter:
             target = self.shape_operand(
                 [self.dim(value, next(axes)) if d == DYN else d for d in new_shape]
             )
-        return self.value(tt.ReshapeOp(value, target, result_type))
+        return self.reshape_op(value, target, result_type)
+
+    def reshape_op(self, value: SSAValue, target: SSAValue, result_type: Attribute) -> SSAValue:
+        """`tosa.reshape` of `value` by the shape `target` (an operand) to `result_type`."""
+        return self._pure(("reshape", value, target, result_type), lambda: tt.ReshapeOp.create(
+            operands=[value, target], result_types=[result_type]))
 
     def size(self, value: SSAValue, axis: int) -> int | SSAValue:
         """Dimension `axis` of `value`: its static size, or a `tosa.dim` (`!tosa.shape<1>`)."""
@@ -565,9 +689,9 @@ class Emitter:
             return known
         total = runtime[0]
         if known != 1:
-            total = self.value(tts.MulShapeOp(total, self.const_shape([known])))
+            total = self.shape_op(tts.MulShapeOp, total, self.const_shape([known]))
         for size in runtime[1:]:
-            total = self.value(tts.MulShapeOp(total, size))
+            total = self.shape_op(tts.MulShapeOp, total, size)
         return total
 
     def reshape_sizes(self, value: SSAValue, sizes: Sequence[int | SSAValue]) -> SSAValue:
@@ -576,8 +700,8 @@ class Emitter:
         if all(isinstance(s, int) for s in sizes):
             return self.reshape(value, [int(s) for s in sizes])
         out = [s if isinstance(s, int) else DYN for s in sizes]
-        result_type = TensorType(element(value), out)
-        return self.value(tt.ReshapeOp(value, self.shape_operand(list(sizes)), result_type))
+        result_type = tensor_type(element(value), out)
+        return self.reshape_op(value, self.shape_operand(list(sizes)), result_type)
 
     def generalize(self, value: SSAValue, target: TensorType) -> SSAValue:
         """`value` typed as the compatible `target` (TOSA has no cast of types: a
@@ -586,7 +710,7 @@ class Emitter:
         if value.type == target:
             return value
         sizes = [self.dim(value, i) if d == DYN else d for i, d in enumerate(target.get_shape())]
-        return self.value(tt.ReshapeOp(value, self.shape_operand(sizes), target))
+        return self.reshape_op(value, self.shape_operand(sizes), target)
 
     def choose(
         self, condition: SSAValue, then: SSAValue, other: SSAValue, result_type: TensorType
@@ -617,7 +741,7 @@ class Emitter:
         old = dims(value)
         if tuple(start) == (0,) * len(old) and tuple(size) == old:
             return value
-        result_type = TensorType(element(value), list(size))
+        result_type = tensor_type(element(value), list(size))
         if 0 in size:
             if not is_static(size):
                 raise Unsupported("an empty slice of a dynamic shape")
@@ -637,7 +761,7 @@ class Emitter:
         ]
         along = [s[axis] for s in shapes]
         out[axis] = DYN if DYN in along else sum(along)
-        return self.value(tt.ConcatOp(list(values), axis, TensorType(element(values[0]), out)))
+        return self.value(tt.ConcatOp(list(values), axis, tensor_type(element(values[0]), out)))
 
     def tile(self, value: SSAValue, multiples: Sequence[int | SSAValue]) -> SSAValue:
         """`tosa.tile`; a multiple may be a run-time size (`!tosa.shape<1>`)."""
@@ -647,7 +771,7 @@ class Emitter:
             DYN if d == DYN or isinstance(m, SSAValue) else d * m
             for d, m in zip(dims(value), multiples, strict=True)
         ]
-        result_type = TensorType(element(value), out)
+        result_type = tensor_type(element(value), out)
         return self.value(tt.TileOp(value, self.shape_operand(multiples), result_type))
 
     def pad(self, value: SSAValue, padding: Sequence[int], fill: float | int = 0) -> SSAValue:
@@ -657,7 +781,7 @@ class Emitter:
         out = [DYN if d == DYN else d + padding[2 * i] + padding[2 * i + 1]
                for i, d in enumerate(dims(value))]
         pad_const = self.const(np.full(1, fill), element(value))
-        result_type = TensorType(element(value), out)
+        result_type = tensor_type(element(value), out)
         return self.value(tt.PadOp(value, self.const_shape(padding), pad_const, result_type))
 
     def broadcast_to(self, value: SSAValue, out_shape: Sequence[int | SSAValue]) -> SSAValue:
@@ -695,7 +819,7 @@ class Emitter:
         outer, inner = math.prod(dims[:axis]), math.prod(dims[axis + 1 :])
         values = self.reshape(value, (outer, dims[axis], inner))
         width = dims_of(table)[1]
-        result_type = TensorType(element(value), [outer, width, inner])
+        result_type = tensor_type(element(value), [outer, width, inner])
         return self.value(tt.GatherOp(values, table, result_type))
 
     # -- element-wise ---------------------------------------------------------------------
@@ -712,7 +836,7 @@ class Emitter:
         operands = [self.with_rank(v, len(out)) for v in values]
         if result_element is None:
             result_element = element(values[-1])
-        result_type = TensorType(result_element, out)
+        result_type = tensor_type(result_element, out)
         return self.value(cls.create(operands=[*operands, *extra], result_types=[result_type]))
 
     def add(self, a: SSAValue, b: SSAValue) -> SSAValue:
@@ -754,7 +878,7 @@ class Emitter:
         """`tensor.bitcast` to `element_type` (same width): the same bits, another type."""
         if element(value) == element_type:
             return value
-        return self.value(BitcastOp(value, TensorType(element_type, dims(value))))
+        return self.value(BitcastOp(value, tensor_type(element_type, dims(value))))
 
     def truncate(self, value: SSAValue) -> SSAValue:
         """Floats rounded toward zero: `x < 0 ? ceil(x) : floor(x)`."""
@@ -864,9 +988,7 @@ class OpenVINOPattern(RewritePattern, ABC):
         for i, operand in enumerate(op.operands):
             if operand in self.lowering.shapes:
                 op.operands[i] = e.shape_as_tensor(operand)
-        if e.ops:
-            rewriter.insert(e.ops, InsertPoint.before(op))
-            self.lowering.created.extend(e.ops)
+        e.insert(rewriter)
 
     @abstractmethod
     def convert(self, op: Any, e: Emitter) -> Sequence[SSAValue]:

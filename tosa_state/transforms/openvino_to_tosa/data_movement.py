@@ -46,10 +46,10 @@ class Constant(OpenVINOPattern):
         value_type = op.value.type
         stored = signless(value_type.element_type)
         if stored == value_type.element_type or stored.width.data == 8:
-            return [e.value(tt.ConstOp(op.value))]
+            return [e.const_attr(op.value)]
         # ui16 / ui32 / ui64: TOSA holds the same bytes as signless integers
         same_bytes = DenseIntOrFPElementsAttr(TensorType(stored, value_type.shape), op.value.data)
-        return [e.bitcast(e.value(tt.ConstOp(same_bytes)), value_type.element_type)]
+        return [e.bitcast(e.const_attr(same_bytes), value_type.element_type)]
 
 
 class ShapeOf(OpenVINOPattern):

@@ -74,7 +74,7 @@ class TimeLoop:
     def __init__(self, lowering: Lowering, e: Emitter, steps: Size):
         self.steps = steps
         self._outer = e
-        self.body = Emitter(lowering, e.anchor)
+        self.body = Emitter(lowering, e.anchor, shared=False)
         self._block = Block()
         self._inits: list[SSAValue] = []
         self._next: dict[SSAValue, SSAValue] = {}
@@ -196,7 +196,7 @@ class TimeLoop:
         args = self._carried()
         self._block.add_ops([*self.body.ops, YieldOp(*(self._next[a] for a in args))])
         cond_block = Block(arg_types=[a.type for a in args])
-        cond = Emitter(self.body.lowering, self.body.anchor)
+        cond = Emitter(self.body.lowering, self.body.anchor, shared=False)
         current = cond_block.args[step.index]
         limit = (cond.const(np.full(shape(step), end, np.int32)) if isinstance(end, int)
                  else cond_block.args[end.index])

@@ -388,7 +388,7 @@ def _state_of(e: Emitter, state: SSAValue, d: int, n: Size, hidden: int) -> SSAV
     # checked by `_checked_state`: one reshape, not merged with that check
     rows = window(e, state, (0, d, 0), (n, 1, hidden)) if dims(state)[1] != 1 else state
     result_type = TensorType(element(state), [1, static(n), hidden])
-    return e.value(tt.ReshapeOp(rows, e.shape_operand([1, n, hidden]), result_type))
+    return e.reshape_op(rows, e.shape_operand([1, n, hidden]), result_type)
 
 
 def _checked_state(e: Emitter, op: Sequence_, state: SSAValue, what: str,
@@ -397,14 +397,14 @@ def _checked_state(e: Emitter, op: Sequence_, state: SSAValue, what: str,
     another size (an empty one above all: a variable of dynamic shape starts so, and is so
     again after a reset) fails there, with a message naming the layer that says so."""
     result_type = TensorType(element(state), [static(s) for s in expected])
-    reshaped = e.value(tt.ReshapeOp(state, e.shape_operand(list(expected)), result_type))
+    check = tt.ReshapeOp(state, e.shape_operand(list(expected)), result_type)
     layer = describe_layer(op)
     reason = (f"the {what} does not have the shape [batch, directions, hidden_size] of "
               "this call's X: a state variable of dynamic shape starts empty (and is empty "
               "again after a reset), set it with set_state first")
-    assert reshaped.owner is not None
-    reshaped.owner.attributes[LAYER_ATTR] = StringAttr(f"{layer}: {reason}" if layer else reason)
-    return reshaped
+    # named before it is emitted: not the same op as a plain reshape of `state`
+    check.attributes[LAYER_ATTR] = StringAttr(f"{layer}: {reason}" if layer else reason)
+    return e.value(check)
 
 
 RNN_CELL_PATTERNS = (LSTMCell, GRUCell, RNNCell, RecurrentSequence)

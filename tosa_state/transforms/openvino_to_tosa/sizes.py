@@ -63,7 +63,7 @@ def combine(e: Emitter, op: type[tts.ShapeBinaryOperation], fold, a: Size, b: Si
     """`fold(a, b)` when both are known, else `op` (a `tosa.*_shape`) on them."""
     if isinstance(a, int) and isinstance(b, int):
         return int(fold(a, b))
-    return e.value(op(as_shape(e, a), as_shape(e, b)))
+    return e.shape_op(op, as_shape(e, a), as_shape(e, b))
 
 
 def add(e: Emitter, a: Size, b: Size) -> Size:
