@@ -30,14 +30,11 @@ from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.utils.exceptions import PassFailedException
 
 from tosa_state.transforms.openvino_to_tosa import Lowering, conversion_patterns
-from tosa_state.transforms.openvino_to_tosa.common import (
-    OpenVINOPattern,
-    conversion_error,
-    first_failure,
-)
+from tosa_state.transforms.openvino_to_tosa.common import OpenVINOPattern, conversion_error
 from tosa_state.transforms.openvino_to_tosa.compression import fuse_decompression
 from tosa_state.transforms.openvino_to_tosa.state import existing_variables
 from tosa_state.transforms.to_tosa import clean_up, refine_result_types
+from tosa_state.transforms.tosa_builder.values import first_failure
 
 
 def _is_openvino(op: Operation) -> bool:

@@ -21,15 +21,11 @@ from xdsl.ir import SSAValue
 
 from tosa_state.dialects.tfl.control_flow import CallOnceOp, WhileOp
 from tosa_state.dialects.tosa.variables import VariableReadOp, VariableWriteOp
-from tosa_state.transforms.openvino_to_tosa.common import (
-    Emitter,
-    Unsupported,
-    constant,
-    shape,
-)
 from tosa_state.transforms.openvino_to_tosa.state import init_flag_name
 from tosa_state.transforms.tflite_to_tosa.common import TflPattern, translate, zeros_like
 from tosa_state.transforms.tflite_to_tosa.state import declare
+from tosa_state.transforms.tosa_builder.emitter import Emitter
+from tosa_state.transforms.tosa_builder.values import Unsupported, constant, shape
 
 MAX_UNROLL = 256
 """The most iterations a WHILE is unrolled to."""

@@ -13,15 +13,10 @@ from xdsl.ir import SSAValue
 
 from tosa_state.dialects.tfl.convolution import Conv2DOp, output_size, same_padding
 from tosa_state.dialects.tosa import tensor as tt
-from tosa_state.transforms.openvino_to_tosa.common import (
-    Emitter,
-    Unsupported,
-    element,
-    require_constant,
-    shape,
-)
 from tosa_state.transforms.tflite_to_tosa.common import TflPattern, activate
 from tosa_state.transforms.tflite_to_tosa.matrix import dequantize_products, quantize_rows
+from tosa_state.transforms.tosa_builder.emitter import Emitter
+from tosa_state.transforms.tosa_builder.values import Unsupported, element, require_constant, shape
 
 
 class Conv2D(TflPattern):

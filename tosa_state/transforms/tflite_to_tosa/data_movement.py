@@ -17,14 +17,10 @@ from tosa_state.dialects.tfl import data_movement as dm
 from tosa_state.dialects.tosa import tensor as tt
 from tosa_state.dtypes import dense_to_numpy
 from tosa_state.resources import mapped
-from tosa_state.transforms.openvino_to_tosa.common import (
-    Emitter,
-    Unsupported,
-    normalize_axis,
-    shape,
-)
 from tosa_state.transforms.tflite_to_tosa.common import TflPattern, activate, constant_list
 from tosa_state.transforms.tflite_to_tosa.quantized import require_same_quantization
+from tosa_state.transforms.tosa_builder.emitter import Emitter
+from tosa_state.transforms.tosa_builder.values import Unsupported, normalize_axis, shape
 
 
 class PseudoConst(TflPattern):

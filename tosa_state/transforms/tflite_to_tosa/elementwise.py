@@ -11,7 +11,6 @@ from xdsl.ir import SSAValue
 from tosa_state.dialects.tfl import elementwise as ew
 from tosa_state.dialects.tfl.quantized import Quantization, quantization
 from tosa_state.dialects.tosa import elementwise as tew
-from tosa_state.transforms.openvino_to_tosa.common import Emitter
 from tosa_state.transforms.tflite_to_tosa.common import TflPattern, activate, relu
 from tosa_state.transforms.tflite_to_tosa.quantized import (
     clamp_int8,
@@ -22,6 +21,7 @@ from tosa_state.transforms.tflite_to_tosa.quantized import (
     table,
     to_i32,
 )
+from tosa_state.transforms.tosa_builder.emitter import Emitter
 
 
 class Arithmetic(TflPattern):

@@ -23,14 +23,9 @@ from tosa_state.dialects.tfl.quantized import (
     quantization,
 )
 from tosa_state.dialects.tosa import elementwise as tew
-from tosa_state.transforms.openvino_to_tosa.common import (
-    Emitter,
-    Unsupported,
-    dims,
-    element,
-    shape,
-)
 from tosa_state.transforms.tflite_to_tosa.common import TflPattern
+from tosa_state.transforms.tosa_builder.emitter import Emitter
+from tosa_state.transforms.tosa_builder.values import Unsupported, dims, element, shape
 
 INT8_MIN, INT8_MAX = -128, 127
 

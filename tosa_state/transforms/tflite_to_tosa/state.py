@@ -24,13 +24,9 @@ from tosa_state.dialects.tosa.variables import (
     VariableWriteOp,
 )
 from tosa_state.dtypes import numpy_to_dense
-from tosa_state.transforms.openvino_to_tosa.common import (
-    Emitter,
-    Unsupported,
-    dtype_of,
-    shape,
-)
 from tosa_state.transforms.tflite_to_tosa.common import TflLowering, TflPattern
+from tosa_state.transforms.tosa_builder.emitter import Emitter
+from tosa_state.transforms.tosa_builder.values import Unsupported, dtype_of, shape
 
 
 def _name(handle: SSAValue) -> str:
