@@ -58,7 +58,6 @@ from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
     PatternRewriter,
-    PatternRewriteWalker,
     RewritePattern,
     op_type_rewrite_pattern,
 )
@@ -81,8 +80,10 @@ from tosa_state.transforms.memref_dynamic_variables import (
     sizes_global_name,
     sizes_name_taken,
 )
+from tosa_state.transforms.targeted_walker import rewrite_each
 from tosa_state.transforms.tosa_hoist_variables import hoist_variables
 from tosa_state.transforms.tosa_to_mlprogram import (
+    AnyVariableOp,
     Declarations,
     default_reason,
     fail_on_leftover_variables,
@@ -149,11 +150,12 @@ class CopyElision:
        of the copy-free reads before it.
     """
 
-    def __init__(self, root: ModuleOp, dynamic: frozenset[str] = frozenset()):
+    def __init__(self, root: ModuleOp, dynamic: frozenset[str] = frozenset(),
+                 referenced: set[str] | frozenset[str] | None = None):
         self._dynamic = dynamic
         self._callees: dict[CallOp, FuncOp | None] = {}
         self._writes = self._summarise(root)
-        self._referenced = _referenced_symbols(root)
+        self._referenced = _referenced_symbols(root) if referenced is None else referenced
         self.copy_free: frozenset[VariableReadOp] = frozenset(self._find(root))
 
     # Which variables each function may write, transitively (`None`: any variable).
@@ -325,6 +327,8 @@ def _yielded_views(body: Block, value: SSAValue) -> set[int]:
 
 def _may_write_some_variable(op: Operation) -> bool:
     """Whether `op` (with its regions) writes a variable or calls anything."""
+    if not op.regions:
+        return isinstance(op, VariableWriteOp | CallOp)
     return any(isinstance(inner, VariableWriteOp | CallOp) for inner in op.walk())
 
 
@@ -467,14 +471,17 @@ class ConvertTosaVariablesToMemRefPass(ModulePass):
         in_place: list[RewritePattern] = []
         if self.elide_copies:
             hoist_appends(op, declarations)
-            dynamic = frozenset(v.var_name for v in op.walk() if isinstance(v, VariableOp)
+        # found once: the patterns rewrite these ops only, the leftover check looks at them
+        variable_ops = [inner for inner in op.walk() if isinstance(inner, AnyVariableOp)]
+        if self.elide_copies:
+            dynamic = frozenset(v.var_name for v in variable_ops if isinstance(v, VariableOp)
                                 and dynamic_layout(v.tensor_type) is not None)
-            copy_free = CopyElision(op, dynamic).copy_free
-            in_place = [AppendInPlace(declarations, FRESH_RESULT_OPS,
-                                      frozenset(_referenced_symbols(op)))]
+            referenced = frozenset(_referenced_symbols(op))
+            copy_free = CopyElision(op, dynamic, referenced).copy_free
+            in_place = [AppendInPlace(declarations, FRESH_RESULT_OPS, referenced)]
         patterns: list[RewritePattern] = [
             VariableToMemRefGlobal(),
-            DynamicVariableToMemRefGlobals(),
+            DynamicVariableToMemRefGlobals({}),
             DynamicRead(declarations, copy_free),
             *in_place,
             DynamicWrite(declarations),
@@ -482,11 +489,9 @@ class ConvertTosaVariablesToMemRefPass(ModulePass):
             ReadWithCopy(declarations, copy_free),
             WriteToCopyIntoGlobal(declarations),
         ]
-        PatternRewriteWalker(
-            GreedyRewritePatternApplier(patterns, dce_enabled=False),
-            apply_recursively=False,
-        ).rewrite_module(op)
-        fail_on_leftover_variables(op, self.name, lambda left: _reason(declarations, left))
+        rewrite_each(variable_ops, GreedyRewritePatternApplier(patterns, dce_enabled=False))
+        fail_on_leftover_variables(op, self.name, lambda left: _reason(declarations, left),
+                                   [left for left in variable_ops if left.parent is not None])
 
 
 def _reason(declarations: Declarations, op: Operation) -> str:

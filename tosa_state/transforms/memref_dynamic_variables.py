@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import bisect
 from dataclasses import dataclass
+from functools import cache, cached_property
 
 from xdsl.dialects import arith, memref, scf
 from xdsl.dialects.bufferization import ToBufferOp, ToTensorOp
@@ -39,7 +40,7 @@ from xdsl.dialects.tensor import ExtractSliceOp
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint, Rewriter
-from xdsl.traits import SymbolTable
+from xdsl.traits import SymbolOpInterface, SymbolTable
 
 from tosa_state.dialects.tosa.tensor import ConcatOp
 from tosa_state.dialects.tosa.variables import (
@@ -67,20 +68,22 @@ class DynamicLayout:
 
     tensor_type: TensorType
 
-    @property
+    # Built once per layout (`dynamic_layout` gives one per type): a type's
+    # construction verifies it, a cost paid per op otherwise.
+    @cached_property
     def axes(self) -> list[int]:
         return [i for i, d in enumerate(self.tensor_type.get_shape()) if d < 0]
 
-    @property
+    @cached_property
     def buffer(self) -> MemRefType:
         shape = [DYNAMIC_INDEX if d < 0 else d for d in self.tensor_type.get_shape()]
         return MemRefType(self.tensor_type.get_element_type(), shape)
 
-    @property
+    @cached_property
     def pointer(self) -> MemRefType:
         return MemRefType(self.buffer, [])
 
-    @property
+    @cached_property
     def sizes(self) -> MemRefType:
         return MemRefType(IndexType(), [2 * len(self.axes)])
 
@@ -105,11 +108,26 @@ def _window(buffer: SSAValue, buffer_type: MemRefType, offsets: list[SSAValue | 
 def dynamic_layout(tensor_type: TensorType | None) -> DynamicLayout | None:
     if tensor_type is None or tensor_type.has_static_shape():
         return None
+    return _layout(tensor_type)
+
+
+@cache
+def _layout(tensor_type: TensorType) -> DynamicLayout:
     return DynamicLayout(tensor_type)
 
 
 def sizes_name_taken(module: ModuleOp, name: str) -> bool:
     return SymbolTable.lookup_symbol(module, sizes_global_name(name)) is not None
+
+
+def symbol_names(module: ModuleOp) -> frozenset[str]:
+    """The names of the symbols `module` defines (its symbol table's keys)."""
+    names = set()
+    for op in module.ops:
+        trait = op.get_trait(SymbolOpInterface)
+        if trait is not None and (name := trait.get_sym_attr_name(op)) is not None:
+            names.add(name.data)
+    return frozenset(names)
 
 
 def _index(value: int) -> arith.ConstantOp:
@@ -126,17 +144,24 @@ def _any(flags: list[SSAValue], ops: list[Operation]) -> SSAValue:
     return result
 
 
+@dataclass(frozen=True)
 class DynamicVariableToMemRefGlobals(RewritePattern):
     """A dynamic `tosa.variable` -> a pointer global (`memref<memref<...>>`, a buffer
     allocated by the first write) and its sizes global (all lengths and capacities 0: the
     variable starts empty)."""
+
+    taken: dict[ModuleOp, frozenset[str]]
+    """The symbol names of each module before the pass (`symbol_names`): the globals it
+    adds are named after variables whose sizes name was free, so these stay the answer."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: VariableOp, rewriter: PatternRewriter) -> None:
         layout = dynamic_layout(op.tensor_type)
         if layout is None or not isinstance(module := op.parent_op(), ModuleOp):
             return
-        if sizes_name_taken(module, op.var_name):
+        if module not in self.taken:
+            self.taken[module] = symbol_names(module)
+        if sizes_global_name(op.var_name) in self.taken[module]:
             return
         pointer = GlobalOp.build(
             properties={

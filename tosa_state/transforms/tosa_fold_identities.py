@@ -22,7 +22,6 @@ from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
     PatternRewriter,
-    PatternRewriteWalker,
     RewritePattern,
     op_type_rewrite_pattern,
 )
@@ -31,6 +30,7 @@ from tosa_state.dialects.tosa import elementwise as tew
 from tosa_state.dialects.tosa import tensor as tt
 from tosa_state.dialects.tosa.elementwise import constant_values
 from tosa_state.dtypes import numpy_dtype
+from tosa_state.transforms.targeted_walker import TargetedRewriteWalker, dead_or, of_types
 
 _SMALL = 64
 """Largest constant (elements) inspected for being all ones."""
@@ -82,8 +82,9 @@ class TosaFoldIdentitiesPass(ModulePass):
     name = "tosa-fold-identities"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        PatternRewriteWalker(
+        TargetedRewriteWalker(
             GreedyRewritePatternApplier([p() for p in FOLD_IDENTITIES_PATTERNS]),
+            candidate=dead_or(of_types(tt.ReductionOperation, tew.MulOp)),
         ).rewrite_module(op)
 
 

@@ -44,7 +44,6 @@ from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
     PatternRewriter,
-    PatternRewriteWalker,
     RewritePattern,
     op_type_rewrite_pattern,
 )
@@ -53,6 +52,7 @@ from xdsl.rewriter import InsertPoint
 from tosa_state.dialects.tosa import elementwise as tew
 from tosa_state.dialects.tosa import tensor as tt
 from tosa_state.dtypes import dense_to_numpy, numpy_to_dense
+from tosa_state.transforms.targeted_walker import TargetedRewriteWalker, dead_or
 
 _CONSTANT_LIMIT = 1 << 16
 """Largest constant operand (elements) transposed at compile time."""
@@ -331,6 +331,27 @@ class SinkTransposeThroughSlice(RewritePattern):
         rewriter.erase(op)
 
 
+_ELEMENTWISE: dict[type[Operation], bool] = {}
+"""Per op class, whether `_elementwise_operands` gives positions (asked once per class)."""
+
+
+def _candidate(op: Operation) -> bool:
+    """Whether a pattern may rewrite `op`: a transpose, a reshape of a reshape or a
+    transpose or to its input's type, or an elementwise op of a transpose or reshape."""
+    if isinstance(op, tt.TransposeOp):
+        return True
+    if isinstance(op, tt.ReshapeOp):
+        source = op.input1
+        return isinstance(source.owner, tt.ReshapeOp | tt.TransposeOp) or \
+            source.type == op.output.type
+    kind = type(op)
+    elementwise = _ELEMENTWISE.get(kind)
+    if elementwise is None:
+        elementwise = _ELEMENTWISE[kind] = _elementwise_operands(op) is not None
+    return elementwise and any(
+        isinstance(operand.owner, tt.TransposeOp | tt.ReshapeOp) for operand in op.operands)
+
+
 def _shape_values(value: SSAValue) -> tuple[int, ...] | None:
     owner = value.owner
     return owner.shape_values if isinstance(owner, tt.ConstShapeOp) else None
@@ -354,8 +375,9 @@ class TosaReduceTransposesPass(ModulePass):
     name = "tosa-reduce-transposes"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        PatternRewriteWalker(
+        TargetedRewriteWalker(
             GreedyRewritePatternApplier([p() for p in REDUCE_TRANSPOSES_PATTERNS]),
+            candidate=dead_or(_candidate),
         ).rewrite_module(op)
 
 
