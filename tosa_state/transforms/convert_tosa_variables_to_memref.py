@@ -75,6 +75,7 @@ from tosa_state.transforms.memref_dynamic_variables import (
     DynamicRead,
     DynamicVariableToMemRefGlobals,
     DynamicWrite,
+    FunctionValues,
     dynamic_layout,
     hoist_appends,
     sizes_global_name,
@@ -468,6 +469,7 @@ class ConvertTosaVariablesToMemRefPass(ModulePass):
         hoist_variables(ctx, op)
         declarations = Declarations(op)
         copy_free: frozenset[VariableReadOp] = frozenset()
+        shared = FunctionValues()
         in_place: list[RewritePattern] = []
         if self.elide_copies:
             hoist_appends(op, declarations)
@@ -478,13 +480,13 @@ class ConvertTosaVariablesToMemRefPass(ModulePass):
                                 and dynamic_layout(v.tensor_type) is not None)
             referenced = frozenset(_referenced_symbols(op))
             copy_free = CopyElision(op, dynamic, referenced).copy_free
-            in_place = [AppendInPlace(declarations, FRESH_RESULT_OPS, referenced)]
+            in_place = [AppendInPlace(declarations, FRESH_RESULT_OPS, referenced, shared)]
         patterns: list[RewritePattern] = [
             VariableToMemRefGlobal(),
             DynamicVariableToMemRefGlobals({}),
-            DynamicRead(declarations, copy_free),
+            DynamicRead(declarations, copy_free, shared),
             *in_place,
-            DynamicWrite(declarations),
+            DynamicWrite(declarations, shared),
             ReadWithoutCopy(declarations, copy_free),
             ReadWithCopy(declarations, copy_free),
             WriteToCopyIntoGlobal(declarations),

@@ -18,6 +18,7 @@ where copy elision allows it.
 from __future__ import annotations
 
 import bisect
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache, cached_property
 
@@ -130,8 +131,55 @@ def symbol_names(module: ModuleOp) -> frozenset[str]:
     return frozenset(names)
 
 
+@cache
+def _index_attr(value: int) -> IntegerAttr:
+    return IntegerAttr(value, IndexType())
+
+
 def _index(value: int) -> arith.ConstantOp:
-    return arith.ConstantOp(IntegerAttr(value, IndexType()))
+    return arith.ConstantOp(_index_attr(value))
+
+
+class FunctionValues:
+    """The index constants and the `memref.get_global`s of the dynamic variables'
+    globals, made once per function, at the top of its body, for every read and write in
+    it (nested regions included: the ops are pure). Made per access, they were a sixth of
+    what the lowering adds to a 30-layer LLM (60 appends and 60 reads of its caches).
+    Outside a function each access makes its own."""
+
+    def __init__(self) -> None:
+        self._values: dict[tuple[Block, str, object], SSAValue] = {}
+        self._last: dict[Block, Operation] = {}
+
+    def index(self, near: Operation, value: int, local: list[Operation]) -> SSAValue:
+        """`arith.constant value : index` for an access `near` (or appended to `local`)."""
+        return self._value(near, ("index", value), lambda: _index(value), local)
+
+    def global_(self, near: Operation, name: str, memref_type: MemRefType,
+                local: list[Operation]) -> SSAValue:
+        """`memref.get_global @name` for an access `near` (or appended to `local`)."""
+        return self._value(near, ("global", name), lambda: GetGlobalOp(name, memref_type),
+                           local)
+
+    def _value(self, near: Operation, key: tuple[str, object],
+               build: Callable[[], Operation], local: list[Operation]) -> SSAValue:
+        func = near.parent_op()
+        while func is not None and not isinstance(func, FuncOp):
+            func = func.parent_op()
+        if func is None or not func.body.blocks:
+            new = build()
+            local.append(new)
+            return new.results[0]
+        block = func.body.blocks[0]
+        found = self._values.get((block, *key))
+        if found is None:
+            new = located(near, build())[0]
+            last = self._last.get(block)
+            Rewriter.insert_op(new, InsertPoint.after(last) if last is not None
+                               else InsertPoint.at_start(block))
+            self._last[block] = new
+            found = self._values[(block, *key)] = new.results[0]
+        return found
 
 
 def _any(flags: list[SSAValue], ops: list[Operation]) -> SSAValue:
@@ -196,18 +244,22 @@ class DynamicRead(RewritePattern):
 
     declarations: Declarations
     copy_free: frozenset[VariableReadOp]
+    shared: FunctionValues
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: VariableReadOp, rewriter: PatternRewriter) -> None:
         layout = dynamic_layout(self.declarations.type_of(op, op.var_name))
         if layout is None:
             return
-        sizes = GetGlobalOp(sizes_global_name(op.var_name), layout.sizes)
-        indices = [_index(k) for k in range(len(layout.axes))]
-        lengths = [memref.LoadOp.get(sizes, [i]) for i in indices]
-        pointer = GetGlobalOp(op.var_name, layout.pointer)
+        ops: list[Operation] = []
+        sizes = self.shared.global_(op, sizes_global_name(op.var_name), layout.sizes, ops)
+        lengths = []
+        for k in range(len(layout.axes)):
+            lengths.append(memref.LoadOp.get(sizes, [self.shared.index(op, k, ops)]))
+            ops.append(lengths[-1])
+        pointer = self.shared.global_(op, op.var_name, layout.pointer, ops)
         buffer = memref.LoadOp.get(pointer, [])
-        ops: list[Operation] = [sizes, *indices, *lengths, pointer, buffer]
+        ops.append(buffer)
         if op in self.copy_free:
             whole = ToTensorOp(buffer, restrict=True)
             full = layout.full_sizes([n.res for n in lengths])
@@ -224,27 +276,35 @@ class DynamicRead(RewritePattern):
 
 @dataclass
 class _Sizes:
-    """The sizes global, the pointer global and the current buffer of a variable, with the
-    index constants the write uses."""
+    """The sizes global, the pointer global and the current buffer of a variable written
+    by `near`, with the index constants and the sizes of operands (`dims`) the write uses;
+    `ops`: the ops made for the write."""
 
     layout: DynamicLayout
     name: str
     ops: list[Operation]
+    near: Operation
+    shared: FunctionValues
 
     def __post_init__(self) -> None:
-        k = len(self.layout.axes)
-        wanted = sorted({*self.layout.axes, *range(2 * k), 2})
-        self.index = {v: _index(v) for v in wanted}
-        self.sizes = GetGlobalOp(sizes_global_name(self.name), self.layout.sizes)
-        self.pointer = GetGlobalOp(self.name, self.layout.pointer)
+        self.dims: dict[tuple[SSAValue, int], SSAValue] = {}
+        self.sizes = self.shared.global_(self.near, sizes_global_name(self.name),
+                                         self.layout.sizes, self.ops)
+        self.pointer = self.shared.global_(self.near, self.name, self.layout.pointer,
+                                           self.ops)
         self.old = memref.LoadOp.get(self.pointer, [])
-        self.ops += [*self.index.values(), self.sizes, self.pointer, self.old]
+        self.ops.append(self.old)
 
     def constant(self, value: int) -> SSAValue:
-        if value not in self.index:
-            self.index[value] = _index(value)
-            self.ops.append(self.index[value])
-        return self.index[value].result
+        return self.shared.index(self.near, value, self.ops)
+
+    def dim(self, source: SSAValue, axis: int) -> SSAValue:
+        """`memref.dim` of `source` along `axis`, made once per write."""
+        if (source, axis) not in self.dims:
+            dim = memref.DimOp(source, self.constant(axis))
+            self.ops.append(dim)
+            self.dims[(source, axis)] = dim.result
+        return self.dims[(source, axis)]
 
     def target(self, lengths: list[SSAValue], appended: int | None = None) -> SSAValue:
         """The buffer to write values of `lengths` into: the current one, or one grown
@@ -262,19 +322,19 @@ class _Sizes:
         capacities, exceeds, had, new_caps = [], [], [], []
         grow: list[Operation] = []
         for j, length in enumerate(lengths):
-            capacity = memref.LoadOp.get(self.sizes, [self.index[k + j]])
+            capacity = memref.LoadOp.get(self.sizes, [self.constant(k + j)])
             over = arith.CmpiOp(length, capacity, "ugt")
-            nonzero = arith.CmpiOp(capacity, self.index[0], "ugt")
+            nonzero = arith.CmpiOp(capacity, self.constant(0), "ugt")
             ops += [capacity, over, nonzero]
             capacities.append(capacity.res)
             exceeds.append(over.result)
             had.append(nonzero.result)
             if j == appended:  # length > capacity: twice the length is over twice it
-                twice = arith.MuliOp(length, self.index[2])
+                twice = arith.MuliOp(length, self.constant(2))
                 new_cap = arith.SelectOp(over, twice, capacity)
                 grow += [twice, new_cap]
             else:
-                twice = arith.MuliOp(capacity, self.index[2])
+                twice = arith.MuliOp(capacity, self.constant(2))
                 doubled = arith.MaxUIOp(length, twice)
                 new_cap = arith.SelectOp(over, doubled, capacity)
                 grow += [twice, doubled, new_cap]
@@ -283,7 +343,7 @@ class _Sizes:
         self.had = had
         fresh = AllocOp(new_caps, [], self.layout.buffer)
         grow += [fresh]
-        grow += [memref.StoreOp.get(c, self.sizes, [self.index[k + j]])
+        grow += [memref.StoreOp.get(c, self.sizes, [self.constant(k + j)])
                  for j, c in enumerate(new_caps)]
         grow += [memref.StoreOp.get(fresh, self.pointer, []), scf.YieldOp(fresh)]
         target = scf.IfOp(self.grown, [self.layout.buffer], grow, [scf.YieldOp(self.old)])
@@ -294,7 +354,8 @@ class _Sizes:
         """Record `lengths`; free the old buffer if a new one replaced it (and it was ever
         allocated): after the copies, since the values copied may be views of it."""
         ops = self.ops
-        ops += [memref.StoreOp.get(n, self.sizes, [self.index[j]]) for j, n in enumerate(lengths)]
+        ops += [memref.StoreOp.get(n, self.sizes, [self.constant(j)])
+                for j, n in enumerate(lengths)]
         free = arith.AndIOp(self.grown, _any(self.had, ops))
         ops += [free, scf.IfOp(free, [], [memref.DeallocOp.get(self.old), scf.YieldOp()])]
 
@@ -310,15 +371,7 @@ def _to_buffer(value: SSAValue) -> ToBufferOp:
 def _dims(source: SSAValue, axes: list[int], state: _Sizes) -> list[SSAValue | int]:
     """The sizes of `source` (a memref) along `axes`: static ones as ints."""
     shape = source.type.get_shape()  # type: ignore[attr-defined]
-    sizes: list[SSAValue | int] = []
-    for axis in axes:
-        if shape[axis] >= 0:
-            sizes.append(shape[axis])
-            continue
-        dim = memref.DimOp(source, state.constant(axis))
-        state.ops.append(dim)
-        sizes.append(dim.result)
-    return sizes
+    return [shape[axis] if shape[axis] >= 0 else state.dim(source, axis) for axis in axes]
 
 
 def _as_value(size: SSAValue | int, state: _Sizes) -> SSAValue:
@@ -331,6 +384,7 @@ class DynamicWrite(RewritePattern):
     first growing the buffer when the value does not fit (`_Sizes.target`)."""
 
     declarations: Declarations
+    shared: FunctionValues
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: VariableWriteOp, rewriter: PatternRewriter) -> None:
@@ -341,12 +395,8 @@ class DynamicWrite(RewritePattern):
             operands=[op.input1], result_types=[layout.buffer],
             properties={"read_only": UnitAttr()},
         )
-        state = _Sizes(layout, op.var_name, [source])
-        lengths: list[SSAValue] = []
-        for axis in layout.axes:
-            length = memref.DimOp(source, state.index[axis])
-            state.ops.append(length)
-            lengths.append(length.result)
+        state = _Sizes(layout, op.var_name, [source], op, self.shared)
+        lengths = [state.dim(source.results[0], axis) for axis in layout.axes]
         target = state.target(lengths)
         view = layout.corner(target, lengths)
         state.ops += [view, CopyOp(source, view)]
@@ -370,6 +420,7 @@ class AppendInPlace(RewritePattern):
     """The ops whose results never alias their operands (`FRESH_RESULT_OPS`)."""
     called: frozenset[str]
     """The functions some symbol reference names (their arguments may be views)."""
+    shared: FunctionValues
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: VariableWriteOp, rewriter: PatternRewriter) -> None:
@@ -389,7 +440,7 @@ class AppendInPlace(RewritePattern):
         rank = len(layout.tensor_type.get_shape())
         buffers = [_to_buffer(value) for value in concat.input1]
         sources = [b.results[0] for b in buffers]
-        state = _Sizes(layout, op.var_name, list(buffers))
+        state = _Sizes(layout, op.var_name, list(buffers), op, self.shared)
         # The concat's shape rule, checked by the concat itself on at most one row of each
         # operand (when a dimension it compares is dynamic; else the verifier checked it).
         others = [d for d in range(rank) if d != axis]
@@ -547,6 +598,7 @@ __all__ = [
     "DynamicRead",
     "DynamicVariableToMemRefGlobals",
     "DynamicWrite",
+    "FunctionValues",
     "hoist_appends",
     "sizes_global_name",
     "sizes_name_taken",
