@@ -26,6 +26,7 @@ from xdsl.dialects import arith, memref, scf
 from xdsl.dialects.bufferization import ToBufferOp, ToTensorOp
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
+    DenseArrayBase,
     DenseIntOrFPElementsAttr,
     IndexType,
     IntegerAttr,
@@ -34,6 +35,7 @@ from xdsl.dialects.builtin import (
     StringAttr,
     TensorType,
     UnitAttr,
+    i64,
 )
 from xdsl.dialects.func import CallOp, FuncOp
 from xdsl.dialects.memref import AllocOp, CopyOp, GetGlobalOp, GlobalOp, SubviewOp
@@ -101,9 +103,48 @@ class DynamicLayout:
 
 def _window(buffer: SSAValue, buffer_type: MemRefType, offsets: list[SSAValue | int],
             sizes: list[SSAValue | int]) -> SubviewOp:
-    rank = len(sizes)
-    view_type = SubviewOp.infer_result_type(buffer_type, offsets, sizes, [1] * rank)
-    return SubviewOp.get(buffer, offsets, sizes, [1] * rank, view_type)
+    """`memref.subview` of `buffer` at `offsets` of `sizes`, unit strides (what
+    `SubviewOp.get` builds, with `infer_result_type`'s type; both made once per pattern of
+    static values)."""
+    static_offsets, dynamic_offsets = _split(offsets)
+    static_sizes, dynamic_sizes = _split(sizes)
+    view_type = _view_type(buffer_type, static_offsets, static_sizes)
+    return SubviewOp(buffer, dynamic_offsets, dynamic_sizes, [], _i64_array(static_offsets),
+                     _i64_array(static_sizes), _i64_array((1,) * len(sizes)), view_type)
+
+
+def _slice(value: SSAValue, offsets: list[SSAValue | int], sizes: list[SSAValue | int],
+           result_type: TensorType) -> ExtractSliceOp:
+    """`tensor.extract_slice` of `value`, unit strides (what `ExtractSliceOp(...)` builds,
+    its static lists made once per list)."""
+    static_offsets, dynamic_offsets = _split(offsets)
+    static_sizes, dynamic_sizes = _split(sizes)
+    return ExtractSliceOp.build(
+        operands=[value, dynamic_offsets, dynamic_sizes, []], result_types=[result_type],
+        properties={"static_offsets": _i64_array(static_offsets),
+                    "static_sizes": _i64_array(static_sizes),
+                    "static_strides": _i64_array((1,) * len(sizes))})
+
+
+def _split(values: list[SSAValue | int]) -> tuple[tuple[int, ...], list[SSAValue]]:
+    """The static list (`DYNAMIC_INDEX` for a value) and the dynamic values."""
+    static = tuple(v if isinstance(v, int) else DYNAMIC_INDEX for v in values)
+    return static, [v for v in values if not isinstance(v, int)]
+
+
+@cache
+def _i64_array(values: tuple[int, ...]) -> DenseArrayBase:
+    return DenseArrayBase.from_list(i64, values)
+
+
+@cache
+def _view_type(buffer_type: MemRefType, offsets: tuple[int, ...], sizes: tuple[int, ...]
+               ) -> MemRefType:
+    def given(static: tuple[int, ...]) -> list[int | None]:
+        return [None if v == DYNAMIC_INDEX else v for v in static]
+
+    return SubviewOp.infer_result_type(buffer_type, given(offsets),  # type: ignore[arg-type]
+                                       given(sizes), [1] * len(sizes))  # type: ignore[arg-type]
 
 
 def dynamic_layout(tensor_type: TensorType | None) -> DynamicLayout | None:
@@ -264,7 +305,7 @@ class DynamicRead(RewritePattern):
             whole = ToTensorOp(buffer, restrict=True)
             full = layout.full_sizes([n.res for n in lengths])
             rank = len(full)
-            value = ExtractSliceOp(whole, [0] * rank, full, [1] * rank, layout.tensor_type)
+            value = _slice(whole.results[0], [0] * rank, full, layout.tensor_type)
             rewriter.replace(op, located(op, *ops, whole, value), [value.result])
             return
         view = layout.corner(buffer.res, [n.res for n in lengths])
@@ -457,10 +498,9 @@ class AppendInPlace(RewritePattern):
                     row = least.result
                 shape = [(row if isinstance(row, int) else DYNAMIC_INDEX) if d == axis else n
                          for d, n in enumerate(value.type.get_shape())]
-                head = ExtractSliceOp(value, [0] * rank,
-                                      [row if d == axis else sizes[d] for d in range(rank)],
-                                      [1] * rank,
-                                      TensorType(value.type.get_element_type(), shape))
+                head = _slice(value, [0] * rank,
+                              [row if d == axis else sizes[d] for d in range(rank)],
+                              TensorType(value.type.get_element_type(), shape))
                 state.ops.append(head)
                 concat.operands[i] = head.result
             for new in located(op, *state.ops):

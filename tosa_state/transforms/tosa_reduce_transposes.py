@@ -331,25 +331,38 @@ class SinkTransposeThroughSlice(RewritePattern):
         rewriter.erase(op)
 
 
-_ELEMENTWISE: dict[type[Operation], bool] = {}
-"""Per op class, whether `_elementwise_operands` gives positions (asked once per class)."""
+_TRANSPOSE, _RESHAPE, _ELEMENTWISE, _OTHER = range(4)
+_KINDS: dict[type, int] = {}
+"""Per class of op (or of value owner), which of the kinds above it is: asked once per
+class (an `isinstance` of an IRDL op class costs more than the rest of the question)."""
+
+
+def _kind(owner: object) -> int:
+    kind = _KINDS.get(type(owner))
+    if kind is None:
+        if isinstance(owner, tt.TransposeOp):
+            kind = _TRANSPOSE
+        elif isinstance(owner, tt.ReshapeOp):
+            kind = _RESHAPE
+        elif isinstance(owner, Operation) and _elementwise_operands(owner) is not None:
+            kind = _ELEMENTWISE
+        else:
+            kind = _OTHER
+        _KINDS[type(owner)] = kind
+    return kind
 
 
 def _candidate(op: Operation) -> bool:
     """Whether a pattern may rewrite `op`: a transpose, a reshape of a reshape or a
     transpose or to its input's type, or an elementwise op of a transpose or reshape."""
-    if isinstance(op, tt.TransposeOp):
+    kind = _kind(op)
+    if kind == _TRANSPOSE:
         return True
-    if isinstance(op, tt.ReshapeOp):
-        source = op.input1
-        return isinstance(source.owner, tt.ReshapeOp | tt.TransposeOp) or \
-            source.type == op.output.type
-    kind = type(op)
-    elementwise = _ELEMENTWISE.get(kind)
-    if elementwise is None:
-        elementwise = _ELEMENTWISE[kind] = _elementwise_operands(op) is not None
-    return elementwise and any(
-        isinstance(operand.owner, tt.TransposeOp | tt.ReshapeOp) for operand in op.operands)
+    if kind == _RESHAPE:
+        source = op.operands[0]
+        return _kind(source.owner) <= _RESHAPE or source.type == op.results[0].type
+    return kind == _ELEMENTWISE and any(
+        _kind(operand.owner) <= _RESHAPE for operand in op.operands)
 
 
 def _shape_values(value: SSAValue) -> tuple[int, ...] | None:
