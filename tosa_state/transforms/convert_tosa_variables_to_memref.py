@@ -71,6 +71,8 @@ from tosa_state.dialects.tosa.variables import (
     VariableWriteOp,
 )
 from tosa_state.transforms.memref_dynamic_variables import (
+    CALL,
+    WRITE,
     AppendInPlace,
     DynamicRead,
     DynamicVariableToMemRefGlobals,
@@ -80,6 +82,7 @@ from tosa_state.transforms.memref_dynamic_variables import (
     hoist_appends,
     sizes_global_name,
     sizes_name_taken,
+    touches,
 )
 from tosa_state.transforms.targeted_walker import rewrite_each
 from tosa_state.transforms.tosa_hoist_variables import hoist_variables
@@ -169,10 +172,11 @@ class CopyElision:
             names: set[str] | None = None if func.is_declaration else set()
             calls[func] = []
             for op in func.walk():
-                if isinstance(op, VariableWriteOp) and names is not None:
-                    names.add(op.var_name)
-                elif isinstance(op, CallOp):
-                    callee = self._callee(op)
+                kind = touches(type(op))
+                if kind == WRITE and names is not None:
+                    names.add(op.var_name)  # type: ignore[attr-defined]
+                elif kind == CALL:
+                    callee = self._callee(op)  # type: ignore[arg-type]
                     if callee is None:
                         names = None
                     else:
@@ -329,8 +333,8 @@ def _yielded_views(body: Block, value: SSAValue) -> set[int]:
 def _may_write_some_variable(op: Operation) -> bool:
     """Whether `op` (with its regions) writes a variable or calls anything."""
     if not op.regions:
-        return isinstance(op, VariableWriteOp | CallOp)
-    return any(isinstance(inner, VariableWriteOp | CallOp) for inner in op.walk())
+        return touches(type(op)) in (WRITE, CALL)
+    return any(touches(type(inner)) in (WRITE, CALL) for inner in op.walk())
 
 
 def _ancestor_in(block: Block, op: Operation) -> Operation | None:

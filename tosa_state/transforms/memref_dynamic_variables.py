@@ -574,7 +574,7 @@ def hoist_appends(module: ModuleOp, declarations: Declarations) -> None:
     `@v`; the concat's other users then take a read of `@v` placed after the write. The
     write can then append in place (`AppendInPlace`), and that read be a view."""
     touching: dict[Block, _Touching] = {}
-    for write in [op for op in module.walk() if isinstance(op, VariableWriteOp)]:
+    for write in [op for op in module.walk() if touches(type(op)) == WRITE]:
         if dynamic_layout(declarations.type_of(write, write.var_name)) is None:
             continue
         concat = write.input1.owner
@@ -598,6 +598,21 @@ def hoist_appends(module: ModuleOp, declarations: Declarations) -> None:
             use.operation.operands[use.index] = read.results[0]
 
 
+READ, WRITE, CALL, FUNCTION, OTHER = range(5)
+
+
+@cache
+def touches(cls: type[Operation]) -> int:
+    """Which of the kinds above ops of `cls` are, for the analyses that look at every op
+    of a module (asked once per class: an `isinstance` of an IRDL op class costs more
+    than the rest of their question)."""
+    for kind, classes in ((READ, VariableReadOp), (WRITE, VariableWriteOp), (CALL, CallOp),
+                          (FUNCTION, FuncOp)):
+        if issubclass(cls, classes):
+            return kind
+    return OTHER
+
+
 class _Touching:
     """Where in a block the ops are that may read or write each variable (with their
     regions; any call may touch every variable), indexed once: asking whether one lies
@@ -613,10 +628,11 @@ class _Touching:
         self.at: dict[str | None, list[int]] = {}
         for index, op in enumerate(block.ops):
             self.position[op] = index
-            for inner in op.walk():
-                if isinstance(inner, VariableReadOp | VariableWriteOp):
-                    self.at.setdefault(inner.var_name, []).append(index)
-                elif isinstance(inner, CallOp | FuncOp):
+            for inner in op.walk() if op.regions else (op,):
+                kind = touches(type(inner))
+                if kind in (READ, WRITE):
+                    self.at.setdefault(inner.var_name, []).append(index)  # type: ignore[attr-defined]
+                elif kind in (CALL, FUNCTION):
                     self.at.setdefault(None, []).append(index)
 
     def between(self, first: Operation, last: Operation, name: str) -> bool:
@@ -642,4 +658,5 @@ __all__ = [
     "hoist_appends",
     "sizes_global_name",
     "sizes_name_taken",
+    "touches",
 ]
