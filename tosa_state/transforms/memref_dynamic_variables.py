@@ -21,8 +21,10 @@ import bisect
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache, cached_property
+from typing import TypeVar
 
 from xdsl.dialects import arith, memref, scf
+from xdsl.dialects.arith import IntegerOverflowAttr
 from xdsl.dialects.bufferization import ToBufferOp, ToTensorOp
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
@@ -35,6 +37,7 @@ from xdsl.dialects.builtin import (
     StringAttr,
     TensorType,
     UnitAttr,
+    i1,
     i64,
 )
 from xdsl.dialects.func import CallOp, FuncOp
@@ -55,6 +58,7 @@ from tosa_state.dialects.tosa.variables import (
 from tosa_state.transforms.tosa_to_mlprogram import Declarations, located
 
 SIZES_SUFFIX = "__sizes"
+_Binary = TypeVar("_Binary", bound=Operation)
 
 
 def sizes_global_name(name: str) -> str:
@@ -181,6 +185,58 @@ def _index(value: int) -> arith.ConstantOp:
     return arith.ConstantOp(_index_attr(value))
 
 
+# What the ops' builders make (operands, result types, properties), made with `create`:
+# IRDL's argument processing is most of an op's construction, and the dynamic variables'
+# reads and writes make thousands of these small ops in an LLM (the module is verified
+# after the pipeline).
+Value = SSAValue | Operation
+_UGT = IntegerAttr(8, i64)
+"""`arith.cmpi`'s predicate `ugt`."""
+_NO_OVERFLOW = IntegerOverflowAttr(frozenset())
+
+
+def _load(ref: Value, indices: list[Value]) -> memref.LoadOp:
+    ref = SSAValue.get(ref)
+    return memref.LoadOp.create(operands=[ref, *map(SSAValue.get, indices)],
+                                result_types=[ref.type.element_type])  # type: ignore[attr-defined]
+
+
+def _store(value: Value, ref: Value, indices: list[Value]) -> memref.StoreOp:
+    return memref.StoreOp.create(operands=[SSAValue.get(value), SSAValue.get(ref),
+                                           *map(SSAValue.get, indices)])
+
+
+def _ugt(lhs: Value, rhs: Value) -> arith.CmpiOp:
+    return arith.CmpiOp.create(operands=[SSAValue.get(lhs), SSAValue.get(rhs)],
+                               result_types=[i1], properties={"predicate": _UGT})
+
+
+def _arith(cls: type[_Binary], lhs: Value, rhs: Value) -> _Binary:
+    lhs = SSAValue.get(lhs)
+    overflow = {"overflowFlags": _NO_OVERFLOW} if cls in (arith.AddiOp, arith.MuliOp) else {}
+    return cls.create(operands=[lhs, SSAValue.get(rhs)], result_types=[lhs.type],
+                      properties=overflow)
+
+
+def _select(condition: Value, yes: Value, no: Value) -> arith.SelectOp:
+    yes = SSAValue.get(yes)
+    return arith.SelectOp.create(
+        operands=[SSAValue.get(condition), yes, SSAValue.get(no)], result_types=[yes.type])
+
+
+def _dim(source: Value, index: Value) -> memref.DimOp:
+    return memref.DimOp.create(operands=[SSAValue.get(source), SSAValue.get(index)],
+                               result_types=[IndexType()])
+
+
+def _yield(*values: Value) -> scf.YieldOp:
+    return scf.YieldOp.create(operands=[SSAValue.get(v) for v in values])
+
+
+def _copy(source: Value, target: Value) -> CopyOp:
+    return CopyOp.create(operands=[SSAValue.get(source), SSAValue.get(target)])
+
+
 class FunctionValues:
     """The index constants and the `memref.get_global`s of the dynamic variables'
     globals, made once per function, at the top of its body, for every read and write in
@@ -227,7 +283,7 @@ def _any(flags: list[SSAValue], ops: list[Operation]) -> SSAValue:
     """The `arith.ori` of `flags` (ops appended to `ops`)."""
     result = flags[0]
     for flag in flags[1:]:
-        either = arith.OrIOp(result, flag)
+        either = _arith(arith.OrIOp, result, flag)
         ops.append(either)
         result = either.result
     return result
@@ -296,10 +352,10 @@ class DynamicRead(RewritePattern):
         sizes = self.shared.global_(op, sizes_global_name(op.var_name), layout.sizes, ops)
         lengths = []
         for k in range(len(layout.axes)):
-            lengths.append(memref.LoadOp.get(sizes, [self.shared.index(op, k, ops)]))
+            lengths.append(_load(sizes, [self.shared.index(op, k, ops)]))
             ops.append(lengths[-1])
         pointer = self.shared.global_(op, op.var_name, layout.pointer, ops)
-        buffer = memref.LoadOp.get(pointer, [])
+        buffer = _load(pointer, [])
         ops.append(buffer)
         if op in self.copy_free:
             whole = ToTensorOp(buffer, restrict=True)
@@ -311,7 +367,7 @@ class DynamicRead(RewritePattern):
         view = layout.corner(buffer.res, [n.res for n in lengths])
         fresh = AllocOp([n.res for n in lengths], [], layout.buffer)
         value = ToTensorOp(fresh, restrict=True)
-        ops += [view, fresh, CopyOp(view, fresh)]
+        ops += [view, fresh, _copy(view, fresh)]
         rewriter.replace(op, located(op, *ops, value), [value.tensor])
 
 
@@ -333,7 +389,7 @@ class _Sizes:
                                          self.layout.sizes, self.ops)
         self.pointer = self.shared.global_(self.near, self.name, self.layout.pointer,
                                            self.ops)
-        self.old = memref.LoadOp.get(self.pointer, [])
+        self.old = _load(self.pointer, [])
         self.ops.append(self.old)
 
     def constant(self, value: int) -> SSAValue:
@@ -342,7 +398,7 @@ class _Sizes:
     def dim(self, source: SSAValue, axis: int) -> SSAValue:
         """`memref.dim` of `source` along `axis`, made once per write."""
         if (source, axis) not in self.dims:
-            dim = memref.DimOp(source, self.constant(axis))
+            dim = _dim(source, self.constant(axis))
             self.ops.append(dim)
             self.dims[(source, axis)] = dim.result
         return self.dims[(source, axis)]
@@ -363,31 +419,31 @@ class _Sizes:
         capacities, exceeds, had, new_caps = [], [], [], []
         grow: list[Operation] = []
         for j, length in enumerate(lengths):
-            capacity = memref.LoadOp.get(self.sizes, [self.constant(k + j)])
-            over = arith.CmpiOp(length, capacity, "ugt")
-            nonzero = arith.CmpiOp(capacity, self.constant(0), "ugt")
+            capacity = _load(self.sizes, [self.constant(k + j)])
+            over = _ugt(length, capacity)
+            nonzero = _ugt(capacity, self.constant(0))
             ops += [capacity, over, nonzero]
             capacities.append(capacity.res)
             exceeds.append(over.result)
             had.append(nonzero.result)
             if j == appended:  # length > capacity: twice the length is over twice it
-                twice = arith.MuliOp(length, self.constant(2))
-                new_cap = arith.SelectOp(over, twice, capacity)
+                twice = _arith(arith.MuliOp, length, self.constant(2))
+                new_cap = _select(over, twice, capacity)
                 grow += [twice, new_cap]
             else:
-                twice = arith.MuliOp(capacity, self.constant(2))
-                doubled = arith.MaxUIOp(length, twice)
-                new_cap = arith.SelectOp(over, doubled, capacity)
+                twice = _arith(arith.MuliOp, capacity, self.constant(2))
+                doubled = _arith(arith.MaxUIOp, length, twice)
+                new_cap = _select(over, doubled, capacity)
                 grow += [twice, doubled, new_cap]
             new_caps.append(new_cap.result)
         self.grown = _any(exceeds, ops)
         self.had = had
         fresh = AllocOp(new_caps, [], self.layout.buffer)
         grow += [fresh]
-        grow += [memref.StoreOp.get(c, self.sizes, [self.constant(k + j)])
+        grow += [_store(c, self.sizes, [self.constant(k + j)])
                  for j, c in enumerate(new_caps)]
-        grow += [memref.StoreOp.get(fresh, self.pointer, []), scf.YieldOp(fresh)]
-        target = scf.IfOp(self.grown, [self.layout.buffer], grow, [scf.YieldOp(self.old)])
+        grow += [_store(fresh, self.pointer, []), _yield(fresh)]
+        target = scf.IfOp(self.grown, [self.layout.buffer], grow, [_yield(self.old)])
         ops.append(target)
         return target.results[0]
 
@@ -395,10 +451,10 @@ class _Sizes:
         """Record `lengths`; free the old buffer if a new one replaced it (and it was ever
         allocated): after the copies, since the values copied may be views of it."""
         ops = self.ops
-        ops += [memref.StoreOp.get(n, self.sizes, [self.constant(j)])
+        ops += [_store(n, self.sizes, [self.constant(j)])
                 for j, n in enumerate(lengths)]
-        free = arith.AndIOp(self.grown, _any(self.had, ops))
-        ops += [free, scf.IfOp(free, [], [memref.DeallocOp.get(self.old), scf.YieldOp()])]
+        free = _arith(arith.AndIOp, self.grown, _any(self.had, ops))
+        ops += [free, scf.IfOp(free, [], [memref.DeallocOp.get(self.old), _yield()])]
 
 
 def _to_buffer(value: SSAValue) -> ToBufferOp:
@@ -440,7 +496,7 @@ class DynamicWrite(RewritePattern):
         lengths = [state.dim(source.results[0], axis) for axis in layout.axes]
         target = state.target(lengths)
         view = layout.corner(target, lengths)
-        state.ops += [view, CopyOp(source, view)]
+        state.ops += [view, _copy(source, view)]
         state.finish(lengths)
         rewriter.replace(op, located(op, *state.ops), [])
 
@@ -493,7 +549,7 @@ class AppendInPlace(RewritePattern):
                 (extent,) = _dims(sources[i], [axis], state)
                 row: SSAValue | int = min(extent, 1) if isinstance(extent, int) else 0
                 if not isinstance(extent, int):
-                    least = arith.MinUIOp(_as_value(extent, state), state.constant(1))
+                    least = _arith(arith.MinUIOp, _as_value(extent, state), state.constant(1))
                     state.ops.append(least)
                     row = least.result
                 shape = [(row if isinstance(row, int) else DYNAMIC_INDEX) if d == axis else n
@@ -512,7 +568,7 @@ class AppendInPlace(RewritePattern):
         offsets: list[SSAValue | int] = [0]
         for extent in extents[1:]:
             offsets.append(total)
-            add = arith.AddiOp(total, _as_value(extent, state))
+            add = _arith(arith.AddiOp, total, _as_value(extent, state))
             state.ops.append(add)
             total = add.result
         by_axis = {**dims[0], axis: total}
@@ -529,7 +585,7 @@ class AppendInPlace(RewritePattern):
                      own[d] if own[d] >= 0 else _as_value(by_axis[d], state)
                      for d in range(rank)]
             slot = _window(target, layout.buffer, at, sizes)
-            state.ops += [slot, CopyOp(source, slot)]
+            state.ops += [slot, _copy(source, slot)]
         state.finish(lengths)
         rewriter.replace(op, located(op, *state.ops), [])
         if not check:
