@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+import numpy as np
 import pytest
 from xdsl.dialects import test as xdsl_test
 from xdsl.dialects.builtin import ModuleOp, UnitAttr
@@ -21,6 +22,7 @@ from xdsl.pattern_rewriter import (
 import tosa_state as ts
 from tosa_state.frontends.mlir import parse_mlir
 from tosa_state.printing import print_module
+from tosa_state.transforms.convert_tosa_variables_to_memref import ConvertTosaVariablesToMemRefPass
 from tosa_state.transforms.memref_dynamic_variables import FunctionValues
 from tosa_state.transforms.targeted_walker import rewrite_each
 from tosa_state.transforms.tosa_fold_conv_bias import FoldAddIntoConvBias, TosaFoldConvBiasPass
@@ -162,3 +164,40 @@ func.func @f(%x: tensor<2xf32>) -> tensor<2xf32> {
     outside = xdsl_test.TestOp()  # not in a function: made for the access itself
     value = shared.index(outside, 0, local)
     assert value is not zero and [op.results[0] for op in local] == [value]
+
+
+NESTED = """
+tosa.variable @kv : tensor<2x?xf32>
+func.func @step(%c: tensor<i1>, %x: tensor<2x?xf32>) -> tensor<2x?xf32> {
+  %r = tosa.cond_if %c (%a = %x) : tensor<i1> (tensor<2x?xf32>) -> tensor<2x?xf32> {
+  ^bb0(%a: tensor<2x?xf32>):
+    tosa.variable.write @kv, %a : tensor<2x?xf32>
+    %v = tosa.variable.read @kv : tensor<2x?xf32>
+    tosa.yield %v : tensor<2x?xf32>
+  } else {
+  ^bb0(%a: tensor<2x?xf32>):
+    %w = tosa.variable.read @kv : tensor<2x?xf32>
+    tosa.yield %w : tensor<2x?xf32>
+  }
+  return %r : tensor<2x?xf32>
+}
+"""
+
+
+def test_shared_values_serve_nested_regions() -> None:
+    """Reads and writes inside a `tosa.cond_if`'s branches use the values made at the top
+    of the function (the module verifies and runs)."""
+    module = parse_mlir(ts.make_context(), NESTED)
+    request = ts.compile_model(module).create_infer_request()
+    x = np.arange(6, dtype=np.float32).reshape(2, 3)
+    np.testing.assert_array_equal(request.infer([np.array(True), x])[0], x)
+    np.testing.assert_array_equal(
+        request.infer([np.array(False), np.zeros((2, 1), np.float32)])[0], x)
+    lowered = parse_mlir(ts.make_context(), NESTED)
+    ConvertTosaVariablesToMemRefPass().apply(ts.make_context(), lowered)
+    (func,) = [op for op in lowered.ops if op.name == "func.func"]
+    body = func.regions[0].block
+    names = [op.name for op in body.ops]
+    assert names.count("memref.get_global") == 2 and names.count("arith.constant") == 3
+    assert all(op.name not in ("memref.get_global", "arith.constant")
+               for op in lowered.walk() if op.parent_block() is not body)
