@@ -9,9 +9,12 @@ once. `TargetedRewriteWalker` fills the worklist from its walks only with the op
 the patterns erase dead ops (`dead_or`), with the ops that are trivially dead. Everything
 else is xDSL's driver unchanged: the ops a rewrite creates, modifies or makes the users or
 producers of are pushed as before, and the module is walked again after any change, so a
-candidate that a rewrite created where no listener saw it is still reached, and the result
-is the same fixpoint. `rewrite_each` offers a pattern a known list of ops once (a lowering
-that rewrites each op of some kinds once: no worklist, no walk).
+candidate that a rewrite created where no listener saw it is still reached: the driver
+still stops only when no pattern applies anywhere (the order of the rewrites may differ,
+which matters only to patterns that are not confluent; `tests/test_targeted_walker.py`
+compares the output with the stock driver's). `rewrite_each` offers a pattern a known
+list of ops once (a lowering that rewrites each op of some kinds once: no worklist, no
+walk).
 """
 
 from __future__ import annotations
