@@ -58,7 +58,6 @@ from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
     PatternRewriter,
-    PatternRewriteWalker,
     RewritePattern,
     op_type_rewrite_pattern,
 )
@@ -72,17 +71,23 @@ from tosa_state.dialects.tosa.variables import (
     VariableWriteOp,
 )
 from tosa_state.transforms.memref_dynamic_variables import (
+    CALL,
+    WRITE,
     AppendInPlace,
     DynamicRead,
     DynamicVariableToMemRefGlobals,
     DynamicWrite,
+    FunctionValues,
     dynamic_layout,
     hoist_appends,
     sizes_global_name,
     sizes_name_taken,
+    touches,
 )
+from tosa_state.transforms.targeted_walker import rewrite_each
 from tosa_state.transforms.tosa_hoist_variables import hoist_variables
 from tosa_state.transforms.tosa_to_mlprogram import (
+    AnyVariableOp,
     Declarations,
     default_reason,
     fail_on_leftover_variables,
@@ -149,11 +154,12 @@ class CopyElision:
        of the copy-free reads before it.
     """
 
-    def __init__(self, root: ModuleOp, dynamic: frozenset[str] = frozenset()):
+    def __init__(self, root: ModuleOp, dynamic: frozenset[str] = frozenset(),
+                 referenced: set[str] | frozenset[str] | None = None):
         self._dynamic = dynamic
         self._callees: dict[CallOp, FuncOp | None] = {}
         self._writes = self._summarise(root)
-        self._referenced = _referenced_symbols(root)
+        self._referenced = _referenced_symbols(root) if referenced is None else referenced
         self.copy_free: frozenset[VariableReadOp] = frozenset(self._find(root))
 
     # Which variables each function may write, transitively (`None`: any variable).
@@ -166,10 +172,11 @@ class CopyElision:
             names: set[str] | None = None if func.is_declaration else set()
             calls[func] = []
             for op in func.walk():
-                if isinstance(op, VariableWriteOp) and names is not None:
-                    names.add(op.var_name)
-                elif isinstance(op, CallOp):
-                    callee = self._callee(op)
+                kind = touches(type(op))
+                if kind == WRITE and names is not None:
+                    names.add(op.var_name)  # type: ignore[attr-defined]
+                elif kind == CALL:
+                    callee = self._callee(op)  # type: ignore[arg-type]
                     if callee is None:
                         names = None
                     else:
@@ -325,7 +332,9 @@ def _yielded_views(body: Block, value: SSAValue) -> set[int]:
 
 def _may_write_some_variable(op: Operation) -> bool:
     """Whether `op` (with its regions) writes a variable or calls anything."""
-    return any(isinstance(inner, VariableWriteOp | CallOp) for inner in op.walk())
+    if not op.regions:
+        return touches(type(op)) in (WRITE, CALL)
+    return any(touches(type(inner)) in (WRITE, CALL) for inner in op.walk())
 
 
 def _ancestor_in(block: Block, op: Operation) -> Operation | None:
@@ -464,29 +473,31 @@ class ConvertTosaVariablesToMemRefPass(ModulePass):
         hoist_variables(ctx, op)
         declarations = Declarations(op)
         copy_free: frozenset[VariableReadOp] = frozenset()
+        shared = FunctionValues()
         in_place: list[RewritePattern] = []
         if self.elide_copies:
             hoist_appends(op, declarations)
-            dynamic = frozenset(v.var_name for v in op.walk() if isinstance(v, VariableOp)
+        # found once: the patterns rewrite these ops only, the leftover check looks at them
+        variable_ops = [inner for inner in op.walk() if isinstance(inner, AnyVariableOp)]
+        if self.elide_copies:
+            dynamic = frozenset(v.var_name for v in variable_ops if isinstance(v, VariableOp)
                                 and dynamic_layout(v.tensor_type) is not None)
-            copy_free = CopyElision(op, dynamic).copy_free
-            in_place = [AppendInPlace(declarations, FRESH_RESULT_OPS,
-                                      frozenset(_referenced_symbols(op)))]
+            referenced = frozenset(_referenced_symbols(op))
+            copy_free = CopyElision(op, dynamic, referenced).copy_free
+            in_place = [AppendInPlace(declarations, FRESH_RESULT_OPS, referenced, shared)]
         patterns: list[RewritePattern] = [
             VariableToMemRefGlobal(),
-            DynamicVariableToMemRefGlobals(),
-            DynamicRead(declarations, copy_free),
+            DynamicVariableToMemRefGlobals({}),
+            DynamicRead(declarations, copy_free, shared),
             *in_place,
-            DynamicWrite(declarations),
+            DynamicWrite(declarations, shared),
             ReadWithoutCopy(declarations, copy_free),
             ReadWithCopy(declarations, copy_free),
             WriteToCopyIntoGlobal(declarations),
         ]
-        PatternRewriteWalker(
-            GreedyRewritePatternApplier(patterns, dce_enabled=False),
-            apply_recursively=False,
-        ).rewrite_module(op)
-        fail_on_leftover_variables(op, self.name, lambda left: _reason(declarations, left))
+        rewrite_each(variable_ops, GreedyRewritePatternApplier(patterns, dce_enabled=False))
+        fail_on_leftover_variables(op, self.name, lambda left: _reason(declarations, left),
+                                   [left for left in variable_ops if left.parent is not None])
 
 
 def _reason(declarations: Declarations, op: Operation) -> str:

@@ -18,12 +18,17 @@ where copy elision allows it.
 from __future__ import annotations
 
 import bisect
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache, cached_property
+from typing import TypeVar
 
 from xdsl.dialects import arith, memref, scf
+from xdsl.dialects.arith import IntegerOverflowAttr
 from xdsl.dialects.bufferization import ToBufferOp, ToTensorOp
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
+    DenseArrayBase,
     DenseIntOrFPElementsAttr,
     IndexType,
     IntegerAttr,
@@ -32,6 +37,8 @@ from xdsl.dialects.builtin import (
     StringAttr,
     TensorType,
     UnitAttr,
+    i1,
+    i64,
 )
 from xdsl.dialects.func import CallOp, FuncOp
 from xdsl.dialects.memref import AllocOp, CopyOp, GetGlobalOp, GlobalOp, SubviewOp
@@ -39,7 +46,7 @@ from xdsl.dialects.tensor import ExtractSliceOp
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint, Rewriter
-from xdsl.traits import SymbolTable
+from xdsl.traits import SymbolOpInterface, SymbolTable
 
 from tosa_state.dialects.tosa.tensor import ConcatOp
 from tosa_state.dialects.tosa.variables import (
@@ -51,6 +58,7 @@ from tosa_state.dialects.tosa.variables import (
 from tosa_state.transforms.tosa_to_mlprogram import Declarations, located
 
 SIZES_SUFFIX = "__sizes"
+_Binary = TypeVar("_Binary", bound=Operation)
 
 
 def sizes_global_name(name: str) -> str:
@@ -67,20 +75,22 @@ class DynamicLayout:
 
     tensor_type: TensorType
 
-    @property
+    # Built once per layout (`dynamic_layout` gives one per type): a type's
+    # construction verifies it, a cost paid per op otherwise.
+    @cached_property
     def axes(self) -> list[int]:
         return [i for i, d in enumerate(self.tensor_type.get_shape()) if d < 0]
 
-    @property
+    @cached_property
     def buffer(self) -> MemRefType:
         shape = [DYNAMIC_INDEX if d < 0 else d for d in self.tensor_type.get_shape()]
         return MemRefType(self.tensor_type.get_element_type(), shape)
 
-    @property
+    @cached_property
     def pointer(self) -> MemRefType:
         return MemRefType(self.buffer, [])
 
-    @property
+    @cached_property
     def sizes(self) -> MemRefType:
         return MemRefType(IndexType(), [2 * len(self.axes)])
 
@@ -97,14 +107,58 @@ class DynamicLayout:
 
 def _window(buffer: SSAValue, buffer_type: MemRefType, offsets: list[SSAValue | int],
             sizes: list[SSAValue | int]) -> SubviewOp:
-    rank = len(sizes)
-    view_type = SubviewOp.infer_result_type(buffer_type, offsets, sizes, [1] * rank)
-    return SubviewOp.get(buffer, offsets, sizes, [1] * rank, view_type)
+    """`memref.subview` of `buffer` at `offsets` of `sizes`, unit strides (what
+    `SubviewOp.get` builds, with `infer_result_type`'s type; both made once per pattern of
+    static values)."""
+    static_offsets, dynamic_offsets = _split(offsets)
+    static_sizes, dynamic_sizes = _split(sizes)
+    view_type = _view_type(buffer_type, static_offsets, static_sizes)
+    return SubviewOp(buffer, dynamic_offsets, dynamic_sizes, [], _i64_array(static_offsets),
+                     _i64_array(static_sizes), _i64_array((1,) * len(sizes)), view_type)
+
+
+def _slice(value: SSAValue, offsets: list[SSAValue | int], sizes: list[SSAValue | int],
+           result_type: TensorType) -> ExtractSliceOp:
+    """`tensor.extract_slice` of `value`, unit strides (what `ExtractSliceOp(...)` builds,
+    its static lists made once per list)."""
+    static_offsets, dynamic_offsets = _split(offsets)
+    static_sizes, dynamic_sizes = _split(sizes)
+    return ExtractSliceOp.build(
+        operands=[value, dynamic_offsets, dynamic_sizes, []], result_types=[result_type],
+        properties={"static_offsets": _i64_array(static_offsets),
+                    "static_sizes": _i64_array(static_sizes),
+                    "static_strides": _i64_array((1,) * len(sizes))})
+
+
+def _split(values: list[SSAValue | int]) -> tuple[tuple[int, ...], list[SSAValue]]:
+    """The static list (`DYNAMIC_INDEX` for a value) and the dynamic values."""
+    static = tuple(v if isinstance(v, int) else DYNAMIC_INDEX for v in values)
+    return static, [v for v in values if not isinstance(v, int)]
+
+
+@cache
+def _i64_array(values: tuple[int, ...]) -> DenseArrayBase:
+    return DenseArrayBase.from_list(i64, values)
+
+
+@cache
+def _view_type(buffer_type: MemRefType, offsets: tuple[int, ...], sizes: tuple[int, ...]
+               ) -> MemRefType:
+    def given(static: tuple[int, ...]) -> list[int | None]:
+        return [None if v == DYNAMIC_INDEX else v for v in static]
+
+    return SubviewOp.infer_result_type(buffer_type, given(offsets),  # type: ignore[arg-type]
+                                       given(sizes), [1] * len(sizes))  # type: ignore[arg-type]
 
 
 def dynamic_layout(tensor_type: TensorType | None) -> DynamicLayout | None:
     if tensor_type is None or tensor_type.has_static_shape():
         return None
+    return _layout(tensor_type)
+
+
+@cache
+def _layout(tensor_type: TensorType) -> DynamicLayout:
     return DynamicLayout(tensor_type)
 
 
@@ -112,31 +166,147 @@ def sizes_name_taken(module: ModuleOp, name: str) -> bool:
     return SymbolTable.lookup_symbol(module, sizes_global_name(name)) is not None
 
 
+def symbol_names(module: ModuleOp) -> frozenset[str]:
+    """The names of the symbols `module` defines (its symbol table's keys)."""
+    names = set()
+    for op in module.ops:
+        trait = op.get_trait(SymbolOpInterface)
+        if trait is not None and (name := trait.get_sym_attr_name(op)) is not None:
+            names.add(name.data)
+    return frozenset(names)
+
+
+@cache
+def _index_attr(value: int) -> IntegerAttr:
+    return IntegerAttr(value, IndexType())
+
+
 def _index(value: int) -> arith.ConstantOp:
-    return arith.ConstantOp(IntegerAttr(value, IndexType()))
+    return arith.ConstantOp(_index_attr(value))
+
+
+# What the ops' builders make (operands, result types, properties), made with `create`:
+# IRDL's argument processing is most of an op's construction, and the dynamic variables'
+# reads and writes make thousands of these small ops in an LLM (the module is verified
+# after the pipeline).
+Value = SSAValue | Operation
+_UGT = IntegerAttr(8, i64)
+"""`arith.cmpi`'s predicate `ugt`."""
+_NO_OVERFLOW = IntegerOverflowAttr(frozenset())
+
+
+def _load(ref: Value, indices: list[Value]) -> memref.LoadOp:
+    ref = SSAValue.get(ref)
+    return memref.LoadOp.create(operands=[ref, *map(SSAValue.get, indices)],
+                                result_types=[ref.type.element_type])  # type: ignore[attr-defined]
+
+
+def _store(value: Value, ref: Value, indices: list[Value]) -> memref.StoreOp:
+    return memref.StoreOp.create(operands=[SSAValue.get(value), SSAValue.get(ref),
+                                           *map(SSAValue.get, indices)])
+
+
+def _ugt(lhs: Value, rhs: Value) -> arith.CmpiOp:
+    return arith.CmpiOp.create(operands=[SSAValue.get(lhs), SSAValue.get(rhs)],
+                               result_types=[i1], properties={"predicate": _UGT})
+
+
+def _arith(cls: type[_Binary], lhs: Value, rhs: Value) -> _Binary:
+    lhs = SSAValue.get(lhs)
+    overflow = {"overflowFlags": _NO_OVERFLOW} if cls in (arith.AddiOp, arith.MuliOp) else {}
+    return cls.create(operands=[lhs, SSAValue.get(rhs)], result_types=[lhs.type],
+                      properties=overflow)
+
+
+def _select(condition: Value, yes: Value, no: Value) -> arith.SelectOp:
+    yes = SSAValue.get(yes)
+    return arith.SelectOp.create(
+        operands=[SSAValue.get(condition), yes, SSAValue.get(no)], result_types=[yes.type])
+
+
+def _dim(source: Value, index: Value) -> memref.DimOp:
+    return memref.DimOp.create(operands=[SSAValue.get(source), SSAValue.get(index)],
+                               result_types=[IndexType()])
+
+
+def _yield(*values: Value) -> scf.YieldOp:
+    return scf.YieldOp.create(operands=[SSAValue.get(v) for v in values])
+
+
+def _copy(source: Value, target: Value) -> CopyOp:
+    return CopyOp.create(operands=[SSAValue.get(source), SSAValue.get(target)])
+
+
+class FunctionValues:
+    """The index constants and the `memref.get_global`s of the dynamic variables'
+    globals, made once per function, at the top of its body, for every read and write in
+    it (nested regions included: the ops are pure). Made per access, they were a sixth of
+    what the lowering adds to a 30-layer LLM (60 appends and 60 reads of its caches).
+    Outside a function each access makes its own."""
+
+    def __init__(self) -> None:
+        self._values: dict[tuple[Block, str, object], SSAValue] = {}
+        self._last: dict[Block, Operation] = {}
+
+    def index(self, near: Operation, value: int, local: list[Operation]) -> SSAValue:
+        """`arith.constant value : index` for an access `near` (or appended to `local`)."""
+        return self._value(near, ("index", value), lambda: _index(value), local)
+
+    def global_(self, near: Operation, name: str, memref_type: MemRefType,
+                local: list[Operation]) -> SSAValue:
+        """`memref.get_global @name` for an access `near` (or appended to `local`)."""
+        return self._value(near, ("global", name), lambda: GetGlobalOp(name, memref_type),
+                           local)
+
+    def _value(self, near: Operation, key: tuple[str, object],
+               build: Callable[[], Operation], local: list[Operation]) -> SSAValue:
+        func = near.parent_op()
+        while func is not None and not isinstance(func, FuncOp):
+            func = func.parent_op()
+        if func is None or not func.body.blocks:
+            new = build()
+            local.append(new)
+            return new.results[0]
+        block = func.body.blocks[0]
+        found = self._values.get((block, *key))
+        if found is None:
+            new = located(near, build())[0]
+            last = self._last.get(block)
+            Rewriter.insert_op(new, InsertPoint.after(last) if last is not None
+                               else InsertPoint.at_start(block))
+            self._last[block] = new
+            found = self._values[(block, *key)] = new.results[0]
+        return found
 
 
 def _any(flags: list[SSAValue], ops: list[Operation]) -> SSAValue:
     """The `arith.ori` of `flags` (ops appended to `ops`)."""
     result = flags[0]
     for flag in flags[1:]:
-        either = arith.OrIOp(result, flag)
+        either = _arith(arith.OrIOp, result, flag)
         ops.append(either)
         result = either.result
     return result
 
 
+@dataclass(frozen=True)
 class DynamicVariableToMemRefGlobals(RewritePattern):
     """A dynamic `tosa.variable` -> a pointer global (`memref<memref<...>>`, a buffer
     allocated by the first write) and its sizes global (all lengths and capacities 0: the
     variable starts empty)."""
+
+    taken: dict[ModuleOp, frozenset[str]]
+    """The symbol names of each module before the pass (`symbol_names`): the globals it
+    adds are named after variables whose sizes name was free, so these stay the answer."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: VariableOp, rewriter: PatternRewriter) -> None:
         layout = dynamic_layout(op.tensor_type)
         if layout is None or not isinstance(module := op.parent_op(), ModuleOp):
             return
-        if sizes_name_taken(module, op.var_name):
+        if module not in self.taken:
+            self.taken[module] = symbol_names(module)
+        if sizes_global_name(op.var_name) in self.taken[module]:
             return
         pointer = GlobalOp.build(
             properties={
@@ -171,55 +341,67 @@ class DynamicRead(RewritePattern):
 
     declarations: Declarations
     copy_free: frozenset[VariableReadOp]
+    shared: FunctionValues
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: VariableReadOp, rewriter: PatternRewriter) -> None:
         layout = dynamic_layout(self.declarations.type_of(op, op.var_name))
         if layout is None:
             return
-        sizes = GetGlobalOp(sizes_global_name(op.var_name), layout.sizes)
-        indices = [_index(k) for k in range(len(layout.axes))]
-        lengths = [memref.LoadOp.get(sizes, [i]) for i in indices]
-        pointer = GetGlobalOp(op.var_name, layout.pointer)
-        buffer = memref.LoadOp.get(pointer, [])
-        ops: list[Operation] = [sizes, *indices, *lengths, pointer, buffer]
+        ops: list[Operation] = []
+        sizes = self.shared.global_(op, sizes_global_name(op.var_name), layout.sizes, ops)
+        lengths = []
+        for k in range(len(layout.axes)):
+            lengths.append(_load(sizes, [self.shared.index(op, k, ops)]))
+            ops.append(lengths[-1])
+        pointer = self.shared.global_(op, op.var_name, layout.pointer, ops)
+        buffer = _load(pointer, [])
+        ops.append(buffer)
         if op in self.copy_free:
             whole = ToTensorOp(buffer, restrict=True)
             full = layout.full_sizes([n.res for n in lengths])
             rank = len(full)
-            value = ExtractSliceOp(whole, [0] * rank, full, [1] * rank, layout.tensor_type)
+            value = _slice(whole.results[0], [0] * rank, full, layout.tensor_type)
             rewriter.replace(op, located(op, *ops, whole, value), [value.result])
             return
         view = layout.corner(buffer.res, [n.res for n in lengths])
         fresh = AllocOp([n.res for n in lengths], [], layout.buffer)
         value = ToTensorOp(fresh, restrict=True)
-        ops += [view, fresh, CopyOp(view, fresh)]
+        ops += [view, fresh, _copy(view, fresh)]
         rewriter.replace(op, located(op, *ops, value), [value.tensor])
 
 
 @dataclass
 class _Sizes:
-    """The sizes global, the pointer global and the current buffer of a variable, with the
-    index constants the write uses."""
+    """The sizes global, the pointer global and the current buffer of a variable written
+    by `near`, with the index constants and the sizes of operands (`dims`) the write uses;
+    `ops`: the ops made for the write."""
 
     layout: DynamicLayout
     name: str
     ops: list[Operation]
+    near: Operation
+    shared: FunctionValues
 
     def __post_init__(self) -> None:
-        k = len(self.layout.axes)
-        wanted = sorted({*self.layout.axes, *range(2 * k), 2})
-        self.index = {v: _index(v) for v in wanted}
-        self.sizes = GetGlobalOp(sizes_global_name(self.name), self.layout.sizes)
-        self.pointer = GetGlobalOp(self.name, self.layout.pointer)
-        self.old = memref.LoadOp.get(self.pointer, [])
-        self.ops += [*self.index.values(), self.sizes, self.pointer, self.old]
+        self.dims: dict[tuple[SSAValue, int], SSAValue] = {}
+        self.sizes = self.shared.global_(self.near, sizes_global_name(self.name),
+                                         self.layout.sizes, self.ops)
+        self.pointer = self.shared.global_(self.near, self.name, self.layout.pointer,
+                                           self.ops)
+        self.old = _load(self.pointer, [])
+        self.ops.append(self.old)
 
     def constant(self, value: int) -> SSAValue:
-        if value not in self.index:
-            self.index[value] = _index(value)
-            self.ops.append(self.index[value])
-        return self.index[value].result
+        return self.shared.index(self.near, value, self.ops)
+
+    def dim(self, source: SSAValue, axis: int) -> SSAValue:
+        """`memref.dim` of `source` along `axis`, made once per write."""
+        if (source, axis) not in self.dims:
+            dim = _dim(source, self.constant(axis))
+            self.ops.append(dim)
+            self.dims[(source, axis)] = dim.result
+        return self.dims[(source, axis)]
 
     def target(self, lengths: list[SSAValue], appended: int | None = None) -> SSAValue:
         """The buffer to write values of `lengths` into: the current one, or one grown
@@ -237,31 +419,31 @@ class _Sizes:
         capacities, exceeds, had, new_caps = [], [], [], []
         grow: list[Operation] = []
         for j, length in enumerate(lengths):
-            capacity = memref.LoadOp.get(self.sizes, [self.index[k + j]])
-            over = arith.CmpiOp(length, capacity, "ugt")
-            nonzero = arith.CmpiOp(capacity, self.index[0], "ugt")
+            capacity = _load(self.sizes, [self.constant(k + j)])
+            over = _ugt(length, capacity)
+            nonzero = _ugt(capacity, self.constant(0))
             ops += [capacity, over, nonzero]
             capacities.append(capacity.res)
             exceeds.append(over.result)
             had.append(nonzero.result)
             if j == appended:  # length > capacity: twice the length is over twice it
-                twice = arith.MuliOp(length, self.index[2])
-                new_cap = arith.SelectOp(over, twice, capacity)
+                twice = _arith(arith.MuliOp, length, self.constant(2))
+                new_cap = _select(over, twice, capacity)
                 grow += [twice, new_cap]
             else:
-                twice = arith.MuliOp(capacity, self.index[2])
-                doubled = arith.MaxUIOp(length, twice)
-                new_cap = arith.SelectOp(over, doubled, capacity)
+                twice = _arith(arith.MuliOp, capacity, self.constant(2))
+                doubled = _arith(arith.MaxUIOp, length, twice)
+                new_cap = _select(over, doubled, capacity)
                 grow += [twice, doubled, new_cap]
             new_caps.append(new_cap.result)
         self.grown = _any(exceeds, ops)
         self.had = had
         fresh = AllocOp(new_caps, [], self.layout.buffer)
         grow += [fresh]
-        grow += [memref.StoreOp.get(c, self.sizes, [self.index[k + j]])
+        grow += [_store(c, self.sizes, [self.constant(k + j)])
                  for j, c in enumerate(new_caps)]
-        grow += [memref.StoreOp.get(fresh, self.pointer, []), scf.YieldOp(fresh)]
-        target = scf.IfOp(self.grown, [self.layout.buffer], grow, [scf.YieldOp(self.old)])
+        grow += [_store(fresh, self.pointer, []), _yield(fresh)]
+        target = scf.IfOp(self.grown, [self.layout.buffer], grow, [_yield(self.old)])
         ops.append(target)
         return target.results[0]
 
@@ -269,9 +451,10 @@ class _Sizes:
         """Record `lengths`; free the old buffer if a new one replaced it (and it was ever
         allocated): after the copies, since the values copied may be views of it."""
         ops = self.ops
-        ops += [memref.StoreOp.get(n, self.sizes, [self.index[j]]) for j, n in enumerate(lengths)]
-        free = arith.AndIOp(self.grown, _any(self.had, ops))
-        ops += [free, scf.IfOp(free, [], [memref.DeallocOp.get(self.old), scf.YieldOp()])]
+        ops += [_store(n, self.sizes, [self.constant(j)])
+                for j, n in enumerate(lengths)]
+        free = _arith(arith.AndIOp, self.grown, _any(self.had, ops))
+        ops += [free, scf.IfOp(free, [], [memref.DeallocOp.get(self.old), _yield()])]
 
 
 def _to_buffer(value: SSAValue) -> ToBufferOp:
@@ -285,15 +468,7 @@ def _to_buffer(value: SSAValue) -> ToBufferOp:
 def _dims(source: SSAValue, axes: list[int], state: _Sizes) -> list[SSAValue | int]:
     """The sizes of `source` (a memref) along `axes`: static ones as ints."""
     shape = source.type.get_shape()  # type: ignore[attr-defined]
-    sizes: list[SSAValue | int] = []
-    for axis in axes:
-        if shape[axis] >= 0:
-            sizes.append(shape[axis])
-            continue
-        dim = memref.DimOp(source, state.constant(axis))
-        state.ops.append(dim)
-        sizes.append(dim.result)
-    return sizes
+    return [shape[axis] if shape[axis] >= 0 else state.dim(source, axis) for axis in axes]
 
 
 def _as_value(size: SSAValue | int, state: _Sizes) -> SSAValue:
@@ -306,6 +481,7 @@ class DynamicWrite(RewritePattern):
     first growing the buffer when the value does not fit (`_Sizes.target`)."""
 
     declarations: Declarations
+    shared: FunctionValues
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: VariableWriteOp, rewriter: PatternRewriter) -> None:
@@ -316,15 +492,11 @@ class DynamicWrite(RewritePattern):
             operands=[op.input1], result_types=[layout.buffer],
             properties={"read_only": UnitAttr()},
         )
-        state = _Sizes(layout, op.var_name, [source])
-        lengths: list[SSAValue] = []
-        for axis in layout.axes:
-            length = memref.DimOp(source, state.index[axis])
-            state.ops.append(length)
-            lengths.append(length.result)
+        state = _Sizes(layout, op.var_name, [source], op, self.shared)
+        lengths = [state.dim(source.results[0], axis) for axis in layout.axes]
         target = state.target(lengths)
         view = layout.corner(target, lengths)
-        state.ops += [view, CopyOp(source, view)]
+        state.ops += [view, _copy(source, view)]
         state.finish(lengths)
         rewriter.replace(op, located(op, *state.ops), [])
 
@@ -345,6 +517,7 @@ class AppendInPlace(RewritePattern):
     """The ops whose results never alias their operands (`FRESH_RESULT_OPS`)."""
     called: frozenset[str]
     """The functions some symbol reference names (their arguments may be views)."""
+    shared: FunctionValues
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: VariableWriteOp, rewriter: PatternRewriter) -> None:
@@ -364,7 +537,7 @@ class AppendInPlace(RewritePattern):
         rank = len(layout.tensor_type.get_shape())
         buffers = [_to_buffer(value) for value in concat.input1]
         sources = [b.results[0] for b in buffers]
-        state = _Sizes(layout, op.var_name, list(buffers))
+        state = _Sizes(layout, op.var_name, list(buffers), op, self.shared)
         # The concat's shape rule, checked by the concat itself on at most one row of each
         # operand (when a dimension it compares is dynamic; else the verifier checked it).
         others = [d for d in range(rank) if d != axis]
@@ -376,15 +549,14 @@ class AppendInPlace(RewritePattern):
                 (extent,) = _dims(sources[i], [axis], state)
                 row: SSAValue | int = min(extent, 1) if isinstance(extent, int) else 0
                 if not isinstance(extent, int):
-                    least = arith.MinUIOp(_as_value(extent, state), state.constant(1))
+                    least = _arith(arith.MinUIOp, _as_value(extent, state), state.constant(1))
                     state.ops.append(least)
                     row = least.result
                 shape = [(row if isinstance(row, int) else DYNAMIC_INDEX) if d == axis else n
                          for d, n in enumerate(value.type.get_shape())]
-                head = ExtractSliceOp(value, [0] * rank,
-                                      [row if d == axis else sizes[d] for d in range(rank)],
-                                      [1] * rank,
-                                      TensorType(value.type.get_element_type(), shape))
+                head = _slice(value, [0] * rank,
+                              [row if d == axis else sizes[d] for d in range(rank)],
+                              TensorType(value.type.get_element_type(), shape))
                 state.ops.append(head)
                 concat.operands[i] = head.result
             for new in located(op, *state.ops):
@@ -396,7 +568,7 @@ class AppendInPlace(RewritePattern):
         offsets: list[SSAValue | int] = [0]
         for extent in extents[1:]:
             offsets.append(total)
-            add = arith.AddiOp(total, _as_value(extent, state))
+            add = _arith(arith.AddiOp, total, _as_value(extent, state))
             state.ops.append(add)
             total = add.result
         by_axis = {**dims[0], axis: total}
@@ -413,7 +585,7 @@ class AppendInPlace(RewritePattern):
                      own[d] if own[d] >= 0 else _as_value(by_axis[d], state)
                      for d in range(rank)]
             slot = _window(target, layout.buffer, at, sizes)
-            state.ops += [slot, CopyOp(source, slot)]
+            state.ops += [slot, _copy(source, slot)]
         state.finish(lengths)
         rewriter.replace(op, located(op, *state.ops), [])
         if not check:
@@ -458,7 +630,7 @@ def hoist_appends(module: ModuleOp, declarations: Declarations) -> None:
     `@v`; the concat's other users then take a read of `@v` placed after the write. The
     write can then append in place (`AppendInPlace`), and that read be a view."""
     touching: dict[Block, _Touching] = {}
-    for write in [op for op in module.walk() if isinstance(op, VariableWriteOp)]:
+    for write in [op for op in module.walk() if touches(type(op)) == WRITE]:
         if dynamic_layout(declarations.type_of(write, write.var_name)) is None:
             continue
         concat = write.input1.owner
@@ -482,6 +654,21 @@ def hoist_appends(module: ModuleOp, declarations: Declarations) -> None:
             use.operation.operands[use.index] = read.results[0]
 
 
+READ, WRITE, CALL, FUNCTION, OTHER = range(5)
+
+
+@cache
+def touches(cls: type[Operation]) -> int:
+    """Which of the kinds above ops of `cls` are, for the analyses that look at every op
+    of a module (asked once per class: an `isinstance` of an IRDL op class costs more
+    than the rest of their question)."""
+    for kind, classes in ((READ, VariableReadOp), (WRITE, VariableWriteOp), (CALL, CallOp),
+                          (FUNCTION, FuncOp)):
+        if issubclass(cls, classes):
+            return kind
+    return OTHER
+
+
 class _Touching:
     """Where in a block the ops are that may read or write each variable (with their
     regions; any call may touch every variable), indexed once: asking whether one lies
@@ -497,10 +684,11 @@ class _Touching:
         self.at: dict[str | None, list[int]] = {}
         for index, op in enumerate(block.ops):
             self.position[op] = index
-            for inner in op.walk():
-                if isinstance(inner, VariableReadOp | VariableWriteOp):
-                    self.at.setdefault(inner.var_name, []).append(index)
-                elif isinstance(inner, CallOp | FuncOp):
+            for inner in op.walk() if op.regions else (op,):
+                kind = touches(type(inner))
+                if kind in (READ, WRITE):
+                    self.at.setdefault(inner.var_name, []).append(index)  # type: ignore[attr-defined]
+                elif kind in (CALL, FUNCTION):
                     self.at.setdefault(None, []).append(index)
 
     def between(self, first: Operation, last: Operation, name: str) -> bool:
@@ -522,7 +710,9 @@ __all__ = [
     "DynamicRead",
     "DynamicVariableToMemRefGlobals",
     "DynamicWrite",
+    "FunctionValues",
     "hoist_appends",
     "sizes_global_name",
     "sizes_name_taken",
+    "touches",
 ]

@@ -21,7 +21,6 @@ from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
     PatternRewriter,
-    PatternRewriteWalker,
     RewritePattern,
     op_type_rewrite_pattern,
 )
@@ -30,6 +29,7 @@ from xdsl.rewriter import InsertPoint
 from tosa_state.dialects.tosa import elementwise as tew
 from tosa_state.dialects.tosa import tensor as tt
 from tosa_state.dtypes import dense_to_numpy, numpy_to_dense
+from tosa_state.transforms.targeted_walker import TargetedRewriteWalker, dead_or, of_types
 
 
 def _channel_constant(value: SSAValue, channels: int) -> np.ndarray | None:
@@ -91,7 +91,8 @@ class TosaFoldConvBiasPass(ModulePass):
     name = "tosa-fold-conv-bias"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        PatternRewriteWalker(GreedyRewritePatternApplier([FoldAddIntoConvBias()])).rewrite_module(op)
+        TargetedRewriteWalker(GreedyRewritePatternApplier([FoldAddIntoConvBias()]),
+                              candidate=dead_or(of_types(tew.AddOp))).rewrite_module(op)
 
 
 __all__ = ["FoldAddIntoConvBias", "TosaFoldConvBiasPass"]

@@ -22,7 +22,6 @@ from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
     PatternRewriter,
-    PatternRewriteWalker,
     RewritePattern,
     op_type_rewrite_pattern,
 )
@@ -31,6 +30,7 @@ from tosa_state.dialects.tosa import elementwise as tew
 from tosa_state.dialects.tosa import tensor as tt
 from tosa_state.dialects.tosa.elementwise import constant_values
 from tosa_state.dtypes import numpy_dtype
+from tosa_state.transforms.targeted_walker import TargetedRewriteWalker, dead_or
 
 _SMALL = 64
 """Largest constant (elements) inspected for being all ones."""
@@ -69,6 +69,17 @@ class FoldMulByOne(RewritePattern):
                 return
 
 
+_CONSTANTS = ("tosa.const", "arith.constant")
+
+
+def _candidate(op: Operation) -> bool:
+    """A reduction, or a `tosa.mul` of a constant (what `constant_values` reads)."""
+    if isinstance(op, tew.MulOp):
+        return any(isinstance(owner := value.owner, Operation) and owner.name in _CONSTANTS
+                   for value in (op.input1, op.input2))
+    return isinstance(op, tt.ReductionOperation)
+
+
 FOLD_IDENTITIES_PATTERNS: tuple[type[RewritePattern], ...] = (
     FoldReduceOfOne,
     FoldMulByOne,
@@ -82,8 +93,9 @@ class TosaFoldIdentitiesPass(ModulePass):
     name = "tosa-fold-identities"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        PatternRewriteWalker(
+        TargetedRewriteWalker(
             GreedyRewritePatternApplier([p() for p in FOLD_IDENTITIES_PATTERNS]),
+            candidate=dead_or(_candidate),
         ).rewrite_module(op)
 
 

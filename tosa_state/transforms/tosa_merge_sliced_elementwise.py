@@ -53,6 +53,8 @@ def _signature(op: Operation, sliced: SSAValue) -> tuple[object, ...] | None:
 
 def _merge(source: SSAValue) -> bool:
     """Merge the sliced ops of `source`, group by group; whether anything changed."""
+    if not any(isinstance(use.operation, tt.SliceOp) for use in source.uses):
+        return False  # most values: asked first, it is the cheap question
     size = _static_size(source)
     if size is None:
         return False

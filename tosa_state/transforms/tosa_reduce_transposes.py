@@ -44,7 +44,6 @@ from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
     PatternRewriter,
-    PatternRewriteWalker,
     RewritePattern,
     op_type_rewrite_pattern,
 )
@@ -53,6 +52,7 @@ from xdsl.rewriter import InsertPoint
 from tosa_state.dialects.tosa import elementwise as tew
 from tosa_state.dialects.tosa import tensor as tt
 from tosa_state.dtypes import dense_to_numpy, numpy_to_dense
+from tosa_state.transforms.targeted_walker import TargetedRewriteWalker, dead_or
 
 _CONSTANT_LIMIT = 1 << 16
 """Largest constant operand (elements) transposed at compile time."""
@@ -331,6 +331,40 @@ class SinkTransposeThroughSlice(RewritePattern):
         rewriter.erase(op)
 
 
+_TRANSPOSE, _RESHAPE, _ELEMENTWISE, _OTHER = range(4)
+_KINDS: dict[type, int] = {}
+"""Per class of op (or of value owner), which of the kinds above it is: asked once per
+class (an `isinstance` of an IRDL op class costs more than the rest of the question)."""
+
+
+def _kind(owner: object) -> int:
+    kind = _KINDS.get(type(owner))
+    if kind is None:
+        if isinstance(owner, tt.TransposeOp):
+            kind = _TRANSPOSE
+        elif isinstance(owner, tt.ReshapeOp):
+            kind = _RESHAPE
+        elif isinstance(owner, Operation) and _elementwise_operands(owner) is not None:
+            kind = _ELEMENTWISE
+        else:
+            kind = _OTHER
+        _KINDS[type(owner)] = kind
+    return kind
+
+
+def _candidate(op: Operation) -> bool:
+    """Whether a pattern may rewrite `op`: a transpose, a reshape of a reshape or a
+    transpose or to its input's type, or an elementwise op of a transpose or reshape."""
+    kind = _kind(op)
+    if kind == _TRANSPOSE:
+        return True
+    if kind == _RESHAPE:
+        source = op.operands[0]
+        return _kind(source.owner) <= _RESHAPE or source.type == op.results[0].type
+    return kind == _ELEMENTWISE and any(
+        _kind(operand.owner) <= _RESHAPE for operand in op.operands)
+
+
 def _shape_values(value: SSAValue) -> tuple[int, ...] | None:
     owner = value.owner
     return owner.shape_values if isinstance(owner, tt.ConstShapeOp) else None
@@ -354,8 +388,9 @@ class TosaReduceTransposesPass(ModulePass):
     name = "tosa-reduce-transposes"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        PatternRewriteWalker(
+        TargetedRewriteWalker(
             GreedyRewritePatternApplier([p() for p in REDUCE_TRANSPOSES_PATTERNS]),
+            candidate=dead_or(_candidate),
         ).rewrite_module(op)
 
 

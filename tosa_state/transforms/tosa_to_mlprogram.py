@@ -25,7 +25,7 @@ The declaration table and the leftover check are shared with
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -47,6 +47,7 @@ from tosa_state.dialects.tosa.variables import VariableOp, VariableReadOp, Varia
 from tosa_state.transforms.tosa_hoist_variables import hoist_variables
 
 VariableAccess = VariableReadOp | VariableWriteOp
+AnyVariableOp = VariableOp | VariableReadOp | VariableWriteOp
 
 
 class Declarations:
@@ -78,11 +79,14 @@ def located(source: Operation, *ops: Operation) -> list[Operation]:
 
 
 def fail_on_leftover_variables(
-    root: ModuleOp, pass_name: str, reason: Callable[[Operation], str]
+    root: ModuleOp, pass_name: str, reason: Callable[[Operation], str],
+    left: Iterable[Operation] | None = None,
 ) -> None:
-    """Raise `PassFailedException` (a located diagnostic) at the first variable op left."""
-    for op in root.walk():
-        if isinstance(op, VariableOp | VariableReadOp | VariableWriteOp):
+    """Raise `PassFailedException` (a located diagnostic) at the first variable op left
+    (in `left`, the variable ops still in the IR in walk order, when the pass knows them;
+    else found by a walk of `root`)."""
+    for op in root.walk() if left is None else left:
+        if isinstance(op, AnyVariableOp):
             raise PassFailedException(
                 error_at(op, f"'{op.name}' op could not be lowered by '{pass_name}': "
                          f"{reason(op)}")
@@ -164,6 +168,7 @@ class TosaToMLProgramPass(ModulePass):
 
 
 __all__ = [
+    "AnyVariableOp",
     "Declarations",
     "ReadToGlobalLoad",
     "TosaToMLProgramPass",
