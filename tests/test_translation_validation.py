@@ -94,7 +94,7 @@ SNIPPETS = {
     "test_request_threads.py:ACCUMULATOR", "test_run_tool.py:NAMED",
     "test_runtime.py:SNAPSHOT", "test_runtime.py:UNINITIALISED",
     "test_runtime.py:DYNAMIC_STATE", "test_runtime.py:COMPUTED_INIT",
-    "test_targeted_walker.py:NESTED",
+    "test_targeted_walker.py:NESTED", "test_write_order.py:APPEND", "test_write_order.py:ORDERED",
     "test_while_loop.py:CARRIED_READ",
 }
 """The snippets of the other test modules that the suite runs: exactly these (a snippet

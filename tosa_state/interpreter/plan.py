@@ -67,6 +67,7 @@ from tosa_state.interpreter.tosa_tensor import (
     scatter_into,
     shape_only,
 )
+from tosa_state.interpreter.write_order import run_order
 from tosa_state.resources import shared_weights
 
 _plan_ids = count()
@@ -270,7 +271,7 @@ class FunctionPlan:
         products = self._grouped_products(block)
         fused = {op for first, gather in rows.values() for op in (first, gather)}
         chains = {op for _, chain in products.values() for op in chain}
-        for op in block.ops:
+        for op in run_order(block):  # state writes as early as they can run
             if op.has_trait(IsTerminator):
                 return op
             if op is skip or op in fused:
