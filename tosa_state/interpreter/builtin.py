@@ -1,6 +1,6 @@
 """Interpreter impls for the non-TOSA ops our modules hold: `arith.constant` of tensors,
-`tensor.bitcast`, and the index arithmetic and `scf.if` of dynamic-shape state at the memref
-level."""
+`tensor.bitcast`, and the index arithmetic of dynamic-shape state at the memref level (its
+`scf.if`: `interpreter/scf.py`)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,6 @@ from xdsl.dialects import arith
 from xdsl.dialects.arith import ConstantOp
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IndexType, IntegerAttr
 from xdsl.interpreter import Interpreter, InterpreterFunctions, PythonValues, impl, register_impls
-from xdsl.interpreters.scf import ScfFunctions
 
 from tosa_state.dialects.tensor import BitcastOp
 from tosa_state.dtypes import dense_to_numpy, numpy_dtype
@@ -99,4 +98,4 @@ class BuiltinFunctions(InterpreterFunctions):
     run_ori = impl(arith.OrIOp)(_binary(lambda a, b: a or b))
 
 
-__all__ = ["BuiltinFunctions", "ScfFunctions"]
+__all__ = ["BuiltinFunctions"]

@@ -14,10 +14,11 @@ from tosa_state import folding
 
 def all_functions() -> list[InterpreterFunctions]:
     """One instance of each impl class (numpy impls for every op we can execute)."""
-    from tosa_state.interpreter.builtin import BuiltinFunctions, ScfFunctions
+    from tosa_state.interpreter.builtin import BuiltinFunctions
     from tosa_state.interpreter.compression import CompressionFunctions
     from tosa_state.interpreter.memref import MemRefFunctions
     from tosa_state.interpreter.ml_program import MLProgramFunctions
+    from tosa_state.interpreter.scf import ScfFunctions
     from tosa_state.interpreter.tosa_control_flow import TosaControlFlowFunctions
     from tosa_state.interpreter.tosa_elementwise import TosaElementwiseFunctions
     from tosa_state.interpreter.tosa_shape import TosaShapeFunctions
