@@ -71,8 +71,12 @@ def identity(attr: Attribute) -> object:
     if not mapped(attr):
         return attr
     view = attr.data.data  # type: ignore[attr-defined]
-    start = np.frombuffer(view, np.uint8).ctypes.data if view.nbytes else 0
-    return attr.type, id(view.obj), start, view.nbytes  # type: ignore[attr-defined]
+    return attr.type, id(view.obj), address(view), view.nbytes  # type: ignore[attr-defined]
+
+
+def address(view: memoryview) -> int:
+    """Where `view`'s bytes start in memory (0 for an empty view)."""
+    return int(np.frombuffer(view, np.uint8).ctypes.data) if view.nbytes else 0
 
 
 def shared_weights(array: object) -> bool:

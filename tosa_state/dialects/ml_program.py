@@ -212,6 +212,11 @@ class GlobalLoadOp(IRDLOperation):
 
     traits = traits_def(GlobalUser())
 
+    @property
+    def global_name(self) -> str:
+        """The name of the global (the root of `@name`), as the request's store keys it."""
+        return self.global_.root_reference.data
+
     def __init__(self, global_ref: str | SymbolRefAttr, result_type: Attribute):
         if isinstance(global_ref, str):
             global_ref = SymbolRefAttr(global_ref)
@@ -244,6 +249,11 @@ class GlobalStoreOp(IRDLOperation):
     value = operand_def()
 
     traits = traits_def(GlobalUser())
+
+    @property
+    def global_name(self) -> str:
+        """The name of the global (the root of `@name`), as the request's store keys it."""
+        return self.global_.root_reference.data
 
     def __init__(self, global_ref: str | SymbolRefAttr, value: SSAValue | Operation):
         if isinstance(global_ref, str):

@@ -28,6 +28,18 @@ _CMPI: dict[str, tuple[Callable[[int, int], bool], str]] = {
 (a plan writes it inline)."""
 
 
+_BINARY: dict[type, tuple[Callable[[Any, Any], Any], str]] = {
+    arith.AddiOp: (operator.add, "{0} + {1}"),
+    arith.MuliOp: (operator.mul, "{0} * {1}"),
+    arith.MaxUIOp: (max, "max({0}, {1})"),
+    arith.MinUIOp: (min, "min({0}, {1})"),
+    arith.AndIOp: (lambda a, b: a and b, "({0} and {1})"),
+    arith.OrIOp: (lambda a, b: a or b, "({0} or {1})"),
+}
+"""The index arithmetic of dynamic-shape state (Python ints): its function of two values, and
+it as an expression (a plan writes it inline)."""
+
+
 def _binary(kernel: Callable[[Any, Any], Any]):
     def run(self: Any, interpreter: Interpreter, op: Any, args: PythonValues) -> PythonValues:
         return (kernel(*args),)
@@ -35,26 +47,17 @@ def _binary(kernel: Callable[[Any, Any], Any]):
     return run
 
 
-_EXPRESSIONS: dict[type, str] = {
-    arith.AddiOp: "{0} + {1}",
-    arith.MuliOp: "{0} * {1}",
-    arith.MaxUIOp: "max({0}, {1})",
-    arith.MinUIOp: "min({0}, {1})",
-    arith.AndIOp: "({0} and {1})",
-    arith.OrIOp: "({0} or {1})",
-    arith.SelectOp: "({1} if {0} else {2})",
-}
-
-
 def _plan_expression(op: Any) -> str | None:
     """The index arithmetic of dynamic-shape state (Python ints), inline in a plan."""
     if isinstance(op, arith.CmpiOp):
         predicate = arith.CMPI_COMPARISON_OPERATIONS[op.predicate.value.data]
         return f"{{0}} {_CMPI[predicate][1]} {{1}}" if predicate in _CMPI else None
-    return _EXPRESSIONS.get(type(op))  # exactly what the impls below compute
+    if isinstance(op, arith.SelectOp):
+        return "({1} if {0} else {2})"
+    found = _BINARY.get(type(op))
+    return None if found is None else found[1]
 
 
-@register_impls
 class BuiltinFunctions(InterpreterFunctions):
     plan_expression = staticmethod(_plan_expression)
 
@@ -90,12 +93,10 @@ class BuiltinFunctions(InterpreterFunctions):
         condition, if_true, if_false = args
         return (if_true if condition else if_false,)
 
-    run_addi = impl(arith.AddiOp)(_binary(lambda a, b: a + b))
-    run_muli = impl(arith.MuliOp)(_binary(lambda a, b: a * b))
-    run_maxui = impl(arith.MaxUIOp)(_binary(max))
-    run_minui = impl(arith.MinUIOp)(_binary(min))
-    run_andi = impl(arith.AndIOp)(_binary(lambda a, b: a and b))
-    run_ori = impl(arith.OrIOp)(_binary(lambda a, b: a or b))
+
+for _op_type, (_function, _) in _BINARY.items():  # one impl per entry of the table
+    setattr(BuiltinFunctions, f"run_{_op_type.__name__}", impl(_op_type)(_binary(_function)))
+register_impls(BuiltinFunctions)
 
 
 __all__ = ["BuiltinFunctions"]

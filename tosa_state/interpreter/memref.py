@@ -135,8 +135,7 @@ def _load_kernel(op: memref.LoadOp) -> Callable[..., Any]:
         return _to_tensor  # the buffer itself: a pointer, not a copy
 
     def load(store: VariableStore, ref: GlobalRef | np.ndarray, *indices: int) -> Any:
-        array = store.read(ref.name) if type(ref) is GlobalRef else ref
-        return array[indices].item()
+        return _to_tensor(store, ref)[indices].item()
 
     return load
 
@@ -152,16 +151,14 @@ def _store_kernel(op: memref.StoreOp) -> Callable[..., None]:
 
     def store_value(store: VariableStore, value: Any, ref: GlobalRef | np.ndarray,
                     *indices: int) -> None:
-        array = store.read(ref.name) if type(ref) is GlobalRef else ref
-        array[indices] = value
+        _to_tensor(store, ref)[indices] = value
 
     return store_value
 
 
 def _copy(store: VariableStore, source: GlobalRef | np.ndarray,
           target: GlobalRef | np.ndarray) -> None:
-    if type(source) is GlobalRef:
-        source = store.read(source.name)
+    source = _to_tensor(store, source)
     if type(target) is GlobalRef:
         store.write_in_place(target.name, source)
     elif not _same_memory(source, target):  # type: ignore[arg-type]

@@ -38,10 +38,6 @@ from tosa_state.interpreter.tosa_variables import (
 
 
 @per_op
-def _global_name(op: GlobalLoadOp | GlobalStoreOp) -> str:
-    return op.global_.root_reference.data
-
-
 @per_op
 def _constant_value(op: GlobalLoadConstOp) -> np.ndarray:
     found = lookup_global(op, op.global_)
@@ -54,9 +50,9 @@ def _constant_value(op: GlobalLoadConstOp) -> np.ndarray:
 
 def _plan_store_kernel(op: Operation) -> Callable[..., Any] | None:
     if isinstance(op, GlobalStoreOp):
-        return store_kernel(_global_name(op), op.value)
+        return store_kernel(op.global_name, op.value)
     if isinstance(op, GlobalLoadOp):
-        return read_kernel(_global_name(op))
+        return read_kernel(op.global_name)
     return None
 
 
@@ -74,13 +70,13 @@ class MLProgramFunctions(InterpreterFunctions):
     def run_global_load(
         self, interpreter: Interpreter, op: GlobalLoadOp, args: PythonValues
     ) -> PythonValues:
-        return (variable_store(interpreter).read(_global_name(op)),)
+        return (variable_store(interpreter).read(op.global_name),)
 
     @impl(GlobalStoreOp)
     def run_global_store(
         self, interpreter: Interpreter, op: GlobalStoreOp, args: PythonValues
     ) -> PythonValues:
-        variable_store(interpreter).write(_global_name(op), args[0])
+        variable_store(interpreter).write(op.global_name, args[0])
         return ()
 
     @impl(GlobalLoadConstOp)

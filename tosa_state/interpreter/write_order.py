@@ -45,7 +45,7 @@ def run_order(block: Block) -> list[Operation]:
 def _variable(op: Operation) -> str:
     """The variable (or global) a state access names."""
     if isinstance(op, GlobalLoadOp | GlobalStoreOp):
-        return op.global_.string_value()
+        return op.global_name
     assert isinstance(op, VariableReadOp | VariableWriteOp)
     return op.var_name
 

@@ -33,6 +33,7 @@ from tosa_state.transforms.openvino_to_tosa import Lowering, conversion_patterns
 from tosa_state.transforms.openvino_to_tosa.common import OpenVINOPattern, conversion_error
 from tosa_state.transforms.openvino_to_tosa.compression import fuse_decompression
 from tosa_state.transforms.openvino_to_tosa.state import existing_variables
+from tosa_state.transforms.targeted_walker import rewrite_op
 from tosa_state.transforms.to_tosa import clean_up, refine_result_types
 from tosa_state.transforms.tosa_builder.values import first_failure
 
@@ -85,17 +86,8 @@ def convert_in_rounds(
     LLM)."""
     pending = [op for op in module.walk() if convertible(op)]
     while pending:
-        left = []
-        for op in pending:
-            if op.parent is None:  # erased with the op around it (a loop's yield)
-                continue
-            rewriter = PatternRewriter(op)
-            try:
-                patterns.match_and_rewrite(op, rewriter)
-            except Exception as error:  # as the walker reports it
-                op.emit_error(f"Error while applying pattern: {error}", underlying_error=error)
-            if not rewriter.has_done_action:
-                left.append(op)
+        # an op erased with the op around it (a loop's yield) is done
+        left = [op for op in pending if op.parent is not None and not rewrite_op(op, patterns)]
         if len(left) == len(pending):
             return
         pending = left

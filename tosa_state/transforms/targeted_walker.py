@@ -67,6 +67,17 @@ def dead_or(candidate: Candidate) -> Candidate:
     return accepts
 
 
+def rewrite_op(op: Operation, pattern: RewritePattern) -> bool:
+    """Offers `pattern` `op` once, reporting an exception on the op as
+    `PatternRewriteWalker` does; whether it rewrote anything."""
+    rewriter = PatternRewriter(op)
+    try:
+        pattern.match_and_rewrite(op, rewriter)
+    except Exception as err:  # as the walker reports it
+        op.emit_error(f"Error while applying pattern: {err}", underlying_error=err)
+    return rewriter.has_done_action
+
+
 def rewrite_each(ops: Iterable[Operation], pattern: RewritePattern) -> bool:
     """Offers `pattern` each op of `ops` still in the IR, once, in order: what
     `PatternRewriteWalker(pattern, apply_recursively=False)` does when the pattern can
@@ -74,14 +85,8 @@ def rewrite_each(ops: Iterable[Operation], pattern: RewritePattern) -> bool:
     Whether anything was rewritten."""
     changed = False
     for op in ops:
-        if op.parent is None:
-            continue  # erased by an earlier rewrite
-        rewriter = PatternRewriter(op)
-        try:
-            pattern.match_and_rewrite(op, rewriter)
-        except Exception as err:  # as the walker reports it
-            op.emit_error(f"Error while applying pattern: {err}", underlying_error=err)
-        changed |= rewriter.has_done_action
+        if op.parent is not None:  # else erased by an earlier rewrite
+            changed |= rewrite_op(op, pattern)
     return changed
 
 
@@ -90,4 +95,5 @@ def of_types(*types: type[Operation]) -> Candidate:
     return lambda op: isinstance(op, types)
 
 
-__all__ = ["Candidate", "TargetedRewriteWalker", "dead_or", "of_types", "rewrite_each"]
+__all__ = ["Candidate", "TargetedRewriteWalker", "dead_or", "of_types", "rewrite_each",
+           "rewrite_op"]

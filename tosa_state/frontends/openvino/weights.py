@@ -126,7 +126,6 @@ class Weights:
                 return f"cannot read the weights file '{self.path}': {error.strerror}"
         return ""
 
-
     def _free(self, size: int) -> memoryview:
         """`size` bytes (64-byte aligned) of an arena: a private anonymous mapping of at
         least `ARENA` bytes (one mapping per weight would cost a system call and a mapping

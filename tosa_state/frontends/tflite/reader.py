@@ -52,6 +52,7 @@ from tosa_state.dialects.tfl.common import ResourceType
 from tosa_state.dialects.tfl.quantized import Quantization
 from tosa_state.dtypes import numpy_to_dense
 from tosa_state.frontends.openvino.weights import MAPPED_MIN_BYTES, read_into
+from tosa_state.resources import address
 
 OPERATOR_NAMES = {
     v: k for k, v in vars(BuiltinOperator).items() if not k.startswith("_")
@@ -238,7 +239,7 @@ class CheckedModel:
             )
         if dtype == np.bool_ or expected < MAPPED_MIN_BYTES:
             return numpy_to_dense(np.frombuffer(raw, dtype).reshape(shape))
-        if _address(raw) % dtype.itemsize:
+        if address(raw) % dtype.itemsize:
             raw = self._aligned_copy(raw, where)
         return DenseIntOrFPElementsAttr(info.type, BytesAttr(raw))
 
@@ -249,7 +250,7 @@ class CheckedModel:
         if not isinstance(self.data.obj, mmap.mmap):
             copy[:] = np.frombuffer(raw, np.uint8)
             return memoryview(copy).toreadonly()
-        offset = _address(raw) - _address(self.data)
+        offset = address(raw) - address(self.data)
         try:
             done = read_into(self.path, offset, memoryview(copy))
         except OSError as error:
@@ -257,10 +258,6 @@ class CheckedModel:
         if done < len(raw):
             raise where.error(f"the file ended while reading a buffer at {offset}")
         return memoryview(copy).toreadonly()
-
-
-def _address(view: memoryview) -> int:
-    return int(np.frombuffer(view, np.uint8).ctypes.data) if len(view) else 0
 
 
 
