@@ -11,14 +11,14 @@ result = request.infer([x])
 from tosa_state.api import compile_model, read_model
 from tosa_state.context import make_context
 from tosa_state.diagnostics import TosaStateError
-from tosa_state.interpreter.runtime import (
+from tosa_state.request_guard import RequestBusyError
+from tosa_state.runtime import (
     CompiledModel,
     InferRequest,
     InferResult,
     Port,
     VariableState,
 )
-from tosa_state.request_guard import RequestBusyError
 from tosa_state.validation import ValidationReport, validate
 
 __all__ = [

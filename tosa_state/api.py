@@ -6,14 +6,16 @@ import gc
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import partial
 
 from xdsl.dialects.builtin import ModuleOp
 
 from tosa_state.context import make_context
 from tosa_state.devices import DEFAULT_PIPELINES, INTERPRETER, IREE, check_device
+from tosa_state.devices.interpreter import InterpreterExecutable
 from tosa_state.frontends import read_model_file, verified_on_reading
-from tosa_state.interpreter.runtime import CompiledModel
 from tosa_state.progress import Progress
+from tosa_state.runtime import CompiledModel
 from tosa_state.transforms.convert_openvino_to_tosa import (
     ConvertOpenVINOToTosaPass,
     contains_openvino_ops,
@@ -82,11 +84,11 @@ def compile_model(
         verify_module(module)
         bar.advance()
         if device == IREE:
-            from tosa_state.devices.iree import IreeCompiledModel
+            from tosa_state.devices.iree import IreeExecutable
 
-            return IreeCompiledModel(module, entry, describe=bar.describe)
+            return CompiledModel(module, partial(IreeExecutable, describe=bar.describe), entry)
         bar.describe("compiling: planning")
-        compiled = CompiledModel(module, entry)
+        compiled = CompiledModel(module, InterpreterExecutable, entry)
         bar.advance()
     return compiled
 

@@ -1,6 +1,7 @@
 """The devices a compiled model runs on: `interpreter` (the numpy interpreter, default) and
-`iree` (IREE's compiler and runtime, `tosa_state.devices.iree`). Both give the same
-`CompiledModel` / `InferRequest` / `VariableState` API (`tosa_state.interpreter.runtime`)."""
+`iree` (IREE's compiler and runtime, `tosa_state.devices.iree`), peers behind the same
+`CompiledModel` / `InferRequest` / `VariableState` API (`tosa_state.runtime`): each
+implements the runtime's `Executable` and `DeviceRequest`."""
 
 from __future__ import annotations
 

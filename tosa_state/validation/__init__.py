@@ -23,8 +23,8 @@ import numpy as np
 from tosa_state.api import compile_model
 from tosa_state.devices import DEVICES, INTERPRETER, IREE, check_device
 from tosa_state.diagnostics import TosaStateError
-from tosa_state.interpreter.runtime import CompiledModel
 from tosa_state.progress import Progress
+from tosa_state.runtime import CompiledModel
 from tosa_state.tools.npz import Note
 from tosa_state.transforms.specialize_input_shapes import InputShapes
 from tosa_state.validation.report import Comparison, LevelReport, ValidationReport
