@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from xdsl.dialects.builtin import ModuleOp, TensorType
-from xdsl.ir import Operation
+from xdsl.dialects.builtin import ModuleOp, TensorType, UnknownLoc
+from xdsl.ir import Block, Operation, Region, SSAValue
 
 from tosa_state.diagnostics import describe_layer, location_prefix
 
@@ -40,14 +40,33 @@ class Violation:
 
     op: Operation
     rule: str
-    """`operator`, `profile`, `extension` or `level`."""
+    """`operator`, `profile`, `extension`, `level` or `spec` (a rule of the specification
+    the op's form breaks)."""
     message: str
 
     def __str__(self) -> str:
-        layer = describe_layer(self.op)
-        where = f" ({layer})" if layer else ""
-        return (f"{location_prefix(self.op)}error: '{self.op.name}' op {self.message}{where} "
+        located = _located(self.op)
+        layer = describe_layer(located) if located is not None else None
+        where = "" if layer is None else f" ({layer})" if located is self.op else \
+            f" (made for {layer})"
+        return (f"{location_prefix(located)}error: '{self.op.name}' op {self.message}{where} "
                 f"[{self.rule}]")
+
+
+def _located(op: Operation, depth: int = 3) -> Operation | None:
+    """`op` if it has a location or a source layer; else the nearest op it feeds (or that
+    feeds it) that has one: an op a pass made in place of others (a folded constant, a
+    reshape) is named by the layer it computes for."""
+    if not isinstance(op.location, UnknownLoc) or describe_layer(op) is not None:
+        return op
+    if depth == 0:
+        return None
+    neighbours = [use.operation for result in op.results for use in result.uses]
+    neighbours += [v.owner for v in op.operands if isinstance(v.owner, Operation)]
+    for neighbour in neighbours:
+        if (found := _located(neighbour, depth - 1)) is not None:
+            return found
+    return None
 
 
 def violations(module: ModuleOp, target: Target) -> list[Violation]:
@@ -80,7 +99,15 @@ def _check(op: Operation, depth: int, target: Target) -> Iterator[Violation]:
         return
     yield from _profile(op, name, target)
     yield from _extension(op, name, target)
-    yield from _level(op, name, depth, target)
+    if name in _CONTROL_FLOW:
+        yield from _isolated(op, name)
+    if not name.startswith("tosa."):
+        return  # the function around the graph: its signature is its ops' operands
+    seen: set[str] = set()  # a limit broken by several operands is one violation
+    for violation in _level(op, name, depth, target):
+        if violation.message not in seen:
+            seen.add(violation.message)
+            yield violation
 
 
 def _profile(op: Operation, name: str, target: Target) -> Iterator[Violation]:
@@ -99,6 +126,32 @@ def _profile(op: Operation, name: str, target: Target) -> Iterator[Violation]:
                    | {ext for _, ext in ways if ext is not None})
     yield Violation(op, "profile", f"with types ({', '.join(types)}) requires any of "
                     f"[{', '.join(needs)}] profiles/extensions to be specified in the target")
+
+
+_REGION_NAMES = {"tosa.cond_if": ("then", "else"), "tosa.while_loop": ("cond", "body")}
+
+
+def _isolated(op: Operation, name: str) -> Iterator[Violation]:
+    """TOSA's control flow regions take their values as block arguments: a region that uses
+    a value from outside it is not conformant (upstream's strict spec alignment)."""
+    for region, region_name in zip(op.regions, _REGION_NAMES[name], strict=False):
+        for inner in region.walk():
+            if any(not _inside(operand, region) for operand in inner.operands):
+                yield Violation(op, "spec", f"requires the '{region_name}' region to be "
+                                "isolated from above (it uses a value defined outside it)")
+                break
+
+
+def _inside(value: SSAValue, region: Region) -> bool:
+    block = value.owner if isinstance(value.owner, Block) else value.owner.parent_block()
+    while block is not None:
+        parent = block.parent
+        if parent is region:
+            return True
+        if parent is None or (owner := parent.parent) is None:
+            return False
+        block = owner.parent_block()
+    return False
 
 
 def _extension(op: Operation, name: str, target: Target) -> Iterator[Violation]:

@@ -151,6 +151,13 @@ EXTENSION_TYPES = {"i16": ("int16", "i8"), "i48": ("int16", "i32"), "i4": ("int4
                    "fp8e5m2": ("fp8e5m2", "f16")}
 """An extension type -> (the extension, the base type a row must hold in its place)."""
 
+EXTENSION_ROWS: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
+    "tosa.table": (("int16", ("i16", "i16", "i32")),),
+    "tosa.matmul": (("int16", ("i16", "i16", "i16", "i16", "i48")),),
+}
+"""Extension rows the substitution of `EXTENSION_TYPES` does not give (the accumulator or
+table types of 16-bit integers differ from the 8-bit ones')."""
+
 
 def type_name(attr: Attribute) -> str:
     """The spec's name of an element (or tensor) type: `bool`, `i8`, `f32`, `bf16`, ...;
@@ -212,6 +219,8 @@ def requirements(name: str, types: tuple[str, ...]) -> list[tuple[tuple[str, ...
     extension it also needs or None). Empty when no row admits it, even with extensions."""
     rows = SUPPORT[name]
     ways = [(profiles, None) for profiles, row in rows if row == types]
+    ways += [((INT,) if extension in ("int16", "int4") else (FP,), extension)
+             for extension, row in EXTENSION_ROWS.get(name, ()) if row == types]
     if ways:
         return ways
     extensions = {EXTENSION_TYPES[t][0] for t in types if t in EXTENSION_TYPES}
