@@ -84,7 +84,6 @@ def test_silero_vad_runs_in_the_tosa_reference_model(silero_xml: Path) -> None:
     measured 3.6e-7, allowed 2e-6."""
     artifact = tosa_state.compile_tosa(silero_xml)
     assert artifact.ok, artifact.report()
-    assert not any(op.name == "tosa.pow" for op in artifact.module.walk())
     reference = tosa_state.compile_model(silero_xml, device="reference").create_infer_request()
     interpreter = tosa_state.compile_model(silero_xml).create_infer_request()
     rng = np.random.default_rng(3)
