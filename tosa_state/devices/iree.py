@@ -77,7 +77,7 @@ def prepare_module(module: ModuleOp) -> str:
 
 
 class IreeExecutable:
-    """A module compiled by IREE (the `.vmfb`, memory-mapped) and the variables' specs,
+    """A module compiled by IREE (the `.vmfb`: its bytes checked and mapped) and the variables' specs,
     shared by the requests."""
 
     device = IREE
