@@ -77,8 +77,8 @@ def prepare_module(module: ModuleOp) -> str:
 
 
 class IreeExecutable:
-    """A module compiled by IREE (the `.vmfb`: its bytes checked and mapped) and the variables' specs,
-    shared by the requests."""
+    """A module compiled by IREE (the `.vmfb`: its bytes checked and mapped) and the
+    variables' specs, shared by the requests."""
 
     device = IREE
 
