@@ -17,7 +17,9 @@ Two workloads, each on device `interpreter` and device `iree`, each in a fresh s
 Resident memory (`/proc/self/statm`, after a `gc.collect()`) is sampled after every 10 % of
 the calls: the samples fall at the same point of a block / conversation. The first 10 %
 are the warm-up; the run fails (exit code 1) when a later sample exceeds the one at 10 % by
-more than `GROWTH_LIMIT_MB`. `--leak BYTES` keeps that many bytes per call alive, to show
+more than `GROWTH_LIMIT_MB`. Also printed: wall and CPU µs per call after the warm-up
+(resets and `set_state` included; the CPU time is the one to read on a busy machine) and
+the peak resident memory (`VmHWM`). `--leak BYTES` keeps that many bytes per call alive, to show
 that the bound catches a leak.
 
 Run `nice -n 10 python benchmarks/soak.py` (the `bench` extra installs silero-vad; the
@@ -123,7 +125,7 @@ def soak(workload: str, device: str, xml: Path, calls: int, leak: int) -> dict:
     kept: list[bytes] = []
     run = (streaming if workload == "streaming" else decode)(device, xml)
     samples: list[float] = []
-    started = 0.0
+    started = cpu = 0.0
     for index in range(calls):
         next(run)
         if leak:
@@ -133,10 +135,11 @@ def soak(workload: str, device: str, xml: Path, calls: int, leak: int) -> dict:
             print(f"  {workload} {device}: {(index + 1) * 100 // calls:3d} % "
                   f"({index + 1} calls) {samples[-1]:8.1f} MiB", file=sys.stderr, flush=True)
             if len(samples) == 1:
-                started = time.perf_counter()
-    per_call = (time.perf_counter() - started) / (calls - calls // SAMPLES)
+                started, cpu = time.perf_counter(), time.process_time()
+    timed = calls - calls // SAMPLES
     return {"workload": workload, "device": device, "calls": calls, "samples": samples,
-            "per_call": per_call, "peak": resident_mb("VmHWM")}
+            "per_call": (time.perf_counter() - started) / timed,
+            "cpu_per_call": (time.process_time() - cpu) / timed, "peak": resident_mb("VmHWM")}
 
 
 def models(cache: Path, directory: Path) -> dict[str, Path]:
@@ -152,9 +155,9 @@ def report(result: dict) -> bool:
     samples = result["samples"]
     growth = max(samples[1:]) - samples[0]
     ok = growth <= GROWTH_LIMIT_MB
-    per_call = result["per_call"] * 1e6
     print(f"{result['workload']:>9} {result['device']:>11} {result['calls']:>7} "
-          f"{per_call:8.0f} {samples[0]:8.1f} {samples[-1]:8.1f} {growth:+8.2f} "
+          f"{result['per_call'] * 1e6:8.0f} {result['cpu_per_call'] * 1e6:8.0f} "
+          f"{samples[0]:8.1f} {samples[-1]:8.1f} {growth:+8.2f} "
           f"{result['peak']:8.1f}  {'ok' if ok else 'GREW'}")
     print("    MiB at 10 % ... 100 %: " + " ".join(f"{s:.1f}" for s in samples))
     return ok
@@ -186,7 +189,8 @@ def main() -> int:
     ok = True
     with tempfile.TemporaryDirectory() as directory:
         xmls = models(args.cache, Path(directory))
-        print(f"{'workload':>9} {'device':>11} {'calls':>7} {'µs/call':>8} {'MiB 10%':>8} "
+        print(f"{'workload':>9} {'device':>11} {'calls':>7} {'µs/call':>8} {'cpu µs':>8} "
+              f"{'MiB 10%':>8} "
               f"{'MiB 100%':>8} {'growth':>8} {'peak':>8}")
         for workload in args.workloads.split(","):
             for device in args.devices.split(","):
