@@ -145,6 +145,19 @@ def test_a_cache_writable_by_others_is_refused(cache: Path, where: str, mode: in
     assert list(cache.iterdir()) == []
 
 
+def test_a_symbolic_link_to_a_loose_directory_is_refused(cache: Path, tmp_path: Path) -> None:
+    """The path is checked where it leads (`realpath`), not where the link is."""
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o777)
+    cache.symlink_to(shared)
+    with pytest.raises(UntrustedCacheError, match=rf"^error: refusing the cache of native "
+                       rf"code {re.escape(str(cache))}: directory {re.escape(str(shared))} is "
+                       r"writable by its group and others \(mode 0777"):
+        compile_logged()
+    assert list(shared.iterdir()) == []
+
+
 def _pretend_another_user(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Make `path` owned by uid 4242: chown it when root may, else make `os.lstat` and
     `os.fstat` say so for its inode."""

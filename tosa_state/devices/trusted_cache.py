@@ -89,7 +89,11 @@ def trusted_directory(folder: Path) -> Path:
             except OSError as error:
                 raise TosaStateError(f"error: cannot create the cache directory {path}: "
                                      f"{error.strerror}") from None
-        st = os.lstat(path)
+        try:
+            st = os.lstat(path)
+        except OSError as error:
+            raise _refuse(folder, "its path", path, f"cannot be checked ({error.strerror})"
+                          ) from None
         if not stat.S_ISDIR(st.st_mode):
             raise _refuse(folder, "its path", path, "is not a directory")
         _check(folder, path, st, "directory", sticky_ok=path != canonical)
@@ -203,8 +207,12 @@ def build_lock(path: Path, waiting: Callable[[], None] | None = None) -> Iterato
     """Hold `path`'s builder lock (`NAME.lock`); `waiting()` is called first if another
     process holds it. Leftover temporaries of `NAME` (from a builder that was killed) are
     removed once the lock is held."""
-    fd = os.open(path.with_name(path.name + LOCK_SUFFIX),
-                 os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+    lock = path.with_name(path.name + LOCK_SUFFIX)
+    try:
+        fd = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+    except OSError as error:  # ELOOP: a symbolic link
+        raise _refuse(path.parent, "file", lock, f"cannot be opened safely "
+                      f"({error.strerror})") from None
     try:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
