@@ -293,7 +293,7 @@ def test_cli_run_validate_compile_and_cache(tmp_path: Path, monkeypatch: pytest.
     assert "level memref (" in stdout and "level iree (tosa-to-mlprogram)" in stdout
     assert stdout.splitlines()[-1] == "PASSED: tosa-state agrees with OpenVINO"
     code, _, err = cli(tosa_state_main.main, "validate", xml, "--devices", "iree,npu")
-    assert_clean_failure(code, err, "error: unknown device 'npu' (devices: interpreter, iree)")
+    assert_clean_failure(code, err, "error: unknown device 'npu' (devices: interpreter, iree, reference)")
 
     vmfb = tmp_path / "lstm_cell.vmfb"
     code, _, err = cli(tosa_state_main.main, "compile", xml, "-o", str(vmfb), "-q")

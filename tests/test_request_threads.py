@@ -1,5 +1,6 @@
 """Requests and threads: a request in use refuses a second thread (as OpenVINO's "Infer
-Request is busy"); separate requests run in parallel."""
+Request is busy"); separate requests run in parallel. On both devices, `interpreter` and
+`iree` (whose artifacts go to pytest's cache dir, as in test_iree_device.py)."""
 
 from __future__ import annotations
 
@@ -29,20 +30,32 @@ ONES = np.ones(4, np.float32)
 TIMEOUT = 30.0
 
 
-@pytest.fixture(scope="module")
-def compiled() -> ts.CompiledModel:
-    return ts.compile_model(parse_mlir(make_context(), ACCUMULATOR, "acc.mlir"))
+@pytest.fixture(scope="module", params=["interpreter",
+                                        pytest.param("iree", marks=pytest.mark.peers)])
+def compiled(request: pytest.FixtureRequest) -> Iterator[ts.CompiledModel]:
+    module = parse_mlir(make_context(), ACCUMULATOR, "acc.mlir")
+    if request.param == "interpreter":
+        yield ts.compile_model(module)
+        return
+    from tosa_state.devices.iree_compile import CACHE_ENV
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv(CACHE_ENV, str(request.config.cache.mkdir("iree_artifacts")))
+        model = ts.compile_model(module, device="iree")
+    assert model.device == "iree"
+    yield model
 
 
 def _hook(request: ts.InferRequest, before: Callable[[], None]) -> None:
-    """Make `request`'s calls run `before()` inside `infer`, before the model runs."""
-    plan = request.device_request.plan
+    """Make `request`'s calls run `before()` inside `infer`, before the model runs (the
+    inputs checked; `run` is what each device implements)."""
+    run = request.device_request.run
 
-    def hooked(interpreter: Any, args: Any) -> Any:
+    def hooked(args: Any) -> Any:
         before()
-        return plan(interpreter, args)
+        return run(args)
 
-    request.device_request.plan = hooked
+    request.device_request.run = hooked  # type: ignore[method-assign]
 
 
 class _Thread(threading.Thread):

@@ -77,8 +77,8 @@ def prepare_module(module: ModuleOp) -> str:
 
 
 class IreeExecutable:
-    """A module compiled by IREE (the `.vmfb`, memory-mapped) and the variables' specs,
-    shared by the requests."""
+    """A module compiled by IREE (the `.vmfb`: its bytes checked and mapped) and the
+    variables' specs, shared by the requests."""
 
     device = IREE
 
@@ -95,9 +95,11 @@ class IreeExecutable:
         self.device_inputs = [p.dtype for p in input_ports(compiled)]
         self.device_outputs = [p.dtype for p in output_ports(compiled)]
         self.device_specs = {spec.name: spec for spec in collect_specs(module)}
-        self.vmfb: Path = compile_module_text(text, self.flags, describe)
+        self.artifact = compile_module_text(text, self.flags, describe)
+        self.vmfb: Path = self.artifact.path
         rt, config = _runtime()
-        self.vm_module = rt.VmModule.mmap(config.vm_instance, str(self.vmfb))
+        # the bytes checked against their digest, not the file again (trusted_cache)
+        self.vm_module = rt.VmModule.wrap_buffer(config.vm_instance, self.artifact.data)
 
     def create_request(self) -> IreeRequest:
         return IreeRequest(self)

@@ -3,22 +3,36 @@
 The key of an artifact is the SHA-256 of the IREE compiler's version, the flags and the
 module's text: compiling the same module with the same flags twice reuses the file. The
 cache lives in `$TOSA_STATE_IREE_CACHE` if set, else `$XDG_CACHE_HOME/tosa-state/iree`, else
-`~/.cache/tosa-state/iree`; `clear_cache()` (`tosa-state cache clear`) empties it.
-Artifacts are written whole (a temporary file renamed), so concurrent compiles of the same
-module never leave a partial file.
+`~/.cache/tosa-state/iree`; `clear_cache()` (`tosa-state cache --clear`) empties it.
+
+The artifacts are native code that device `iree` loads and runs, so the cache is a
+`trusted_cache`: used only when no other user could have written it (else
+`UntrustedCacheError`), each artifact loaded only when it matches the SHA-256 recorded
+beside it (else compiled again), written whole (a temporary file, fsynced, renamed), one
+compiler at a time per artifact.
 """
 
 from __future__ import annotations
 
 import hashlib
+import mmap
 import os
 import subprocess
-import tempfile
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
 from tosa_state.diagnostics import TosaStateError
+
+from .trusted_cache import (
+    UntrustedCacheError,
+    build_lock,
+    load_verified,
+    publish,
+    remove,
+    trusted_directory,
+)
 
 CACHE_ENV = "TOSA_STATE_IREE_CACHE"
 """Environment variable: the directory of the compiled-artifact cache."""
@@ -55,14 +69,8 @@ def cache_dir() -> Path:
 
 
 def clear_cache() -> int:
-    """Remove every cached artifact; the number removed."""
-    removed = 0
-    folder = cache_dir()
-    if folder.is_dir():
-        for path in folder.glob("*.vmfb"):
-            path.unlink(missing_ok=True)
-            removed += 1
-    return removed
+    """Remove every cached artifact (with its digest); the number removed."""
+    return remove(cache_dir(), ".vmfb")
 
 
 @cache
@@ -88,33 +96,49 @@ def artifact_key(text: str, flags: Sequence[str]) -> str:
     return digest.hexdigest()
 
 
+@dataclass(frozen=True)
+class Artifact:
+    """A compiled module in the cache: its path, and its bytes as checked against the
+    digest recorded beside it (mapped read-only; load these, not the path, so that what
+    runs is what was checked)."""
+
+    path: Path
+    data: mmap.mmap
+
+
 def compile_module_text(text: str, flags: Sequence[str] = DEFAULT_FLAGS,
-                        describe: Callable[[str], None] | None = None) -> Path:
+                        describe: Callable[[str], None] | None = None) -> Artifact:
     """The `.vmfb` of `text` (MLIR in upstream spelling) compiled with `flags`, from the
-    cache when it is there. `describe` is told what runs (a progress bar's label)."""
-    folder = cache_dir()
-    path = folder / f"{artifact_key(text, flags)}.vmfb"
-    if path.is_file():
-        return path
+    cache when it is there and intact. `describe` is told what runs (a progress bar's
+    label). Raises `UntrustedCacheError` for a cache another user could have written."""
+    path = trusted_directory(cache_dir()) / f"{artifact_key(text, flags)}.vmfb"
+    if (data := load_verified(path)) is not None:
+        return Artifact(path, data)
     tool, _ = iree_compile_tool()
-    folder.mkdir(parents=True, exist_ok=True)
-    if describe is not None:
-        describe("compiling: iree-compile")
-    handle, partial = tempfile.mkstemp(suffix=".vmfb.partial", dir=folder)
-    os.close(handle)
-    try:
-        done = subprocess.run([tool, *flags, "-", "-o", partial], input=text,
-                              capture_output=True, text=True, check=False)
-        if done.returncode != 0:
-            lines = [line for line in done.stderr.splitlines() if line.strip()]
-            errors = [line for line in lines if "error:" in line] or lines[-5:]
-            detail = "\n".join(errors[:10])
-            raise IreeCompileError(f"error: iree-compile failed on the module:\n{detail}")
-        os.replace(partial, path)
-    finally:
-        Path(partial).unlink(missing_ok=True)
-    return path
+    waiting = None if describe is None else (
+        lambda: describe("waiting: another process compiles this module"))
+    with build_lock(path, waiting):
+        if (data := load_verified(path)) is not None:  # the other process compiled it
+            return Artifact(path, data)
+        if describe is not None:
+            describe("compiling: iree-compile")
+        publish(path, lambda partial: _iree_compile(tool, text, flags, partial))
+        data = load_verified(path)
+    if data is None:
+        raise IreeCompileError(f"error: the artifact just compiled, {path}, does not match "
+                               "its digest (is something else writing the cache?)")
+    return Artifact(path, data)
 
 
-__all__ = ["CACHE_ENV", "DEFAULT_FLAGS", "IreeCompileError", "cache_dir", "clear_cache",
-           "compile_module_text"]
+def _iree_compile(tool: str, text: str, flags: Sequence[str], output: Path) -> None:
+    done = subprocess.run([tool, *flags, "-", "-o", str(output)], input=text,
+                          capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        lines = [line for line in done.stderr.splitlines() if line.strip()]
+        errors = [line for line in lines if "error:" in line] or lines[-5:]
+        detail = "\n".join(errors[:10])
+        raise IreeCompileError(f"error: iree-compile failed on the module:\n{detail}")
+
+
+__all__ = ["CACHE_ENV", "DEFAULT_FLAGS", "Artifact", "IreeCompileError", "UntrustedCacheError",
+           "cache_dir", "clear_cache", "compile_module_text"]

@@ -154,7 +154,7 @@ def _compile(args: argparse.Namespace) -> int:
     compiled = compile_model(args.model, pipeline=args.pipeline, entry=args.entry,
                              input_shapes=parse_shapes(args.input_shape),
                              progress=not args.quiet, device=IREE)
-    write_atomically(args.output, compiled.executable.vmfb.read_bytes())  # type: ignore[attr-defined]
+    write_atomically(args.output, bytes(compiled.executable.artifact.data))  # type: ignore[attr-defined]
     return 0
 
 
