@@ -12,7 +12,10 @@ and `reset` / `set_state` replace a slot's array. A `GlobalRef` is resolved by e
 that dereferences it, in the request that runs it: it always reaches the current buffer.
 
 - `memref.copy` into a `GlobalRef` writes the state in place (`VariableStore.write_in_place`):
-  every alias of the buffer sees the new value, exactly as in compiled code;
+  every alias of the buffer sees the new value, exactly as in compiled code; a copy into a
+  subview of a variable's array journals what it overwrites of the value
+  (`VariableStore.note_view` / `guard_view`: nothing for an append), so that a failed call
+  is undone;
 - `memref.copy` of a buffer onto itself (the same memory, shape and strides: the corner of a
   growing variable's buffer appended to in place) copies nothing;
 - `memref.subview` and `tensor.extract_slice` are numpy views (no copy);
@@ -119,6 +122,28 @@ def _window_kernel(op: memref.SubviewOp | ExtractSliceOp) -> Callable[..., np.nd
     return window
 
 
+@per_op
+def _subview_kernel(op: memref.SubviewOp) -> Callable[..., np.ndarray]:
+    """`_window_kernel` of a subview, noted by the request's journal while a call runs
+    (`VariableStore.note_view`): a copy into it may change a variable in place."""
+    window = _window_kernel(op)
+    offsets, sizes, strides, holes = _window_layout(op)
+
+    def subview(store: VariableStore, source: np.ndarray, *dynamic: int) -> np.ndarray:
+        view = window(source, *dynamic)
+        if store.journals(source):
+            if not holes:
+                store.note_view(source, view, offsets, sizes, strides)
+                return view
+            columns = ([*offsets], [*sizes], [*strides])
+            for (c, d), value in zip(holes, dynamic, strict=True):
+                columns[c][d] = value
+            store.note_view(source, view, *columns)
+        return view
+
+    return subview
+
+
 def _to_tensor(store: VariableStore, buffer: GlobalRef | np.ndarray) -> np.ndarray:
     """The array a memref value denotes: a global's current buffer, or the array itself."""
     return store.read(buffer.name) if type(buffer) is GlobalRef else buffer
@@ -140,13 +165,17 @@ def _store_kernel(op: memref.StoreOp) -> Callable[..., None]:
     if _holds_pointer(op):
 
         def store_pointer(store: VariableStore, value: np.ndarray, ref: GlobalRef) -> None:
-            store.values[ref.name] = value  # the global now points at `value`
+            store.point(ref.name, value)  # the global now points at `value`
 
         return store_pointer
 
     def store_value(store: VariableStore, value: Any, ref: GlobalRef | np.ndarray,
                     *indices: int) -> None:
-        _to_tensor(store, ref)[indices] = value
+        if type(ref) is GlobalRef:
+            store.mutable(ref.name)[indices] = value
+        else:
+            store.guard_view(ref)
+            ref[indices] = value
 
     return store_value
 
@@ -157,6 +186,7 @@ def _copy(store: VariableStore, source: GlobalRef | np.ndarray,
     if type(target) is GlobalRef:
         store.write_in_place(target.name, source)
     elif not _same_memory(source, target):  # type: ignore[arg-type]
+        store.guard_view(target)  # type: ignore[arg-type]
         np.copyto(target, source)
 
 
@@ -171,11 +201,13 @@ def _plan_store_kernel(op: Operation) -> Callable[..., Any] | None:
         return _copy
     if isinstance(op, ToTensorOp):
         return _to_tensor
+    if isinstance(op, memref.SubviewOp):
+        return _subview_kernel(op)
     return None
 
 
 def _plan_kernel(op: Operation) -> Callable[..., Any] | None:
-    if isinstance(op, memref.SubviewOp | ExtractSliceOp):
+    if isinstance(op, ExtractSliceOp):
         return _window_kernel(op)
     return None
 
@@ -229,7 +261,7 @@ class MemRefFunctions(InterpreterFunctions):
 
     @impl(memref.SubviewOp)
     def run_subview(self, interpreter: Interpreter, op: memref.SubviewOp, args: PythonValues):
-        return (_window_kernel(op)(*args),)
+        return (_subview_kernel(op)(variable_store(interpreter), *args),)
 
     @impl(ExtractSliceOp)
     def run_extract_slice(

@@ -5,16 +5,43 @@ or ml_program global, all keyed by the variable's name) with its declared shape,
 and initial value, decoded once at compile time. A slot is initialised from its initial
 value when the request is created and after every reset; a slot without an initial value
 holds nothing until it is written, and reading it is an `InferenceError` naming it.
+
+A call is a transaction (`begin` / `commit` / `rollback`): while one runs, the store
+journals what each change replaces, so that a call that raises (any exception, a
+`KeyboardInterrupt` too) leaves every slot as it was. Replacing a slot's array journals the
+old array (no copy); a write that adopts `concat(old, new...)` journals where the old value
+is within the new one (a prefix: no copy, and the old value is let go as before); a change
+in place journals a copy of what it overwrites: a small global, or the part of a dynamic
+variable's buffer within its old lengths (none for an append, which writes after them:
+`note_view` finds the part where the plan takes a subview, `guard_view` copies it before the
+change).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from tosa_state.diagnostics import InferenceError
 from tosa_state.runtime.variables import VariableSpec
+
+
+@dataclass(frozen=True, slots=True)
+class _Prefix:
+    """A journaled old value that is the leading `length` elements of `array` along
+    `axis` (the value a write adopted: `concat(old, ...)` along `axis`)."""
+
+    array: np.ndarray
+    axis: int
+    length: int
+
+    def value(self) -> np.ndarray:
+        index = [slice(None)] * self.array.ndim
+        index[self.axis] = slice(0, self.length)
+        return self.array[tuple(index)].copy()
 
 
 class VariableStore:
@@ -33,7 +60,121 @@ class VariableStore:
         }
         """Variable name -> the spec of its sizes global (a dynamic variable at the memref
         level: its slot holds a buffer with room to spare, the sizes say how much is used)."""
+        self._old: dict[str, Any] | None = None
+        """While a call runs: each changed slot's value before the call (an array, `None`
+        or a `_Prefix`); `None` between calls."""
+        self._regions: list[tuple[np.ndarray, tuple[slice, ...], np.ndarray]] = []
+        """While a call runs: the parts of dynamic variables' buffers overwritten in place,
+        as they were (buffer, where, copy), oldest first."""
+        self._buffers: dict[int, str] | None = None
+        """While a call runs, once a view needs it: the dynamic variables by the id of their
+        buffer as the call started (`journals`)."""
+        self._extents: dict[str, list[int]] = {}
+        """While a call runs: `_used` of each dynamic variable it has asked for."""
+        self._views: dict[int, tuple[np.ndarray, np.ndarray, tuple[slice, ...]]] = {}
+        """While a call runs: the views of variables' arrays (`note_view`), by id: the view
+        (kept alive, so that its id stays its own), the array, the part of the value."""
         self.reset()
+
+    # -- transactions ------------------------------------------------------------------
+
+    def begin(self) -> None:
+        """Start journaling: a call starts."""
+        self._old, self._buffers = {}, None
+        self._regions.clear()
+        self._views.clear()
+        self._extents.clear()
+
+    def commit(self) -> None:
+        """The call completed: keep its changes, let the journal go."""
+        self._old = self._buffers = None
+        self._regions.clear()
+        self._views.clear()
+
+    def rollback(self) -> None:
+        """The call failed: every slot back to what it held at `begin`."""
+        old, regions = self._old or {}, self._regions
+        self._old = self._buffers = None
+        self._views.clear()
+        for buffer, where, saved in reversed(regions):
+            buffer[where] = saved
+        regions.clear()
+        for name, value in old.items():
+            self.values[name] = value.value() if type(value) is _Prefix else value
+
+    def _journal(self, name: str, copy: bool = False) -> None:
+        """Record slot `name` before its first change of the call (a copy of the array
+        when it is to change in place)."""
+        old = self._old
+        if old is not None and name not in old:
+            value = self.values[name]
+            old[name] = value.copy() if copy and value is not None else value
+
+    def journals(self, source: np.ndarray) -> bool:
+        """Whether a view of `source` is to be noted (`note_view`): a call runs and `source`
+        is a dynamic variable's buffer as the call started, or a view noted before."""
+        if self._old is None:
+            return False
+        if self._buffers is None:  # once a call
+            self._buffers = {id(b): n for n in self.sizes
+                             if isinstance(b := self._before(n), np.ndarray)}
+        return id(source) in self._buffers or id(source) in self._views
+
+    def note_view(self, source: np.ndarray, view: np.ndarray, offsets: Sequence[int],
+                  sizes: Sequence[int], strides: Sequence[int]) -> None:
+        """`view` is `source[offset:offset + size * stride:stride, ...]` (a `memref.subview`)
+        of a buffer `journals` accepts: remember the part of it that lies within the
+        variable's value as the call started (within its old lengths), for `guard_view`. A
+        view of such a view gets its parent's part (more than it may cover, never less)."""
+        noted = self._views.get(id(source))
+        if noted is not None and noted[0] is source:
+            self._views[id(view)] = (view, noted[1], noted[2])
+            return
+        name = self._buffers.get(id(source)) if self._buffers is not None else None
+        if name is None or self._before(name) is not source:
+            return
+        where = []
+        for offset, size, stride, used in zip(offsets, sizes, strides, self._used(name),
+                                              strict=True):
+            end = min(offset + size if stride == 1 else used, used)
+            if end <= offset:
+                return  # past the value (an append's new rows): nothing of it is in view
+            where.append(slice(offset, end))
+        self._views[id(view)] = (view, source, tuple(where))
+
+    def guard_view(self, target: np.ndarray) -> None:
+        """Journal what of a variable's value (as the call started) a change in place of
+        `target` will overwrite: the part `note_view` found, or the whole value when
+        `target` is a dynamic variable's buffer itself. (A static variable changes in place
+        only through `write_in_place` and `mutable`, which journal it.)"""
+        if self._old is None:
+            return
+        noted = self._views.get(id(target))
+        if noted is not None and noted[0] is target:
+            _, buffer, where = noted
+        elif target.base is None and self.journals(target) \
+                and (name := self._buffers.get(id(target))) is not None \
+                and self._before(name) is target:  # type: ignore[union-attr]
+            buffer, where = target, tuple(slice(0, n) for n in self._used(name))
+        else:
+            return
+        self._regions.append((buffer, where, buffer[where].copy()))
+
+    def _used(self, name: str) -> list[int]:
+        """The extent of dynamic variable `name`'s value in its buffer as the call started:
+        its lengths where its dimensions are dynamic, the buffer's shape elsewhere (worked
+        out once a call)."""
+        if (used := self._extents.get(name)) is None:
+            lengths = iter(np.asarray(self._before(self.sizes[name].name)).tolist())
+            used = self._extents[name] = [
+                next(lengths) if d < 0 else n
+                for d, n in zip(self.specs[name].shape, self._before(name).shape, strict=True)]
+        return used
+
+    def _before(self, name: str) -> Any:
+        """Slot `name`'s array as the call started."""
+        old = self._old
+        return old[name] if old is not None and name in old else self.values[name]
 
     def reset(self, name: str | None = None) -> None:
         """Back to the initial value (every variable, or just `name` and its companions:
@@ -60,7 +201,9 @@ class VariableStore:
     def write(self, name: str, value: np.ndarray) -> None:
         """Replace the value by a private copy of `value` (earlier reads keep theirs). The
         old value is let go before the copy is made: a growing state then peaks at the
-        new value and its copy, not the old one as well (once its reads are dead)."""
+        new value and its copy, not the old one as well (once its reads are dead), unless
+        a call's journal keeps it."""
+        self._journal(name)
         self.values[name] = None
         self.values[name] = np.array(value, copy=True)
 
@@ -68,13 +211,38 @@ class VariableStore:
         """`write` without the copy: `value` itself becomes the state. Only for a value that
         nothing else may change or hand out (`tosa_variables.owned_by_write`): a growing
         state then peaks at its old value and the new one, as value semantics require."""
+        self._journal(name)
         self.values[name] = value
+
+    def adopt_append(self, name: str, value: np.ndarray, first: np.ndarray, axis: int) -> None:
+        """`adopt` of `value = concat(first, ...)` along `axis`: when `first` is the current
+        value itself, a call's journal records it as `value`'s prefix (no copy, and the old
+        array is let go at once, as without a journal)."""
+        old = self._old
+        if old is not None and name not in old and first is self.values[name]:
+            old[name] = _Prefix(value, axis, first.shape[axis])
+        self.adopt(name, value)
+
+    def point(self, name: str, buffer: np.ndarray) -> None:
+        """The slot now holds `buffer` itself (a dynamic variable's new buffer at the memref
+        level: a store of the pointer global)."""
+        self._journal(name)
+        self.values[name] = buffer
+
+    def mutable(self, name: str) -> np.ndarray:
+        """The current value, to be changed in place (an element store into a global)."""
+        value = self.read(name)
+        if (old := self._old) is not None and name not in old:
+            old[name] = value.copy()
+        return value
 
     def write_in_place(self, name: str, value: np.ndarray) -> None:
         """Copy `value` into the variable's current buffer, as a store through a pointer
         to it does (`memref.copy` into a `memref.get_global`): every alias of the buffer
         sees the new value. A never-written variable gets a fresh private buffer."""
         current = self.values[name]
+        if (old := self._old) is not None and name not in old:
+            old[name] = None if current is None else current.copy()
         if current is None:
             self.values[name] = np.array(value, copy=True)
         else:

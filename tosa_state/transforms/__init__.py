@@ -13,6 +13,7 @@ from tosa_state.transforms.convert_tosa_variables_to_memref import (
 from tosa_state.transforms.export_state_control import ExportStateControlPass
 from tosa_state.transforms.externalize_state import ExternalizeStatePass
 from tosa_state.transforms.make_stateful import MakeStatefulPass
+from tosa_state.transforms.mlprogram_stores_last import MLProgramStoresLastPass
 from tosa_state.transforms.specialize_input_shapes import SpecializeInputShapesPass
 from tosa_state.transforms.tosa_demote_i64 import TosaDemoteI64Pass
 from tosa_state.transforms.tosa_dynamic_empty_dims import TosaDynamicEmptyDimsPass
@@ -24,6 +25,7 @@ from tosa_state.transforms.tosa_lower_shape_ops import TosaLowerShapeOpsPass
 from tosa_state.transforms.tosa_merge_sliced_elementwise import TosaMergeSlicedElementwisePass
 from tosa_state.transforms.tosa_rank0_conditions import TosaRank0ConditionsPass
 from tosa_state.transforms.tosa_reduce_transposes import TosaReduceTransposesPass
+from tosa_state.transforms.tosa_runtime_checks import TosaRuntimeChecksPass
 from tosa_state.transforms.tosa_sink_cond_if_inputs import TosaSinkCondIfInputsPass
 from tosa_state.transforms.tosa_to_mlprogram import TosaToMLProgramPass
 from tosa_state.transforms.tosa_unroll_loops import TosaUnrollLoopsPass
@@ -67,6 +69,7 @@ def get_tosa_state_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         TosaFoldIdentitiesPass.name: lambda: TosaFoldIdentitiesPass,
         TosaMergeSlicedElementwisePass.name: lambda: TosaMergeSlicedElementwisePass,
         TosaRank0ConditionsPass.name: lambda: TosaRank0ConditionsPass,
+        TosaRuntimeChecksPass.name: lambda: TosaRuntimeChecksPass,
         TosaUnrollLoopsPass.name: lambda: TosaUnrollLoopsPass,
         TosaValidatePass.name: lambda: TosaValidatePass,
         TosaDemoteI64Pass.name: lambda: TosaDemoteI64Pass,
@@ -77,6 +80,7 @@ def get_tosa_state_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         MakeStatefulPass.name: lambda: MakeStatefulPass,
         ExternalizeStatePass.name: lambda: ExternalizeStatePass,
         ExportStateControlPass.name: lambda: ExportStateControlPass,
+        MLProgramStoresLastPass.name: lambda: MLProgramStoresLastPass,
     }
 
 
@@ -91,6 +95,7 @@ __all__ = [
     "ConvertTosaVariablesToMemRefPass",
     "ExportStateControlPass",
     "ExternalizeStatePass",
+    "MLProgramStoresLastPass",
     "MakeStatefulPass",
     "SpecializeInputShapesPass",
     "TosaDemoteI64Pass",
@@ -103,6 +108,7 @@ __all__ = [
     "TosaMergeSlicedElementwisePass",
     "TosaRank0ConditionsPass",
     "TosaReduceTransposesPass",
+    "TosaRuntimeChecksPass",
     "TosaSinkCondIfInputsPass",
     "TosaToMLProgramPass",
     "TosaUnrollLoopsPass",
