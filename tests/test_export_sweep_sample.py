@@ -121,10 +121,11 @@ def sweeps(request: pytest.FixtureRequest) -> dict[str, dict[str, dict[str, Any]
 def test_sampled_architecture_matches_openvino(
         sweeps: dict[str, dict[str, dict[str, Any]]], version: str, arch: str) -> None:
     result = sweeps[version][arch]
+    layered = "" if version == PINNED else f" --transformers {version}"
     assert sweep.status(result) == "matches", (
         f"{arch} under transformers {version} matched OpenVINO in the committed sweep, now: "
         f"{sweep.status(result)}: {sweep.reason(result)} (rerun: python "
-        f"benchmarks/export_sweep.py --transformers {version} --only {arch})")
+        f"benchmarks/export_sweep.py{layered} --only {arch})")
     assert result["calls"] == 20  # the sweep's whole generation (llm_models.run_generation)
 
 
