@@ -141,10 +141,14 @@ def test_sample_covers_the_claimed_families() -> None:
 
 
 def test_newest_is_the_newest_optimum_intel_exports_with() -> None:
-    """The optimum-intel of the test extra still accepts `NEWEST` (its own requirement)."""
+    """The optimum-intel of the test extra accepts `NEWEST` (its own requirement) and nothing
+    from 5.6 on (5.5.4 is the last 5.5 release): a newer optimum-intel fails this test."""
     needed = [Requirement(text) for text in importlib.metadata.requires("optimum-intel") or []]
     pin = next(r for r in needed if r.name == "transformers" and not r.marker)
     assert pin.specifier.contains(NEWEST), (str(pin), NEWEST)
+    assert not pin.specifier.contains("5.6.0"), (
+        f"optimum-intel now requires {pin}: raise NEWEST to the newest transformers it accepts "
+        "(pip index versions transformers) and commit a sweep under it")
 
 
 def test_readme_figures_are_the_committed_results() -> None:
