@@ -685,10 +685,11 @@ def failures(runs: list[dict[str, Any]]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--transformers-dir", type=Path,
-                        help="a folder with another transformers (pip install --target)")
-    parser.add_argument("--transformers", metavar="VERSION",
-                        help="install this transformers under --cache and use it")
+    layered = parser.add_mutually_exclusive_group()
+    layered.add_argument("--transformers-dir", type=Path,
+                         help="a folder with another transformers (pip install --target)")
+    layered.add_argument("--transformers", metavar="VERSION",
+                         help="install this transformers under --cache and use it")
     parser.add_argument("--only", help="comma-separated architectures")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--timeout", type=float, default=600.0,
@@ -710,7 +711,11 @@ def main(argv: list[str] | None = None) -> int:
         write(runs, args.markdown, args.failures)
         return 0
     if args.transformers:
-        args.transformers_dir = install_transformers(args.transformers, args.cache / "site")
+        try:
+            args.transformers_dir = install_transformers(args.transformers, args.cache / "site")
+        except RuntimeError as error:
+            print(f"error: {error}", file=sys.stderr)
+            return 1
     env = worker_env(args.transformers_dir)
     found = versions(env)
     cache = args.cache / f"transformers-{found['transformers']}"

@@ -166,12 +166,14 @@ def test_readme_figures_are_the_committed_results() -> None:
     assert (found.group(2), found.group(4)) == (PINNED, NEWEST)
 
 
-def test_refusals_of_the_sample_tools(tmp_path: Path) -> None:
-    """No results for a version, a transformers pip cannot install: said, nothing left behind."""
+def test_refusals_of_the_sample_tools(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """No results for a version; a transformers pip cannot install (the sweep's CLI: exit 1, a
+    message, no traceback, nothing left behind)."""
     with pytest.raises(FileNotFoundError, match=r"no committed sweep results for transformers "
                                                 r"0\.0\.0 \(export_sweep_transformers-0\.0\.0"):
         sweep.matching("0.0.0")
-    with pytest.raises(RuntimeError, match=r"pip could not install transformers==0\.0\.0 into "
-                                           r".*No matching distribution"):
-        sweep.install_transformers("0.0.0", tmp_path)
-    assert list(tmp_path.iterdir()) == []
+    assert sweep.main(["--transformers", "0.0.0", "--cache", str(tmp_path)]) == 1
+    error = capsys.readouterr().err
+    assert error.startswith("error: pip could not install transformers==0.0.0 into "), error
+    assert "No matching distribution" in error and "Traceback" not in error
+    assert list((tmp_path / "site").iterdir()) == []
