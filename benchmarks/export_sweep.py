@@ -1,8 +1,8 @@
 """Every stateful architecture optimum-intel exports, from tiny random configs, through tosa-state
 against OpenVINO.
 
-    python benchmarks/export_sweep.py [--transformers-dir DIR] [--only arch,...] [--jobs N]
-                                      [--timeout S] [--cache DIR] [-o results.json]
+    python benchmarks/export_sweep.py [--transformers V | --transformers-dir DIR] [--only arch,...]
+                                      [--jobs N] [--timeout S] [--cache DIR] [-o results.json]
                                       [--markdown table.md] [--failures refusals.md]
     python benchmarks/export_sweep.py --report a.json b.json [--markdown t.md] [--failures f.md]
 
@@ -26,7 +26,12 @@ version and the first line of the message), and the inventory of layer types (`T
 `--failures` groups the distinct first refusals with the architectures each blocks, `--report`
 renders the tables of earlier runs side by side.
 `--transformers-dir` layers another transformers over the environment (`pip install --no-deps
---target DIR transformers==V`; it goes first on the workers' PYTHONPATH).
+--target DIR transformers==V`; it goes first on the workers' PYTHONPATH); `--transformers V`
+does that install itself, once, under `--cache` (`install_transformers`).
+
+`benchmarks/results/export_sweep_transformers-<version>.json` are the committed runs the docs
+quote; tests/test_export_sweep_sample.py runs a sample of their matching architectures in CI
+(`matching`, `sample`).
 
 Each worker is a subprocess that takes architectures one at a time from the parent (torch and
 optimum import once per worker); an architecture that takes longer than `--timeout` or crashes
@@ -37,12 +42,15 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import hashlib
 import json
 import os
 import queue
 import re
+import shutil
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import traceback
@@ -53,6 +61,7 @@ from typing import Any
 import llm_models  # beside this file
 
 HERE = Path(__file__).resolve().parent
+RESULTS = HERE / "results"  # the committed runs: export_sweep_transformers-<version>.json
 SEED = 0
 TASK = "text-generation-with-past"
 SEQ2SEQ = ("whisper",)  # the seq2seq families whose stateful decoder is compared
@@ -459,6 +468,46 @@ def versions(env: dict[str, str]) -> dict[str, str]:
     return json.loads(done.stdout)
 
 
+def install_transformers(version: str, root: Path) -> Path:
+    """A folder for `--transformers-dir` holding transformers `version` (`pip install --no-deps
+    --target`), installed once under `root`; a failed install leaves nothing behind."""
+    target = root / f"transformers-{version}"
+    if (target / f"transformers-{version}.dist-info").is_dir():
+        return target
+    root.mkdir(parents=True, exist_ok=True)
+    partial = Path(tempfile.mkdtemp(prefix=f".transformers-{version}-", dir=root))
+    done = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps",
+                           "--disable-pip-version-check", "--target", str(partial),
+                           f"transformers=={version}"], capture_output=True, text=True)
+    if done.returncode != 0:
+        shutil.rmtree(partial, ignore_errors=True)
+        tail = done.stderr.strip().splitlines()[-3:]
+        raise RuntimeError(f"pip could not install transformers=={version} into {root}: "
+                           + " / ".join(tail))
+    shutil.rmtree(target, ignore_errors=True)
+    partial.rename(target)
+    return target
+
+
+def matching(version: str) -> list[str]:
+    """The architectures the committed run under transformers `version` shows matching
+    OpenVINO (`RESULTS`), in its order."""
+    path = RESULTS / f"export_sweep_transformers-{version}.json"
+    if not path.is_file():
+        raise FileNotFoundError(f"no committed sweep results for transformers {version} "
+                                f"({path.name}): run the sweep under it with -o {path}")
+    return [r["arch"] for r in json.loads(path.read_text())["results"] if r.get("matches")]
+
+
+def sample(core: Iterable[str], pool: Iterable[str], extra: int, seed: str) -> list[str]:
+    """`core`, then `extra` more architectures of `pool`, chosen by `seed` (a commit, a date):
+    the same seed gives the same sample, another seed most likely others."""
+    chosen = list(dict.fromkeys(core))
+    rest = sorted(set(pool) - set(chosen),
+                  key=lambda arch: hashlib.sha256(f"{seed}/{arch}".encode()).hexdigest())
+    return chosen + rest[:extra]
+
+
 def list_architectures(env: dict[str, str], cache: Path) -> list[str]:
     lister = Worker(env, cache)
     try:
@@ -636,8 +685,11 @@ def failures(runs: list[dict[str, Any]]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--transformers-dir", type=Path,
-                        help="a folder with another transformers (pip install --target)")
+    layered = parser.add_mutually_exclusive_group()
+    layered.add_argument("--transformers-dir", type=Path,
+                         help="a folder with another transformers (pip install --target)")
+    layered.add_argument("--transformers", metavar="VERSION",
+                         help="install this transformers under --cache and use it")
     parser.add_argument("--only", help="comma-separated architectures")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--timeout", type=float, default=600.0,
@@ -658,6 +710,12 @@ def main(argv: list[str] | None = None) -> int:
         runs = [json.loads(path.read_text()) for path in args.report]
         write(runs, args.markdown, args.failures)
         return 0
+    if args.transformers:
+        try:
+            args.transformers_dir = install_transformers(args.transformers, args.cache / "site")
+        except RuntimeError as error:
+            print(f"error: {error}", file=sys.stderr)
+            return 1
     env = worker_env(args.transformers_dir)
     found = versions(env)
     cache = args.cache / f"transformers-{found['transformers']}"
