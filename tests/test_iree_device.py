@@ -16,7 +16,7 @@ import iree.runtime  # noqa: F401  (the 'iree' extra, in the 'test' extra: missi
 import numpy as np
 import openvino as ov
 import pytest
-from peers.openvino_runtime import MAX_ERRORS, OpenVINOSession
+from peers.openvino_runtime import MAX_ERRORS, trusted_session
 from test_openvino_differential import (
     Scenario,
     TosaStateSession,
@@ -56,7 +56,7 @@ def run_three_ways(xml: Path, scenario: Scenario, key: str, pipeline: str | None
                    ) -> None:
     """`scenario` on OpenVINO, the interpreter and IREE: outputs and states agree with
     OpenVINO, and IREE's with the interpreter's, after every step."""
-    theirs = OpenVINOSession(xml)
+    theirs = trusted_session(xml)
     ours = TosaStateSession(xml, None, scenario.input_shapes)
     iree = TosaStateSession(xml, pipeline, scenario.input_shapes, device="iree")
     assert iree.compiled.inputs == ours.compiled.inputs
