@@ -30,7 +30,8 @@ def silero_xml(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_silero_vad_streams_like_openvino(openvino_runtime: None, silero_xml: Path) -> None:
     chunks = audio_chunks(36, seed=1)
     scenario = Scenario(steps=36, reset_all=frozenset({12}), reset_one=frozenset({20}),
-                        set_all=frozenset({28}), inputs=lambda rng, step: [chunks[step]])
+                        set_all=frozenset({28}), inputs=lambda rng, step: [chunks[step]],
+                        f32_tolerance=2e-5)  # measured |ours - OV| / (1 + |OV|): 3.9e-6
     run_differential(silero_xml, scenario, "silero_vad")
 
 
