@@ -9,6 +9,7 @@ import ast
 import functools
 import importlib.metadata
 import re
+import subprocess
 import sys
 import tomllib
 from pathlib import Path
@@ -161,3 +162,20 @@ def test_a_missing_device_is_skipped_with_a_line(capsys: pytest.CaptureFixture[s
     assert capsys.readouterr().out == (
         "skipped: device npu (no_such_runtime_module is not installed: "
         "pip install -e '.[npu]')\n")
+
+
+def test_streaming_vad_runs_with_its_extra_alone() -> None:
+    """benchmarks/streaming_vad.py with IREE absent (the `bench` extra has none): device iree
+    is skipped with a line, the other runtimes are checked and timed."""
+    code = ("import sys; sys.modules['iree'] = sys.modules['iree.runtime'] = None; "
+            "sys.path.insert(0, 'benchmarks'); import streaming_vad; "
+            "sys.argv = ['streaming_vad.py', '--chunks', '4', '--repeats', '1']; "
+            "sys.exit(streaming_vad.main())")
+    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                            text=True, check=False)
+    assert result.returncode == 0, result.stderr[-3000:]
+    lines = result.stdout.splitlines()
+    assert lines[0] == ("skipped: device iree (iree.runtime is not installed: "
+                        "pip install -e '.[iree]')")
+    rows = {line.split()[0] for line in lines[3:]}
+    assert rows == {"tosa-state", "onnxruntime", "openvino"}, result.stdout
