@@ -239,7 +239,8 @@ def test_nncf_stateful_rnn_as_openvino(openvino_runtime: None, tmp_path: Path,
     xml = _save(_compress(_stateful_rnn(np.random.default_rng(5)), mode), tmp_path)
     compiled = tosa_state.compile_model(xml)
     _assert_weights_stay_compressed(compiled, xml, 3)
-    report = tosa_state.validate(xml, steps=8, reset_at=[5], rtol=1e-4, atol=1e-5)
+    # measured: |tosa-state - OpenVINO| at most 9.5e-7 (INT4_ASYM), 7.2e-7 (INT8_ASYM)
+    report = tosa_state.validate(xml, steps=8, reset_at=[5], rtol=0, atol=5e-6)
     assert report.ok, report
 
 
