@@ -15,8 +15,11 @@ embedding and the head in int8, as NNCF's default backup). Measured:
 OpenVINO runs on its CPU plugin with `INFERENCE_NUM_THREADS=1`, f32 precision and
 `DYNAMIC_QUANTIZATION_GROUP_SIZE=0` (tosa-state is single-threaded numpy); the six
 runtimes alternate call by call in one process, so that a loaded machine slows each alike:
-compare ratios. Run `python benchmarks/compressed_llm.py` (the `test` extra installs torch,
-transformers, optimum-intel and nncf; the exports are cached in `--cache`).
+compare ratios. Before anything is timed, each model's logits of a 16-token prompt must be
+within `TOLERANCE` of OpenVINO's relative to its largest logit, or the benchmark fails
+(`agreement.Disagreement`). Run `python benchmarks/compressed_llm.py` after
+`pip install -e '.[test]'` (torch, transformers, optimum-intel, nncf, OpenVINO; the exports
+are cached in `--cache`).
 """
 
 from __future__ import annotations
@@ -28,9 +31,13 @@ from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
+from agreement import check_agreement
 from llm_models import export, prompt, step_inputs
 
 MODELS = ("llama", "llama-int8", "llama-int4")
+TOLERANCE = 2e-6
+"""Largest |logit - OpenVINO's| / OpenVINO's largest |logit| allowed: 6x the largest measured
+(f32 2.2e-7, int8 3.3e-7, int4 3.3e-7)."""
 
 
 POSITION_TABLE = np.arange(8192, dtype=np.int64)
@@ -96,6 +103,25 @@ def _call(request, openvino: bool) -> Callable[[dict | None], np.ndarray]:
     return call
 
 
+def check_logits(calls: dict[str, Callable[[dict | None], np.ndarray]],
+                 names: list[str]) -> float:
+    """Each model's logits of a 16-token prompt, tosa-state against OpenVINO: the largest
+    difference relative to OpenVINO's largest logit; `agreement.Disagreement` beyond
+    `TOLERANCE`. Leaves every state reset."""
+    tokens = prompt(1, 16, seed=2)
+    worst = 0.0
+    for name in names:
+        logits = {}
+        for runtime in ("tosa-state", "OpenVINO"):
+            call = calls[f"{name} {runtime}"]
+            call(None)
+            logits[runtime] = call(step_inputs(tokens, 0))
+            call(None)
+        worst = max(worst, check_agreement(f"{name} logits", logits, "OpenVINO", TOLERANCE,
+                                           relative=True))
+    return worst
+
+
 def decode_ms(calls: dict[str, Callable], past: int, steps: int) -> dict[str, float]:
     """Median ms of a one-token call after `past` positions, the runtimes interleaved."""
     times: dict[str, list[float]] = {name: [] for name in calls}
@@ -130,6 +156,7 @@ def main() -> int:
         resident, table = resident_weight_bytes(tosa_state.compile_model(xml))
         print(f"{name:<12} {size:>10}  {resident:>14}  {resident / size:>13.2f}  (+ {table})")
     calls = runtimes(xmls)
+    print(f"logits agree within {check_logits(calls, list(xmls)):.1e} of the largest")
     for past in args.pasts:
         ms = decode_ms(calls, past, args.steps)
         base = ms["llama tosa-state"]

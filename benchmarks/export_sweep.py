@@ -36,6 +36,8 @@ quote; tests/test_export_sweep_sample.py runs a sample of their matching archite
 Each worker is a subprocess that takes architectures one at a time from the parent (torch and
 optimum import once per worker); an architecture that takes longer than `--timeout` or crashes
 the worker is reported as such and a fresh worker takes the next one.
+
+Run after `pip install -e '.[test]'` (torch, transformers, optimum-intel, OpenVINO).
 """
 
 from __future__ import annotations

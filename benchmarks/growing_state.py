@@ -13,6 +13,8 @@ quadratically over a run. The baseline is the same step in numpy (`np.concatenat
 `--memory`: issue 19's cache `[1, 4, T, 1024]` (`tensor<1x4x?x1024xf32>`) grown one step per
 call for `--steps` calls at each level; prints the tracemalloc peak over the run beside the
 data (the final cache), and the median µs per call at T = 64, 256, 500.
+
+Needs only the base install (`pip install -e .`).
 """
 
 from __future__ import annotations

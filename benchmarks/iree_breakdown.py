@@ -14,6 +14,8 @@ thread, medians of 15 batches of 200 steps, in µs:
 `llm_decode.py`'s tiny Llama, compiled as it is and with `llm_decode.DECODE_SHAPES`:
 submissions (command buffers) and dispatches per `main`, counted in the program (both
 branches of every run-time `if`).
+
+Run after `pip install -e '.[iree]'`; `--llm` after `pip install -e '.[test]'` (the export).
 """
 
 from __future__ import annotations

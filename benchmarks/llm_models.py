@@ -11,6 +11,8 @@ grouped-query attention, a vocabulary of 128. `export(families, root)` writes
 The PyPI torchvision wheel that optimum-intel pulls in beside the CPU torch fails to import
 (`operator torchvision::nms does not exist`); transformers imports it whenever it is present.
 The subprocess hides it (`sys.modules["torchvision"] = None`): no text model needs it.
+
+Exporting needs `pip install -e '.[test]'` (torch, transformers, optimum-intel, OpenVINO).
 """
 
 from __future__ import annotations

@@ -11,7 +11,12 @@ The TOSA module keeps `h` and `c` in variables (zeros initially), like a Keras
 Used by the benchmark (`python benchmarks/lstm_cell.py`), the examples and the tests. The
 benchmark runs every contender on one thread: numpy's OpenBLAS (`OPENBLAS_NUM_THREADS=1`
 unless the environment says otherwise), OpenVINO (`INFERENCE_NUM_THREADS=1`) and IREE
-(`local-sync`).
+(`local-sync`). Before anything is timed, every contender's h over the first 20 steps must be
+within `TOLERANCE` of numpy's, or the benchmark fails (`agreement.Disagreement`).
+
+Needs only the base install (`pip install -e .`); OpenVINO runs when the `validate` extra is
+installed and device `iree` when the `iree` extra is, each skipped with a line saying so
+otherwise.
 """
 
 from __future__ import annotations
@@ -26,6 +31,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
+from agreement import check_agreement, optional_device
+
+TOLERANCE = 3e-6
+"""Largest |h - numpy's h| allowed over the first 20 steps: 5x the largest measured over
+tosa-state, OpenVINO and iree (H = 16: 1.2e-7, 128: 2.4e-7, 512: 6.2e-7)."""
 
 
 @dataclass(frozen=True)
@@ -202,27 +212,31 @@ def measure(hidden: int, pipeline: str | None = None, steps: int = 200,
         "tosa-state": lambda x: request.infer([x]),
         "numpy": NumpyLstm(weights).step,
     }
-    try:
+    if optional_device("openvino", "openvino", "validate"):
         import openvino as ov
-    except ImportError:
-        pass
-    else:
+
         compiled = ov.Core().compile_model(openvino_lstm_model(weights), "CPU",
                                            {"INFERENCE_PRECISION_HINT": "f32",
                                             "INFERENCE_NUM_THREADS": 1})
         ov_request = compiled.create_infer_request()
         steppers["openvino"] = lambda x: ov_request.infer([x])
-    try:
-        import iree.runtime  # noqa: F401
-    except ImportError:
-        pass
-    else:  # local-sync: one thread
+    if optional_device("iree", "iree.runtime", "iree"):  # local-sync: one thread
         iree_request = compile_model(module, device="iree").create_infer_request()
         steppers["iree"] = lambda x: iree_request.infer([x])
-    for step in steppers.values():  # warm up
-        for x in xs[:20]:
-            step(x)
+    check_steppers(f"LSTM cell H = {hidden}", steppers, xs[:20])  # also the warm-up
     return median_step_seconds(steppers, xs, repeats)
+
+
+def check_steppers(what: str, steppers: dict[str, Callable[[np.ndarray], object]],
+                   xs: list[np.ndarray], tolerance: float = TOLERANCE) -> float:
+    """Runs every stepper over `xs` (each returns h, or results whose first is h) and checks
+    that each h is within `tolerance` of the `numpy` stepper's; returns the largest error."""
+
+    def h(result: object) -> np.ndarray:
+        return np.array(result if isinstance(result, np.ndarray) else result[0])  # type: ignore[index]
+
+    outputs = {name: np.concatenate([h(step(x)) for x in xs]) for name, step in steppers.items()}
+    return check_agreement(what, outputs, "numpy", tolerance)
 
 
 def memory_growth(hidden: int = 16, steps: int = 10_000, pipeline: str | None = None) -> int:

@@ -16,6 +16,8 @@ tosa-state's `compile_model` + a request against creating LiteRT's interpreter
 weights, and with the builtin kernels only), each in fresh subprocesses, `--repeats` times
 alternated (the median printed); then in one process, alternated, the ratio of the compile
 time to LiteRT's interpreter creation (what a loaded machine hits both alike).
+
+Run after `pip install -e '.[test]'` (OpenVINO, ai-edge-litert).
 """
 
 from __future__ import annotations

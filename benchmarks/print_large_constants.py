@@ -12,6 +12,8 @@ prints it to a file, each way in a fresh process:
 - `elided`: `--elide-large-constants`: no weights in the output.
 
 It prints seconds and peak RSS for each, and the RSS of the built module alone.
+
+Needs only the base install (`pip install -e .`).
 """
 
 from __future__ import annotations

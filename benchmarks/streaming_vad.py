@@ -12,9 +12,13 @@ Every runtime runs single-threaded (silero-vad's wrapper sets onnxruntime's intr
 inter-op threads to 1; OpenVINO gets `INFERENCE_NUM_THREADS=1`, f32 precision; IREE runs
 `local-sync`, compiled with tosa-state's default flags (docs/runtime.md); numpy's
 OpenBLAS `OPENBLAS_NUM_THREADS=1` unless the environment says otherwise), batches of
-chunks interleave so that a busy machine slows each alike, and the outputs are checked to
-agree before anything is timed. Run `python benchmarks/streaming_vad.py` (the `bench` extra
-installs silero-vad and onnxruntime).
+chunks interleave so that a busy machine slows each alike. Before anything is timed, every
+runtime's speech probabilities over the chunks must be within `TOLERANCE` of onnxruntime's,
+or the benchmark fails (`agreement.Disagreement`).
+
+Run `python benchmarks/streaming_vad.py` after `pip install -e '.[bench]'` (silero-vad,
+onnxruntime, OpenVINO); device `iree` runs when the `iree` extra is installed too, and is
+skipped with a line saying so otherwise.
 """
 
 from __future__ import annotations
@@ -31,10 +35,15 @@ from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
+from agreement import check_agreement, optional_device
 from lstm_cell import median_step_seconds
 
 CHUNK = 576
 """Samples per call: 64 of context and 512 new ones (32 ms at 16 kHz)."""
+
+TOLERANCE = 5e-6
+"""Largest |probability - onnxruntime's| allowed: 5x the largest measured over the 200 chunks
+of `audio_chunks(200)` (tosa-state 6.3e-7, iree 9.5e-7, OpenVINO 9.8e-7)."""
 
 
 def silero_onnx() -> Path:
@@ -68,8 +77,9 @@ def audio_chunks(count: int, seed: int = 0) -> list[np.ndarray]:
             for i in range(count)]
 
 
-def runners(xml: Path) -> dict[str, Callable[[np.ndarray], np.ndarray]]:
-    """One streaming step per runtime: a chunk in, the speech probability out."""
+def runners(xml: Path, iree: bool = True) -> dict[str, Callable[[np.ndarray], np.ndarray]]:
+    """One streaming step per runtime (device `iree` when `iree`): a chunk in, the speech
+    probability out."""
     import onnxruntime
     import openvino as ov
 
@@ -89,13 +99,15 @@ def runners(xml: Path) -> dict[str, Callable[[np.ndarray], np.ndarray]]:
     compiled = ov.Core().compile_model(str(xml), "CPU", {"INFERENCE_NUM_THREADS": 1,
                                                         "INFERENCE_PRECISION_HINT": "f32"})
     ov_request = compiled.create_infer_request()
-    iree_request = tosa_state.compile_model(xml, device="iree").create_infer_request()
-    return {
+    steps = {
         "tosa-state": lambda chunk: request.infer([chunk])[0],
-        "iree": lambda chunk: iree_request.infer([chunk])[0],
         "onnxruntime": onnxruntime_step,
         "openvino": lambda chunk: ov_request.infer([chunk])[0].copy(),
     }
+    if iree:
+        iree_request = tosa_state.compile_model(xml, device="iree").create_infer_request()
+        steps["iree"] = lambda chunk: iree_request.infer([chunk])[0]
+    return steps
 
 
 def main() -> int:
@@ -113,12 +125,14 @@ def main() -> int:
         print(f"error: {error.name} is not installed (pip install -e '.[bench]')",
               file=sys.stderr)
         return 1
+    iree = optional_device("iree", "iree.runtime", "iree")
     chunks = audio_chunks(args.chunks)
     with tempfile.TemporaryDirectory() as directory:
-        steps = runners(silero_stateful_ir(Path(directory)))
+        steps = runners(silero_stateful_ir(Path(directory)), iree)
         outputs = {name: np.concatenate([step(c) for c in chunks]) for name, step in
                    steps.items()}  # also the warm-up
-        worst = max(float(np.max(np.abs(v - outputs["onnxruntime"]))) for v in outputs.values())
+        worst = check_agreement("silero-vad speech probabilities", outputs, "onnxruntime",
+                                TOLERANCE)
         seconds = median_step_seconds(steps, chunks, args.repeats)
     ort = seconds["onnxruntime"]
     print(f"silero-vad v6 (16 kHz, {CHUNK}-sample chunks), single thread, median µs per chunk "

@@ -1,6 +1,7 @@
 """Shared pytest configuration: the `peers` marker, fixtures that locate the peer tools, and
 no skips: a test that skips (a missing peer, a `pytest.skip`) fails the suite, unless it is
-in `ALLOWED_SKIPS` with the reason it may skip."""
+in `ALLOWED_SKIPS` with the reason it may skip. Every xfail is strict: a test marked xfail
+that passes fails the suite, whatever its `strict=` says."""
 
 from __future__ import annotations
 
@@ -34,12 +35,22 @@ def _as_failure(report: pytest.TestReport | pytest.CollectReport) -> None:
                        "(tests/conftest.py ALLOWED_SKIPS lists the allowed ones)")
 
 
+def _xpass_as_failure(report: pytest.TestReport) -> None:
+    """A non-strict xfail that passed (XPASS) turned into a failure, as a strict one is."""
+    report.outcome = "failed"
+    report.longrepr = (f"{report.nodeid} passed although marked xfail ({report.wasxfail}); "
+                       "every xfail is strict (tests/conftest.py): remove the mark")
+    del report.wasxfail
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):
     outcome = yield
     report = outcome.get_result()
     if report.skipped and not hasattr(report, "wasxfail") and not _skip_allowed(item.nodeid):
         _as_failure(report)
+    elif report.passed and hasattr(report, "wasxfail"):
+        _xpass_as_failure(report)
 
 
 @pytest.hookimpl(hookwrapper=True)

@@ -118,6 +118,14 @@ def test_opt_help_lists_every_pass_with_a_summary() -> None:
               if line.strip() and not line.strip().startswith("--")}  # options follow passes
     assert set(listed) == set(get_all_passes())
     assert all(len(line.split()) > 2 for line in listed.values())  # a name and a summary
+    # Whole sentences: the first of each docstring, not its first line.
+    assert all(line.endswith(".") for line in listed.values()), [
+        line for line in listed.values() if not line.endswith(".")]
+    assert listed["export-state-control"].endswith(
+        "`state_reset_all` (and `state_initialized.<v>` for computed inits) for every mutable "
+        "`ml_program` global.")
+    assert listed["make-stateful"].endswith(
+        "argument/result pairs into `tosa.variable`s (as OpenVINO's MakeStateful).")
 
 
 def test_run_multi_step_with_reset(model: Path, tmp_path: Path) -> None:

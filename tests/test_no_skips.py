@@ -1,5 +1,6 @@
-"""The suite has no skips: `tests/conftest.py` turns a skipped test, or a module skipped at
-collection (`pytest.importorskip` of a missing peer), into a failure."""
+"""The suite has no skips and no lenient xfails: `tests/conftest.py` turns a skipped test, a
+module skipped at collection (`pytest.importorskip` of a missing peer), or a non-strict xfail
+that passes, into a failure."""
 
 from __future__ import annotations
 
@@ -42,3 +43,16 @@ def test_a_missing_peer_fails_the_suite(tmp_path: Path) -> None:
     assert result.returncode != 0, result.stdout
     assert "could not import 'no_such_peer_module'" in result.stdout, result.stdout
     assert "skips fail the suite" in result.stdout
+
+
+def test_a_non_strict_xpass_fails_the_suite(tmp_path: Path) -> None:
+    (tmp_path / "test_xfail.py").write_text(
+        "import pytest\n\n@pytest.mark.xfail(reason='flaky peer', strict=False)\n"
+        "def test_xpasses():\n    pass\n\n"
+        "@pytest.mark.xfail(reason='known bug', strict=False)\n"
+        "def test_xfails():\n    assert False\n"
+    )
+    result = _pytest(tmp_path)
+    assert result.returncode == 1, result.stdout
+    assert "1 failed, 1 xfailed" in result.stdout, result.stdout
+    assert "passed although marked xfail (flaky peer); every xfail is strict" in result.stdout

@@ -25,7 +25,7 @@ import numpy as np
 import openvino as ov
 import openvino.opset13 as ops
 import pytest
-from peers.openvino_runtime import OpenVINOSession
+from peers.openvino_runtime import OpenVINOSession, trusted_session
 from peers.upstream_mlir import iree_opt
 from test_openvino_differential import (
     TosaStateSession,
@@ -93,7 +93,7 @@ def _check_step(step: int, ours: TosaStateSession, theirs: OpenVINOSession,
 @pytest.mark.parametrize("pipeline", LEVELS)
 def test_growing_state(tmp_path: Path, pipeline: str | None) -> None:
     xml = _save(growing_state_model(), tmp_path, "growing")
-    ours, theirs = TosaStateSession(xml, pipeline), OpenVINOSession(xml)
+    ours, theirs = TosaStateSession(xml, pipeline), trusted_session(xml)
     (port,) = ours.compiled.inputs
     assert port.shape == (-1, 2, -1, 4)  # compiled as it is: no input_shapes
     rng = np.random.default_rng(7)
@@ -102,10 +102,10 @@ def test_growing_state(tmp_path: Path, pipeline: str | None) -> None:
     for step in range(16):
         if step == 4:  # a new sequence of the same batch: the init is computed again
             ours.reset_state()
-            theirs = OpenVINOSession(xml)
+            theirs = trusted_session(xml)
         if step == 7:  # a new sequence with another batch
             ours.reset_state()
-            theirs = OpenVINOSession(xml)
+            theirs = trusted_session(xml)
             batch = 3
         if step == 9:  # a cache of another length
             cache = rng.standard_normal((batch, 2, 5, 4)).astype(np.float32)
@@ -113,7 +113,7 @@ def test_growing_state(tmp_path: Path, pipeline: str | None) -> None:
             theirs.set_state("kv", cache)
         if step == 12:  # the one variable alone
             ours.reset_variable("kv")
-            theirs = OpenVINOSession(xml)
+            theirs = trusted_session(xml)
         length = int(rng.integers(1, 4))
         lengths.append(length)
         x = rng.standard_normal((batch, 2, length, 4)).astype(np.float32)
@@ -126,7 +126,7 @@ def test_growing_state(tmp_path: Path, pipeline: str | None) -> None:
 @pytest.mark.parametrize("pipeline", LEVELS)
 def test_dynamic_batch_lstm_without_input_shapes(tmp_path: Path, pipeline: str | None) -> None:
     xml = _save(dynamic_batch_lstm_model(), tmp_path, "lstm")
-    ours, theirs = TosaStateSession(xml, pipeline), OpenVINOSession(xml)
+    ours, theirs = TosaStateSession(xml, pipeline), trusted_session(xml)
     assert ours.compiled.inputs[0].shape == (-1, 4)
     rng = np.random.default_rng(3)
     batch = 1
@@ -230,7 +230,7 @@ def embedding_model() -> object:
 @pytest.mark.parametrize("pipeline", [None, ""])
 def test_embedding_lookup_of_dynamic_ids(tmp_path: Path, pipeline: str | None) -> None:
     xml = _save(embedding_model(), tmp_path, "embedding")
-    ours, theirs = TosaStateSession(xml, pipeline), OpenVINOSession(xml)
+    ours, theirs = TosaStateSession(xml, pipeline), trusted_session(xml)
     rng = np.random.default_rng(2)
     for step, (batch, length) in enumerate([(1, 5), (2, 1), (3, 4), (1, 1)]):
         ids = rng.integers(-11, 11, (batch, length)).astype(np.int64)  # negative: from the end

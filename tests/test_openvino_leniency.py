@@ -75,7 +75,8 @@ def test_accepted_as_openvino_accepts(opset3_xml: Path, tmp_path: Path, variant:
     xml = om.edit_xml(opset3_xml, tmp_path, ACCEPTED[variant], name=variant)
     reference = _run_in_openvino(xml)  # OpenVINO 2026.4 reads and runs it
     np.testing.assert_allclose(reference, _run_in_openvino(opset3_xml), rtol=0, atol=0)
-    report = ts.validate(xml, steps=6, levels=["tosa", "memref"])
+    # measured |tosa-state - OpenVINO|: at most 6.0e-8
+    report = ts.validate(xml, steps=6, levels=["tosa", "memref"], rtol=0, atol=5e-7)
     assert report.ok, report.format()
 
 

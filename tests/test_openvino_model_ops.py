@@ -27,7 +27,7 @@ import openvino.opset17 as opset17
 import pytest
 from peers.upstream_mlir import iree_opt
 from test_error_paths import _edit, cli, opt_xml_fails
-from test_openvino_differential import Scenario, _save, run_differential
+from test_openvino_differential import DIFFERENTIAL_TOLERANCE, Scenario, _save, run_differential
 
 import tosa_state
 from tosa_state.tools import opt
@@ -37,9 +37,10 @@ pytestmark = pytest.mark.peers
 Inputs = Callable[[np.random.Generator, int], list[np.ndarray]]
 
 
-def _stateless(xml: Path, inputs: Inputs, key: str, steps: int = 2) -> None:
+def _stateless(xml: Path, inputs: Inputs, key: str, steps: int = 2,
+               f32_tolerance: float = DIFFERENTIAL_TOLERANCE) -> None:
     scenario = Scenario(steps=steps, reset_all=frozenset(), reset_one=frozenset(),
-                        set_all=frozenset(), inputs=inputs)
+                        set_all=frozenset(), inputs=inputs, f32_tolerance=f32_tolerance)
     run_differential(xml, scenario, key)
 
 
@@ -74,7 +75,8 @@ def test_remainders_and_activations(openvino_runtime: None, tmp_path: Path) -> N
         longs = rng.integers(-1000, 1000, 64).astype(np.int64)
         return [dividend, divisor, ints, nonzero.astype(np.int32), longs]
 
-    _stateless(xml, inputs, "elementwise ops of the exports", steps=3)
+    # measured |ours - OpenVINO| / (1 + |OpenVINO|): 7.6e-6 (the former 1e-5 was 1.3x that)
+    _stateless(xml, inputs, "elementwise ops of the exports", steps=3, f32_tolerance=3e-5)
 
 
 # ---------------------------------------------------------------------------------------------

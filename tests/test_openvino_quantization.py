@@ -25,6 +25,12 @@ from tosa_state.transforms.openvino_to_tosa.quantization import int8_pair, int8_
 pytestmark = pytest.mark.peers
 
 F32 = {"INFERENCE_PRECISION_HINT": "f32"}
+FORMULA_TOLERANCE = 2e-6
+"""|tosa-state - the reference formula| (numpy): at least 5.9x the largest measured by the
+tests using it (FakeQuantize alone: 0 to 2.4e-7; the int8 products: 2.7e-7, 3.4e-7)."""
+CPU_TOLERANCE = 4e-6
+"""|OpenVINO CPU - the formula| and |tosa-state - OpenVINO CPU| on random values: 5.6x the
+largest seen (7.2e-7; 2.4e-7 and 4.8e-7 in the last measurement)."""
 
 
 def reference(x: np.ndarray, low: np.ndarray, high: np.ndarray, out_low: np.ndarray,
@@ -70,8 +76,8 @@ def _bounds(rng: np.random.Generator, shape: tuple[int, ...], inverted: bool = F
 def test_fake_quantize_matches_the_reference_formula(openvino_runtime: None, tmp_path: Path,
                                                      levels: int) -> None:
     """Random ranges per tensor, per channel and numpy-broadcast (one of them inverted, one
-    empty, one computed from an input), on random values and on rounding ties: within 1e-5 of the
-    reference formula (in fact equal); OpenVINO CPU agrees on the random values (its own
+    empty, one computed from an input), on random values and on rounding ties: within
+    `FORMULA_TOLERANCE` of the reference formula (in fact equal); OpenVINO CPU agrees on the random values (its own
     decomposition rounds some ties the other way: there it is one level away; it refuses
     bounds along the last axis and reads inverted and empty ranges otherwise, so those are
     checked against the formula only)."""
@@ -114,11 +120,13 @@ def test_fake_quantize_matches_the_reference_formula(openvino_runtime: None, tmp
                                        if k in (*cpu, "low")}).to_tuple(), strict=True))
         for i, (name, b) in enumerate(bounds.items()):
             want = reference(values[name], *b, levels)
-            np.testing.assert_allclose(ours[i], want, rtol=0, atol=1e-5, err_msg=name)
+            np.testing.assert_allclose(ours[i], want, rtol=0, atol=FORMULA_TOLERANCE,
+                                       err_msg=name)
             if name not in cpu:
                 continue
             if values is random:
-                np.testing.assert_allclose(ov_out[name], want, rtol=0, atol=1e-5, err_msg=name)
+                np.testing.assert_allclose(ov_out[name], want, rtol=0, atol=CPU_TOLERANCE,
+                                           err_msg=name)
             else:
                 step = np.abs(np.broadcast_to(b[3] - b[2], SHAPE)) / (levels - 1)
                 assert np.all(np.abs(ov_out[name] - want) <= step + 1e-5), name
@@ -133,7 +141,8 @@ def test_int8_pairs_become_integer_profile_ops(openvino_runtime: None, tmp_path:
                                                name: str, low: float, high: float,
                                                levels: int) -> None:
     """NNCF's activation ranges (unsigned, signed, asymmetric, narrow): `tosa.rescale` to i8
-    and back with the zero point; equal to the reference formula within 1e-5 on ties too."""
+    and back with the zero point; within `FORMULA_TOLERANCE` of the reference formula on ties
+    too."""
     bounds = [np.array(v, np.float32) for v in (low, high, low, high)]
     pair = int8_pair(levels, bounds)
     assert pair is not None
@@ -152,7 +161,8 @@ def test_int8_pairs_become_integer_profile_ops(openvino_runtime: None, tmp_path:
                              _ties(rng, bounds[0], bounds[1], levels, (2, 500))]
                             ).astype(np.float32)
     ours = ts.compile_model(xml).create_infer_request().infer({"x": values})[0]
-    np.testing.assert_allclose(ours, reference(values, *bounds, levels), rtol=0, atol=1e-5)
+    np.testing.assert_allclose(ours, reference(values, *bounds, levels), rtol=0,
+                               atol=FORMULA_TOLERANCE)
 
 
 @pytest.mark.parametrize("dtype", [np.float16, np.float32])
@@ -199,9 +209,10 @@ def test_dynamic_dims(openvino_runtime: None, tmp_path: Path) -> None:
     for shape in ((2, 3, 8), (1, 5, 8)):
         values = np.random.default_rng(1).uniform(-1, 3, shape).astype(np.float32)
         ours = compiled.create_infer_request().infer({"x": values})
-        np.testing.assert_allclose(ours[0], theirs({"x": values})[0], rtol=0, atol=1e-5)
+        np.testing.assert_allclose(ours[0], theirs({"x": values})[0], rtol=0,
+                                   atol=CPU_TOLERANCE)
         np.testing.assert_allclose(ours[1], reference(values, -1, 1, 0, 2.55, 16), rtol=0,
-                                   atol=1e-5)
+                                   atol=FORMULA_TOLERANCE)
 
 
 def test_ranges_that_are_not_int8_pairs_stay_float() -> None:
@@ -295,7 +306,7 @@ def test_nncf_quantized_streaming_convolution(openvino_runtime: None, tmp_path: 
     """`nncf.quantize` (activations u8/i8 per tensor, weights i8 per channel with Convert +
     Multiply): the Convolution and the MatMul become i8 x i8 `tosa.conv2d` / `tosa.matmul`
     into i32; over 8 steps with a reset the outputs are within one quantization step of
-    OpenVINO CPU's int8 result and within 1e-5 of the float reference formula; the lowered
+    OpenVINO CPU's int8 result and within 5e-6 of the float reference formula; the lowered
     module parses in upstream MLIR (iree-opt)."""
     rng = np.random.default_rng(3)
     model = _streaming_model(rng)
@@ -336,7 +347,8 @@ def test_nncf_quantized_streaming_convolution(openvino_runtime: None, tmp_path: 
         ours = request.infer({"x": x})[0]
         ov_out = theirs.infer({"x": x})[0]
         assert np.abs(ours - ov_out).max() <= one_step, step
-        np.testing.assert_allclose(ours, formula[step], rtol=0, atol=1e-5, err_msg=str(step))
+        np.testing.assert_allclose(ours, formula[step], rtol=0, atol=5e-6,  # measured 9.5e-7
+                                   err_msg=str(step))
         ours_all.append(ours)
 
     out = tmp_path / "out.npz"
@@ -398,13 +410,13 @@ def test_weights_with_their_own_fake_quantize(openvino_runtime: None, tmp_path: 
     q_w = _weights_formula(weights)
     padded = np.pad(q_x, ((0, 0), (0, 0), (1, 1)))
     want = np.stack([np.einsum("nck,ock->no", padded[:, :, t:t + 3], q_w) for t in range(9)], 2)
-    np.testing.assert_allclose(ours, want, rtol=0, atol=1e-5)
+    np.testing.assert_allclose(ours, want, rtol=0, atol=FORMULA_TOLERANCE)
 
 
 def test_depthwise_group_convolution(openvino_runtime: None, tmp_path: Path) -> None:
     """A depthwise GroupConvolution (4 groups of 2 filters, padding) of an asymmetric int8
     pair by per-filter FakeQuantized weights: an i8 `tosa.depthwise_conv2d` into i32; equal
-    to the formula within 1e-5 and to the CPU plugin within one input level."""
+    to the formula within `FORMULA_TOLERANCE` and to the CPU plugin within one input level."""
     rng = np.random.default_rng(6)
     x = ops.parameter([2, 4, 10], np.float32, name="x")
     low, high = np.float32(-0.3), np.float32(-0.3 + 255 * 0.02)
@@ -420,7 +432,7 @@ def test_depthwise_group_convolution(openvino_runtime: None, tmp_path: Path) -> 
     q_w = _weights_formula(weights)[:, :, 0]
     want = np.stack([np.einsum("ngk,gmk->ngm", q_x[:, :, t:t + 3], q_w).reshape(2, 8)
                      for t in range(11)], 2)
-    np.testing.assert_allclose(ours, want, rtol=0, atol=1e-5)
+    np.testing.assert_allclose(ours, want, rtol=0, atol=FORMULA_TOLERANCE)
     theirs = ov.Core().compile_model(model, "CPU", F32)({"x": values})[0]
     assert np.abs(ours - theirs).max() <= (high - low) / 255 * np.abs(weights).sum(axis=3).max()
 

@@ -22,7 +22,7 @@ import numpy as np
 import openvino as ov
 import openvino.opset13 as ops
 import pytest
-from peers.openvino_runtime import OpenVINOSession
+from peers.openvino_runtime import trusted_session
 from test_openvino_differential import TosaStateSession, _compare
 
 import tosa_state
@@ -256,7 +256,7 @@ def _run(tmp_path: Path, model: object, feeds: list[list[np.ndarray]], pipeline:
          ) -> None:
     xml = tmp_path / f"{model.get_friendly_name()}.xml"
     ov.save_model(model, str(xml), compress_to_fp16=False)
-    theirs = OpenVINOSession(xml)
+    theirs = trusted_session(xml)
     ours = TosaStateSession(xml, pipeline)
     for step, inputs in enumerate(feeds):
         got, want = ours.infer(inputs), theirs.infer(inputs)

@@ -34,7 +34,7 @@ import openvino.opset5 as opset5
 import openvino.opset13 as ops
 import openvino.passes as passes
 import pytest
-from peers.openvino_runtime import OpenVINOSession
+from peers.openvino_runtime import trusted_session
 from peers.upstream_mlir import iree_opt
 from test_error_paths import _edit, opt_xml_fails
 from test_openvino_differential import Scenario, TosaStateSession, _compare, _save, run_differential
@@ -233,7 +233,7 @@ def test_tensor_iterator_over_a_dynamic_axis(openvino_runtime: None, tmp_path: P
     model = dynamic_time_model()
     assert "TensorIterator" in _types(model)
     xml = _save(model, tmp_path)
-    theirs, ours = OpenVINOSession(xml), TosaStateSession(xml, pipeline)
+    theirs, ours = trusted_session(xml), TosaStateSession(xml, pipeline)
     rng = np.random.default_rng(3)
     for time in (3, 1, 6):
         inputs = [rng.standard_normal((1, time, 4)).astype(np.float32),
@@ -323,7 +323,7 @@ def test_loop(openvino_runtime: None, tmp_path: Path, case: str, pipeline: str |
     model = build()
     assert "Loop" in _types(model)
     xml = _save(model, tmp_path)
-    theirs, ours = OpenVINOSession(xml), TosaStateSession(xml, pipeline)
+    theirs, ours = trusted_session(xml), TosaStateSession(xml, pipeline)
     for call, inputs in enumerate(feeds):
         got, want = ours.infer(inputs), theirs.infer(inputs)
         assert len(got) == len(want) == (4 if case == "static" else 2)

@@ -25,7 +25,9 @@ MODELS = Path(__file__).parent / "tflite_models"
 NAMES = sorted(p.stem for p in MODELS.glob("*.tflite"))
 STATEFUL = ["conv1d_streaming", "gru_relu_batch3", "seed_lstm", "simple_rnn",
             "simple_rnn_relu_batch2", "stacked_lstm_batch2", "stateful_gru"]
-TOLERANCE = 1e-5
+TOLERANCE = 2e-6
+"""|tosa-state - Keras| and |tosa-state - LiteRT| of the float models, outputs and states: 6.7x
+the largest measured over every model and step (3.0e-7 from Keras, 2.4e-7 from LiteRT)."""
 
 
 def _golden(name: str) -> dict[str, np.ndarray]:

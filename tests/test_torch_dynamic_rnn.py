@@ -27,7 +27,7 @@ from openvino import opset6 as ops
 from openvino._offline_transformations import (
     apply_make_stateful_transformation,
 )
-from peers.openvino_runtime import MAX_ERRORS, OpenVINOSession
+from peers.openvino_runtime import MAX_ERRORS, OpenVINOSession, trusted_session
 from peers.upstream_mlir import iree_opt
 from test_openvino_differential import TosaStateSession, _compare
 from test_torch_exports import Config, Recurrent, pytestmark  # noqa: F401
@@ -103,7 +103,7 @@ def test_dynamic_export_runs_like_openvino(openvino_runtime: None, exported, con
     xml = exported[config]
     text = xml.read_text()
     assert f'type="{config.kind}Sequence"' in text and 'type="ReadValue"' in text
-    theirs, ours = OpenVINOSession(xml), TosaStateSession(xml, pipeline)
+    theirs, ours = trusted_session(xml), TosaStateSession(xml, pipeline)
     names = sorted(theirs.variables)
     rng = np.random.default_rng(0)
     directions = 2 if config.bidirectional else 1
@@ -203,6 +203,6 @@ def test_sequence_lengths_with_dynamic_batch_and_time(openvino_runtime: None, tm
         model.reshape({n: list(v.shape) for n, v in zip(names, inputs, strict=True)})
         static = tmp_path / f"static_{batch}x{steps}.xml"
         ov.save_model(model, str(static), compress_to_fp16=False)
-        theirs = OpenVINOSession(static)
+        theirs = trusted_session(static)
         for i, (a, b) in enumerate(zip(ours.infer(inputs), theirs.infer(inputs), strict=True)):
             _compare(f"{kind} {direction} {batch}x{steps} output {i}", a, b)

@@ -48,7 +48,7 @@ def test_validate_agrees_at_every_level(rnn: Path) -> None:
         assert set(rows) == {("output", "y"), ("output", "n"), ("variable", "h"),
                              ("variable", "count")}
         assert all(row.compared_steps == 9 and row.ok for row in rows.values())
-        assert 0 < rows["output", "y"].max_abs < 1e-5  # a few ulps of rounding
+        assert 0 < rows["output", "y"].max_abs < 1e-6  # a few ulps of rounding: 2.4e-7 measured
         assert rows["output", "n"].max_abs == 0 and rows["variable", "count"].dtype == "int32"
 
 

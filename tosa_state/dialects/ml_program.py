@@ -22,6 +22,9 @@ https://mlir.llvm.org/docs/Dialects/MLProgramOps/
 
 from __future__ import annotations
 
+from abc import ABC
+from typing import Self
+
 from xdsl.dialects.builtin import StringAttr, SymbolNameConstraint, SymbolRefAttr, UnitAttr
 from xdsl.ir import Attribute, Dialect, Operation, SSAValue, TypeAttribute
 from xdsl.irdl import (
@@ -201,16 +204,11 @@ def _parse_global_ref(parser: Parser) -> SymbolRefAttr:
     return ref
 
 
-@irdl_op_definition
-class GlobalLoadOp(IRDLOperation):
-    """The current value of a (mutable) global: `%0 = ml_program.global_load @x : T`."""
-
-    name = "ml_program.global_load"
+class _GlobalLoadBase(IRDLOperation, ABC):
+    """What `global_load` and `global_load_const` share: `%0 = <name> @x : T`."""
 
     global_ = prop_def(SymbolRefAttr, prop_name="global")
     result = result_def()
-
-    traits = traits_def(GlobalUser())
 
     @property
     def global_name(self) -> str:
@@ -223,7 +221,7 @@ class GlobalLoadOp(IRDLOperation):
         super().__init__(properties={"global": global_ref}, result_types=[result_type])
 
     @classmethod
-    def parse(cls, parser: Parser) -> GlobalLoadOp:
+    def parse(cls, parser: Parser) -> Self:
         ref = _parse_global_ref(parser)
         attributes = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
@@ -237,6 +235,15 @@ class GlobalLoadOp(IRDLOperation):
         printer.print_op_attributes(self.attributes)
         printer.print_string(" : ")
         printer.print_attribute(self.result.type)
+
+
+@irdl_op_definition
+class GlobalLoadOp(_GlobalLoadBase):
+    """The current value of a (mutable) global: `%0 = ml_program.global_load @x : T`."""
+
+    name = "ml_program.global_load"
+
+    traits = traits_def(GlobalUser())
 
 
 @irdl_op_definition
@@ -283,36 +290,12 @@ class GlobalStoreOp(IRDLOperation):
 
 
 @irdl_op_definition
-class GlobalLoadConstOp(IRDLOperation):
+class GlobalLoadConstOp(_GlobalLoadBase):
     """The value of an immutable global: `%0 = ml_program.global_load_const @c : T`."""
 
     name = "ml_program.global_load_const"
 
-    global_ = prop_def(SymbolRefAttr, prop_name="global")
-    result = result_def()
-
     traits = traits_def(GlobalUser(), Pure())
-
-    def __init__(self, global_ref: str | SymbolRefAttr, result_type: Attribute):
-        if isinstance(global_ref, str):
-            global_ref = SymbolRefAttr(global_ref)
-        super().__init__(properties={"global": global_ref}, result_types=[result_type])
-
-    @classmethod
-    def parse(cls, parser: Parser) -> GlobalLoadConstOp:
-        ref = _parse_global_ref(parser)
-        attributes = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        op = cls(ref, parser.parse_type())
-        op.attributes.update(attributes)
-        return op
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_attribute(self.global_)
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(" : ")
-        printer.print_attribute(self.result.type)
 
 
 ML_PROGRAM = Dialect(

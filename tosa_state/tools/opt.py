@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -33,16 +34,23 @@ _XDSL_SUMMARIES = {
 }
 
 
+def summary(pass_type: type) -> str:
+    """The first sentence of a pass's docstring (its first paragraph may run on)."""
+    paragraph = " ".join((pass_type.__doc__ or "").strip().split("\n\n")[0].split())
+    return re.split(r"(?<=\.)\s+(?=[A-Z`])", paragraph, maxsplit=1)[0]
+
+
 def _pass_list() -> str:
-    """The passes `-p` takes, each with the first line of its docstring and its options."""
+    """The passes `-p` takes, each with the first sentence of its docstring and its
+    options."""
     lines = [
         "passes (-p / --pass-pipeline, as mlir-opt: "
         "'builtin.module(func.func(cse), pass{option=value})', or xDSL's 'pass-a,pass-b'):"
     ]
     for name, load in sorted(get_all_passes().items()):
         pass_type = load()
-        summary = (pass_type.__doc__ or "").strip().split("\n")[0] or _XDSL_SUMMARIES.get(name, "")
-        lines.append(f"  {name:<34} {summary}")
+        text = summary(pass_type) or _XDSL_SUMMARIES.get(name, "")
+        lines.append(f"  {name:<34} {text}")
         lines.extend(f"    --{option}" for option in describe_options(pass_type))
     return "\n".join(lines)
 

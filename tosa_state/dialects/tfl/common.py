@@ -46,10 +46,6 @@ def i32_attr(value: int) -> IntegerAttr:
     return IntegerAttr(value, i32)
 
 
-def activation_attr(value: str) -> StringAttr:
-    return StringAttr(value)
-
-
 def dims(value: SSAValue | Attribute) -> tuple[int, ...]:
     type_ = value.type if isinstance(value, SSAValue) else value
     assert isinstance(type_, TensorType)

@@ -16,7 +16,6 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     IntegerType,
     StringAttr,
-    TensorType,
 )
 from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import (
@@ -44,7 +43,6 @@ from tosa_state.dialects.tfl.common import (
     check_same_element,
     compatible,
     dims,
-    element,
     fmt,
     i32_attr,
     static,
@@ -361,10 +359,6 @@ class TransposeOp(_SameElementResult):
                 f"{self.name}: perm {fmt(dims(self.perm))} and result "
                 f"{fmt(dims(self.output))} do not permute {fmt(dims(self.input))}"
             )
-
-
-def result_type_like(value: SSAValue, shape: Sequence[int]) -> TensorType:
-    return TensorType(element(value), list(shape))
 
 
 DATA_MOVEMENT_OPS = (

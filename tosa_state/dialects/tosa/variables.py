@@ -236,10 +236,6 @@ def _verify_placement(var: VariableOp) -> None:
         raise VerifyException(f"redefinition of symbol named '{var.var_name}'")
 
 
-def _same_declaration(a: VariableOp, b: VariableOp) -> bool:
-    return a.tensor_type == b.tensor_type and a.initial_value == b.initial_value
-
-
 def _enclosing_module(op: Operation) -> ModuleOp | None:
     parent = op.parent_op()
     while parent is not None and not isinstance(parent, ModuleOp):

@@ -1,6 +1,7 @@
 """The patterns of `convert-openvino-to-tosa`, by OpenVINO op family.
 
-- `elementwise`: arithmetic, comparison, logical, activations, Convert, Select
+- `elementwise`: arithmetic, comparison, logical, Convert, Select, and the one-op functions
+  (Sigmoid, Tanh, Exp, ...)
 - `data_movement`: constants, shapes, reshapes, slicing, concatenation, Gather, Broadcast
 - `matrix`: MatMul, the reductions, Softmax, MVN
 - `convolution`: Convolution-1 as `tosa.conv2d`
@@ -10,7 +11,7 @@
 - `loops`: the `tosa.while_loop` builder of both (`TimeLoop`)
 - `attention`: ScaledDotProductAttention-13
 - `state`: ReadValue / Assign to TOSA variables
-- `activation`: SoftPlus-4, ErfInv-17
+- `activation`: ReLU, Clamp, Gelu, HSigmoid, HSwish, Elu, Swish, PRelu, SoftPlus-4, ErfInv-17
 - `cumulative`: CumSum-3 as a scan of shifted sums
 - `indexing`: Roll-7 as slices and concatenations; GatherND, GatherElements as `tosa.gather`;
   NonZero of a constant
@@ -23,7 +24,8 @@
 - `compression`: packed constants (u4, i4, nf4, u1, f8) and the decompression subgraphs of
   compressed weights as one `tosa_state.dequantize`
 
-`common` holds what they share: the pattern base class, the emitter and its helpers.
+`common` holds what they share: the pattern base class and the diagnostics naming the layer,
+with the names of the TOSA builder (`transforms/tosa_builder`: the `Emitter` and its helpers).
 """
 
 from xdsl.pattern_rewriter import RewritePattern

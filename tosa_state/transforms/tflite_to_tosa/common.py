@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 import numpy as np
-from xdsl.dialects.builtin import StringAttr, TensorType
+from xdsl.dialects.builtin import StringAttr
 from xdsl.dialects.func import FuncOp, ReturnOp
 from xdsl.ir import Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
@@ -165,15 +165,6 @@ def relu(e: Emitter, value: SSAValue, low: float, high: float) -> SSAValue:
 def constant_list(value: SSAValue, what: str) -> list[int]:
     """A constant integer operand (after folding) as a list."""
     return constant_ints(value, what)
-
-
-def static_type(op_type: Any, fallback: Sequence[int] | None = None) -> tuple[int, ...]:
-    """The static shape of a tfl result type, or `fallback`."""
-    if isinstance(op_type, TensorType) and op_type.has_static_shape():
-        return tuple(op_type.get_shape())
-    if fallback is None:
-        raise Unsupported(f"result type {op_type} has a dynamic shape")
-    return tuple(fallback)
 
 
 def zeros_like(value: SSAValue) -> np.ndarray:
