@@ -24,6 +24,12 @@ from tosa_state.transforms.convert_tflite_to_tosa import ConvertTFLiteToTosaPass
 from tosa_state.transforms.pipeline import apply_pipeline
 from tosa_state.transforms.specialize_input_shapes import InputShapes, specialize_input_shapes
 from tosa_state.transforms.tosa_hoist_variables import hoist_variables
+from tosa_state.transforms.tosa_static_state import (
+    StaticState,
+    StaticStateError,
+    capacity_of,
+    make_state_static,
+)
 from tosa_state.verification import verify_module
 
 DEFAULT_PIPELINE = DEFAULT_PIPELINES[INTERPRETER]
@@ -45,6 +51,7 @@ def compile_model(
     input_shapes: InputShapes | None = None,
     progress: bool = False,
     device: str = INTERPRETER,
+    static_state: StaticState | None = None,
 ) -> CompiledModel:
     """Read (or copy) `model`, bring it to TOSA, lower it with `pipeline` and plan it.
 
@@ -56,6 +63,8 @@ def compile_model(
     bar on stderr when it is a terminal and compiling takes over a second.
     `device="iree"` compiles the model with IREE (`tosa_state.devices.iree`); the default
     pipeline then lowers to `ml_program` globals.
+    `static_state=N` (or `{"max_prompt_len": P, "min_response_len": R}`, N = P + R) gives
+    every variable that grows by a concat a fixed capacity of N rows (`tosa-static-state`).
     """
     pipeline = DEFAULT_PIPELINES[check_device(device)] if pipeline is None else pipeline
     with (_collector_paused(),
@@ -78,6 +87,8 @@ def compile_model(
         bar.advance()
         bar.describe("compiling: tosa-hoist-variables")
         hoist_variables(ctx, module)
+        if static_state is not None:
+            make_state_static(module, _capacity(static_state, device))
         bar.advance()
         bar.describe(f"compiling: {pipeline or 'planning'}")
         apply_pipeline(ctx, module, pipeline, verify_each=False)
@@ -91,6 +102,14 @@ def compile_model(
         compiled = CompiledModel(module, InterpreterExecutable, entry)
         bar.advance()
     return compiled
+
+
+def _capacity(static_state: StaticState, device: str) -> int:
+    capacity = capacity_of(static_state)
+    if device == IREE:
+        raise StaticStateError("error: static_state is not supported on device 'iree' yet "
+                               "(the capacity check has no IREE lowering: issue 26)")
+    return capacity
 
 
 @contextmanager
