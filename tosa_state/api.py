@@ -34,6 +34,12 @@ from tosa_state.transforms.pipeline import apply_pipeline
 from tosa_state.transforms.specialize_input_shapes import InputShapes, specialize_input_shapes
 from tosa_state.transforms.tosa_hoist_variables import hoist_variables
 from tosa_state.transforms.tosa_validation import Target
+from tosa_state.transforms.tosa_static_state import (
+    StaticState,
+    StaticStateError,
+    capacity_of,
+    make_state_static,
+)
 from tosa_state.verification import verify_module
 
 DEFAULT_PIPELINE = DEFAULT_PIPELINES[INTERPRETER]
@@ -55,6 +61,7 @@ def compile_model(
     input_shapes: InputShapes | None = None,
     progress: bool = False,
     device: str = INTERPRETER,
+    static_state: StaticState | None = None,
 ) -> CompiledModel:
     """Read (or copy) `model`, bring it to TOSA, lower it with `pipeline` and plan it.
 
@@ -68,12 +75,15 @@ def compile_model(
     pipeline then lowers to `ml_program` globals. `device="reference"` runs the model's
     TOSA artifact (`compile_tosa`, PRO-FP and PRO-INT, level none) in Arm's TOSA reference
     model (`tosa_state.devices.reference`).
+    `static_state=N` (or `{"max_prompt_len": P, "min_response_len": R}`, N = P + R) gives
+    every variable that grows by a concat a fixed capacity of N rows (`tosa-static-state`).
     """
     device = check_device(device)
     pipeline = DEFAULT_PIPELINES[device] if pipeline is None else pipeline
     with (_collector_paused(),
           Progress.on_terminal("compiling: reading", total=5, enabled=progress) as bar):
-        ctx, module = _to_tosa(model, entry, input_shapes, bar)
+        ctx, module = _to_tosa(model, entry, input_shapes, bar,
+                               None if static_state is None else _capacity(static_state, device))
         bar.describe(f"compiling: {pipeline or 'planning'}")
         apply_pipeline(ctx, module, pipeline, verify_each=False)
         verify_module(module)
@@ -101,16 +111,19 @@ def compile_tosa(
     entry: str | None = None,
     input_shapes: InputShapes | None = None,
     progress: bool = False,
+    static_state: StaticState | None = None,
 ) -> TosaArtifact:
     """`model` as a TOSA artifact for a target (`docs/targets.md`): brought to TOSA,
     optimised, lowered to strict TOSA 1.0 and checked against the target.
     `artifact.ok` / `.report()` say whether the target admits it (every violation named);
     `artifact.save("model.tosa")` writes the flatbuffer and its manifest, or raises the
-    report and writes nothing."""
+    report and writes nothing. `static_state` as `compile_model`'s (level 8k has no
+    dynamic dimension: a growing KV cache needs a capacity)."""
     target = Target.make(specification_version, profiles, extensions, level)
+    capacity = None if static_state is None else capacity_of(static_state)
     with (_collector_paused(),
           Progress.on_terminal("compiling: reading", total=4, enabled=progress) as bar):
-        ctx, module = _to_tosa(model, entry, input_shapes, bar)
+        ctx, module = _to_tosa(model, entry, input_shapes, bar, capacity)
         bar.describe("compiling: optimizing")
         apply_pipeline(ctx, module, OPTIMIZATIONS, verify_each=False)
         bar.advance()
@@ -122,9 +135,10 @@ def compile_tosa(
 
 
 def _to_tosa(model: str | os.PathLike[str] | ModuleOp, entry: str | None,
-             input_shapes: InputShapes | None, bar: Progress) -> tuple[Context, ModuleOp]:
+             input_shapes: InputShapes | None, bar: Progress, capacity: int | None = None
+             ) -> tuple[Context, ModuleOp]:
     """Read (or copy) `model`, specialise its shapes, convert it to TOSA and hoist its
-    variables to the module."""
+    variables to the module; with a `capacity`, make its growing state static."""
     ctx = make_context()
     module = model.clone() if isinstance(model, ModuleOp) else read_model_file(ctx, model)
     if isinstance(model, ModuleOp) or not verified_on_reading(model):
@@ -143,8 +157,18 @@ def _to_tosa(model: str | os.PathLike[str] | ModuleOp, entry: str | None,
     bar.advance()
     bar.describe("compiling: tosa-hoist-variables")
     hoist_variables(ctx, module)
+    if capacity is not None:
+        make_state_static(module, capacity)
     bar.advance()
     return ctx, module
+
+
+def _capacity(static_state: StaticState, device: str) -> int:
+    capacity = capacity_of(static_state)
+    if device == IREE:
+        raise StaticStateError("error: static_state is not supported on device 'iree' yet "
+                               "(the capacity check has no IREE lowering: issue 26)")
+    return capacity
 
 
 @contextmanager

@@ -27,6 +27,7 @@ from tosa_state.transforms.tosa_rank0_conditions import TosaRank0ConditionsPass
 from tosa_state.transforms.tosa_reduce_transposes import TosaReduceTransposesPass
 from tosa_state.transforms.tosa_runtime_checks import TosaRuntimeChecksPass
 from tosa_state.transforms.tosa_sink_cond_if_inputs import TosaSinkCondIfInputsPass
+from tosa_state.transforms.tosa_static_state import TosaStaticStatePass
 from tosa_state.transforms.tosa_to_mlprogram import TosaToMLProgramPass
 from tosa_state.transforms.tosa_unroll_loops import TosaUnrollLoopsPass
 from tosa_state.transforms.tosa_validate import TosaValidatePass
@@ -77,6 +78,7 @@ def get_tosa_state_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         TosaLowerShapeOpsPass.name: lambda: TosaLowerShapeOpsPass,
         TosaDynamicEmptyDimsPass.name: lambda: TosaDynamicEmptyDimsPass,
         TosaSinkCondIfInputsPass.name: lambda: TosaSinkCondIfInputsPass,
+        TosaStaticStatePass.name: lambda: TosaStaticStatePass,
         MakeStatefulPass.name: lambda: MakeStatefulPass,
         ExternalizeStatePass.name: lambda: ExternalizeStatePass,
         ExportStateControlPass.name: lambda: ExportStateControlPass,
@@ -110,6 +112,7 @@ __all__ = [
     "TosaReduceTransposesPass",
     "TosaRuntimeChecksPass",
     "TosaSinkCondIfInputsPass",
+    "TosaStaticStatePass",
     "TosaToMLProgramPass",
     "TosaUnrollLoopsPass",
     "TosaValidatePass",

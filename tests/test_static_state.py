@@ -1,0 +1,154 @@
+"""`tosa-static-state` on optimum-intel's tiny decoders (`test_llm_exports.py`): the KV caches
+get a capacity of 64 rows and a count each, and the static model, fed as OpenVINO GenAI feeds
+its static generate model (an attention mask over the capacity: ones over the valid past
+and the new rows, which the concat puts last; `llm_models.static_step_inputs`), generates as
+OpenVINO runs the dynamic export:
+
+- `llm_models.run_generation`: a prompt and 8 greedy steps, `reset_state()`, a second prompt,
+  a batch of 2 with a `beam_idx` that swaps, then duplicates, the rows; logits within the
+  tolerances of every LLM comparison (1e-4 relative, 1e-5 absolute), the same tokens, each
+  cache's first `past` rows equal to OpenVINO's and its count equal to `past`;
+- a call that would pass the capacity fails naming the variable, the capacity and the
+  length asked for, and leaves every variable as it was: the request then goes on (a reset,
+  a prompt) exactly as a fresh one.
+
+The Llama at the default level (memref globals), at the TOSA level (the pass alone) and at
+the ml_program level; Qwen2, GPT-2, Phi-3, Mistral and Gemma generate at the default level.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import llm_models
+import numpy as np
+import optimum.intel  # noqa: F401  (a hard requirement: missing fails the suite)
+import pytest
+
+import tosa_state
+from tosa_state.diagnostics import InferenceError, TosaStateError
+
+pytestmark = pytest.mark.peers
+
+CAPACITY = 64
+LEVELS = {  # compile_model's options at each level
+    "memref": {"static_state": CAPACITY},
+    "tosa": {"pipeline": f"tosa-static-state{{max-prompt-len={CAPACITY - 16} "
+                         f"min-response-len=16}}"},
+    "ml_program": {"pipeline": "tosa-to-mlprogram",
+                   "static_state": {"max_prompt_len": CAPACITY - 16, "min_response_len": 16}},
+}
+
+
+@pytest.fixture(scope="module", params=sorted(LEVELS))
+def static_llama(request: pytest.FixtureRequest, llm_exports: dict[str, Path]):
+    return tosa_state.compile_model(llm_exports["llama"], **LEVELS[request.param])
+
+
+def test_static_llama_generation_matches_openvino(llm_exports: dict[str, Path],
+                                                  static_llama) -> None:
+    pair = llm_models.StaticGenerationPair(llm_exports["llama"], CAPACITY, static_llama)
+    assert len(pair.state_names) == 8  # key and value of two layers, and their counts
+    llm_models.run_generation(pair)
+    assert pair.calls == 20
+
+
+@pytest.mark.parametrize("family", [f for f in llm_models.FAMILIES if f != "llama"])
+def test_static_generation_of_the_other_families_matches_openvino(
+        llm_exports: dict[str, Path], family: str) -> None:
+    """Qwen2, GPT-2, Phi-3, Mistral, Gemma (default level): their caches grow alike."""
+    pair = llm_models.StaticGenerationPair(llm_exports[family], CAPACITY)
+    llm_models.run_generation(pair)
+    assert pair.calls == 20
+
+
+def _states(request) -> dict[str, np.ndarray]:
+    return {state.name: state.state for state in request.query_state()}
+
+
+def _call(request, tokens: np.ndarray, past: int) -> np.ndarray:
+    inputs = llm_models.static_step_inputs(tokens, past, CAPACITY)
+    return request.infer(inputs)["logits"]
+
+
+def test_a_call_past_the_capacity_raises_and_changes_no_state(static_llama) -> None:
+    request = static_llama.create_infer_request()
+    _call(request, llm_models.prompt(1, 62, seed=5), past=0)
+    _call(request, np.array([[7]]), past=62)
+    before = _states(request)
+    assert before["past_key_values.0.keypresent.0.key__count"].tolist() == [63]
+    variable = "past_key_values.0.keypresent.0.key"
+    message = (f"variable '{variable}' has a static capacity of 64 rows: this call asks for "
+               f"65 \\(63 held \\+ 2 new\\); nothing was changed")
+    with pytest.raises(InferenceError, match=message):
+        _call(request, np.array([[7, 8]]), past=63)
+    after = _states(request)
+    assert sorted(after) == sorted(before)
+    for name, value in before.items():
+        np.testing.assert_array_equal(after[name], value, err_msg=name)
+    # the last row still fits, and the request goes on from where it was
+    _call(request, np.array([[7]]), past=63)
+    assert _states(request)["past_key_values.1.valuepresent.1.value__count"].tolist() == [64]
+    with pytest.raises(InferenceError, match="asks for 65 \\(64 held \\+ 1 new\\)"):
+        _call(request, np.array([[9]]), past=64)
+
+
+def test_a_prompt_longer_than_the_capacity_fails_from_the_initial_state(static_llama) -> None:
+    """Even the first call (the caches' init chosen, their flags unset): it fails before any
+    write, so the next call starts from the initial state as a fresh request does."""
+    request = static_llama.create_infer_request()
+    with pytest.raises(InferenceError, match="asks for 65 \\(0 held \\+ 65 new\\)"):
+        _call(request, llm_models.prompt(1, 65, seed=6), past=0)
+    short = llm_models.prompt(1, 3, seed=7)
+    want = _call(static_llama.create_infer_request(), short, past=0)
+    np.testing.assert_array_equal(_call(request, short, past=0), want)
+    request.reset_state()
+    np.testing.assert_array_equal(_call(request, short, past=0), want)
+
+
+GROWING = """
+tosa.variable @k : tensor<1x?xf32>
+func.func @main(%new: tensor<1x1xf32>) -> tensor<1x?xf32> {
+  %past = tosa.variable.read @k : tensor<1x?xf32>
+  %all = tosa.concat %past, %new {axis = 1 : i32} : (tensor<1x?xf32>, tensor<1x1xf32>) -> tensor<1x?xf32>
+  tosa.variable.write @k, %all : tensor<1x?xf32>
+  func.return %all : tensor<1x?xf32>
+}
+"""
+
+
+@pytest.mark.parametrize("static_state, message", [
+    ({"max_prompt_len": 4}, "needs capacity=N or max-prompt-len=P min-response-len=R"),
+    ({"max_prompt_len": 4, "min_respons_len": 2}, "static_state has no option 'min_respons_len' "
+                                                  "\\(options: capacity, max_prompt_len"),
+    ("64", "static_state must be a capacity \\(an int\\) or a dict"),
+    (0, "capacity must be at least 1, got 0"),
+])
+def test_compile_model_refuses_a_static_state_that_gives_no_capacity(
+        tmp_path: Path, static_state: object, message: str) -> None:
+    (tmp_path / "m.mlir").write_text(GROWING)
+    with pytest.raises(TosaStateError, match=message):
+        tosa_state.compile_model(tmp_path / "m.mlir", static_state=static_state)  # type: ignore[arg-type]
+
+
+def test_compile_model_with_static_state_for_device_iree_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "m.mlir").write_text(GROWING)
+    with pytest.raises(TosaStateError, match="static_state is not supported on device 'iree' "
+                                             "yet"):
+        tosa_state.compile_model(tmp_path / "m.mlir", static_state=8, device="iree")
+
+
+def test_compile_model_with_max_prompt_len_and_min_response_len(tmp_path: Path) -> None:
+    """N = P + R rows, then a clear error; the count is listed with the state."""
+    (tmp_path / "m.mlir").write_text(GROWING)
+    compiled = tosa_state.compile_model(
+        tmp_path / "m.mlir", static_state={"max_prompt_len": 3, "min_response_len": 2})
+    request = compiled.create_infer_request()
+    for step in range(5):
+        request.infer([np.full((1, 1), step, np.float32)])
+    states = _states(request)
+    np.testing.assert_array_equal(states["k"], [[0, 1, 2, 3, 4]])
+    np.testing.assert_array_equal(states["k__count"], [5])
+    with pytest.raises(InferenceError, match=r"m\.mlir:5:3: error: variable 'k' has a static "
+                                             r"capacity of 5 rows: this call asks for 6"):
+        request.infer([np.ones((1, 1), np.float32)])
