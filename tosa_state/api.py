@@ -33,13 +33,13 @@ from tosa_state.transforms.convert_tflite_to_tosa import ConvertTFLiteToTosaPass
 from tosa_state.transforms.pipeline import apply_pipeline
 from tosa_state.transforms.specialize_input_shapes import InputShapes, specialize_input_shapes
 from tosa_state.transforms.tosa_hoist_variables import hoist_variables
-from tosa_state.transforms.tosa_validation import Target
 from tosa_state.transforms.tosa_static_state import (
     StaticState,
     StaticStateError,
     capacity_of,
     make_state_static,
 )
+from tosa_state.transforms.tosa_validation import Target
 from tosa_state.verification import verify_module
 
 DEFAULT_PIPELINE = DEFAULT_PIPELINES[INTERPRETER]
