@@ -48,8 +48,15 @@ def _float_ops(module: ModuleOp) -> list[str]:
 
 
 def _dequantized(state: np.ndarray, quantization: dict[str, float]) -> np.ndarray:
-    return (state.astype(np.float32) - np.float32(quantization["zero_point"])) * \
-        np.float32(quantization["scale"])
+    """LiteRT's int8 DEQUANTIZE (x86-64): 8 values at a time `q * s + f32(-z * s)` in f32,
+    the last `size % 8` as the double product `s * (q - z)` rounded once (measured:
+    `test_the_float_state_is_litert_s`)."""
+    scale, zero = np.float32(quantization["scale"]), int(quantization["zero_point"])
+    flat = state.reshape(-1)
+    vectorised = flat.size // 8 * 8
+    fused = flat.astype(np.float32) * scale + np.float32(-zero * np.float64(scale))
+    product = ((flat.astype(np.float64) - zero) * np.float64(scale)).astype(np.float32)
+    return np.where(np.arange(flat.size) < vectorised, fused, product).reshape(state.shape)
 
 
 def _plan(name: str) -> tuple[list[np.ndarray], list[np.ndarray]]:
@@ -131,6 +138,47 @@ def op_is_variable(op: object) -> bool:
     return getattr(op, "name", None) == "tosa.variable"
 
 
+@pytest.mark.parametrize("name", NAMES)
+def test_the_float_state_is_litert_s(name: str) -> None:
+    """The float-state model (default pipeline, no integer state) writes to its variables
+    exactly what LiteRT's DEQUANTIZE writes to its resource variables (read from LiteRT's
+    tensors of the ASSIGN_VARIABLE values), step by step."""
+    from ai_edge_litert import schema_py_generated as schema
+    from ai_edge_litert.interpreter import Interpreter, OpResolverType
+
+    path = MODELS / f"{name}.tflite"
+    model = schema.Model.GetRootAsModel(path.read_bytes(), 0)
+    graph = model.Subgraphs(0)
+    handles: dict[int, str] = {}
+    assigned: dict[str, int] = {}
+    for i in range(graph.OperatorsLength()):
+        op = graph.Operators(i)
+        code = model.OperatorCodes(op.OpcodeIndex())
+        builtin = max(code.BuiltinCode(), code.DeprecatedBuiltinCode())
+        if builtin == schema.BuiltinOperator.VAR_HANDLE:
+            options = schema.VarHandleOptions()
+            table = op.BuiltinOptions()
+            options.Init(table.Bytes, table.Pos)
+            handles[op.Outputs(0)] = options.SharedName().decode()
+        elif builtin == schema.BuiltinOperator.ASSIGN_VARIABLE:
+            assigned[handles[op.Inputs(0)]] = op.Inputs(1)
+    litert = Interpreter(model_path=str(path), experimental_preserve_all_tensors=True,
+                         experimental_op_resolver_type=OpResolverType.
+                         BUILTIN_WITHOUT_DEFAULT_DELEGATES)
+    litert.allocate_tensors()
+    (x_index,) = (d["index"] for d in litert.get_input_details())
+    request = ts.compile_model(path).create_infer_request()
+    steps, _ = _plan(name)
+    assert assigned and len(steps) == STEPS
+    for k, x in enumerate(steps):
+        litert.set_tensor(x_index, x)
+        litert.invoke()
+        request.infer([x])
+        for s in request.query_state():
+            np.testing.assert_array_equal(s.state, litert.get_tensor(assigned[s.name]),
+                                          err_msg=f"{s.name}: step {k}")
+
+
 @pytest.mark.peers
 @pytest.mark.usefixtures("upstream_mlir_tools")
 @pytest.mark.parametrize("accelerator", ACCELERATORS)
@@ -194,3 +242,80 @@ def test_the_reference_model_is_bit_exact_with_litert(name: str,
         for s in request.query_state():
             np.testing.assert_array_equal(reference.state[k][s.name], s.state,
                                           err_msg=f"{s.name}: step {k}")
+
+
+def _requantizing(read: object) -> set[str]:
+    """The ops a read's value reaches through reshapes and slices (the lanes' split)."""
+    found: set[str] = set()
+    stack = [use.operation for use in read.results[0].uses]  # type: ignore[attr-defined]
+    while stack:
+        op = stack.pop()
+        found.add(op.name)
+        if op.name in ("tosa.reshape", "tosa.slice"):
+            stack.extend(use.operation for use in op.results[0].uses)
+    return found
+
+
+def _requantizing_model(path: Path) -> Path:
+    """The full-integer LSTM with each QUANTIZE after a READ_VARIABLE given another scale
+    and zero point than the DEQUANTIZE before the ASSIGN_VARIABLE (TensorFlow gives them
+    the same): the reads become requantizations of the stored int8 value."""
+    import struct
+
+    from ai_edge_litert import schema_py_generated as schema
+
+    data = bytearray((MODELS / "seed_lstm_full_integer.tflite").read_bytes())
+    model = schema.Model.GetRootAsModel(bytes(data), 0)
+    graph = model.Subgraphs(0)
+    producers: dict[int, int] = {}
+    patched = 0
+    for i in range(graph.OperatorsLength()):
+        op = graph.Operators(i)
+        code = model.OperatorCodes(op.OpcodeIndex())
+        builtin = max(code.BuiltinCode(), code.DeprecatedBuiltinCode())
+        if builtin == schema.BuiltinOperator.QUANTIZE and \
+                producers.get(op.Inputs(0)) == schema.BuiltinOperator.READ_VARIABLE:
+            tab = graph.Tensors(op.Outputs(0)).Quantization()._tab
+            scale_at = tab.Vector(tab.Offset(8))
+            zero_point_at = tab.Vector(tab.Offset(10))
+            (scale,) = struct.unpack_from("<f", data, scale_at)
+            factor, shift = ((1.37, 9), (0.8, 0))[patched]
+            struct.pack_into("<f", data, scale_at, scale * factor)
+            struct.pack_into("<q", data, zero_point_at, -128 + shift)
+            patched += 1
+        for j in range(op.OutputsLength()):
+            producers[op.Outputs(j)] = builtin
+    assert patched == 2
+    path.write_bytes(bytes(data))
+    return path
+
+
+def test_a_read_at_another_scale_is_requantized_as_litert_does(tmp_path: Path) -> None:
+    """Reads quantizing with other scales and zero points than the writes (a patched
+    model): each becomes a `tosa.rescale` or `tosa.table` of the int8 state, and the outputs
+    stay equal to LiteRT's over 24 steps with resets and a set_state."""
+    path = _requantizing_model(tmp_path / "requantizing.tflite")
+    module = import_tflite(path)
+    ctx = ts.make_context()
+    ConvertTFLiteToTosaPass().apply(ctx, module)
+    TosaIntegerStatePass().apply(ctx, module)
+    assert _float_ops(module) == []
+    for read in (op for op in module.walk() if op.name == "tosa.variable.read"):
+        assert {"tosa.rescale", "tosa.table"} & _requantizing(read), read
+    litert = builtin_litert(path)
+    steps = _quantized_inputs("seed_lstm_full_integer", litert)
+    other = steps[STEPS:STEPS + 5]
+    request, donor = (ts.compile_model(module).create_infer_request() for _ in range(2))
+    for y in other:
+        donor.infer([y])
+    for k, x in enumerate(steps[:STEPS]):
+        if k in RESETS or k == SET_STATE_AT:
+            request.reset_state()
+            litert.reset_state()
+        if k == SET_STATE_AT:
+            for s in request.query_state():
+                s.state = {d.name: d.state for d in donor.query_state()}[s.name]
+            for y in other:
+                litert.infer(y)
+        np.testing.assert_array_equal(request.infer([x])[0], litert.infer(x),
+                                      err_msg=f"step {k}")

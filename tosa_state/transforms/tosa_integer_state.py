@@ -59,6 +59,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from tosa_state.dialects.tosa import activation as tact
+from tosa_state.dialects.tosa import data_layout as tdl
 from tosa_state.dialects.tosa import elementwise as tew
 from tosa_state.dialects.tosa import tensor as tt
 from tosa_state.dialects.tosa import type_conversion as ttc
@@ -91,6 +92,12 @@ def _element(value: SSAValue) -> Attribute:
     return value_type.element_type
 
 
+def _dims(value: SSAValue) -> tuple[int, ...]:
+    value_type = value.type
+    assert isinstance(value_type, TensorType)
+    return value_type.get_shape()
+
+
 def _bounds(element: IntegerType) -> tuple[int, int]:
     width = element.width.data
     return -(1 << (width - 1)), (1 << (width - 1)) - 1
@@ -98,12 +105,22 @@ def _bounds(element: IntegerType) -> tuple[int, int]:
 
 @dataclass(frozen=True)
 class Dequantize:
-    """`(cast(q) - zero_point) * scale` in f32."""
+    """`(cast(q) - zero_point) * scale` (`product`), `cast(q) * scale + offset` (`fused`),
+    or a constant `select` of the two per element (`lanes`: True where fused), in f32."""
 
     value: SSAValue
     scale: np.float32
     zero_point: int
+    offset: np.float32 | None
+    lanes: np.ndarray | None
     ops: tuple[Operation, ...]
+
+    @property
+    def forms(self) -> tuple[bool, ...]:
+        """Which formulas some element uses: True for fused, False for the product."""
+        if self.offset is None:
+            return (False,)
+        return (True,) if self.lanes is None else tuple(sorted(set(self.lanes.flat)))
 
 
 @dataclass(frozen=True)
@@ -116,8 +133,8 @@ class Quantize:
     ops: tuple[Operation, ...]
 
 
-def match_dequantize(value: SSAValue) -> Dequantize | None:
-    """The DEQUANTIZE lowering (`tflite_to_tosa/quantized.py`) that computes `value`."""
+def _match_product(value: SSAValue) -> tuple[SSAValue, float, int, tuple[Operation, ...]] | None:
+    """`(cast(q) - zero_point) * scale`: q, scale, zero point, the ops."""
     mul = _owner(value, tew.MulOp)
     if mul is None or _element(value) != f32 or _scalar(mul.shift) not in (0.0, None):
         return None
@@ -131,8 +148,47 @@ def match_dequantize(value: SSAValue) -> Dequantize | None:
         if zero_point is None or cast is None or not isinstance(
                 _element(cast.input), IntegerType) or zero_point != int(zero_point):
             continue
-        return Dequantize(cast.input, np.float32(scale), int(zero_point), (mul, sub, cast))
+        return cast.input, scale, int(zero_point), (mul, sub, cast)
     return None
+
+
+def _match_fused(value: SSAValue) -> tuple[SSAValue, float, float, tuple[Operation, ...]] | None:
+    """`cast(q) * scale + offset`: q, scale, offset, the ops."""
+    add = _owner(value, tew.AddOp)
+    mul = None if add is None else _owner(add.input1, tew.MulOp)
+    if add is None or mul is None or _element(value) != f32 or \
+            _scalar(mul.shift) not in (0.0, None):
+        return None
+    cast = _owner(mul.input1, ttc.CastOp)
+    scale, offset = _scalar(mul.input2), _scalar(add.input2)
+    if cast is None or scale is None or offset is None or \
+            not isinstance(_element(cast.input), IntegerType):
+        return None
+    return cast.input, scale, offset, (add, mul, cast)
+
+
+def match_dequantize(value: SSAValue) -> Dequantize | None:
+    """The DEQUANTIZE lowering (`tflite_to_tosa/quantized.py`) that computes `value`."""
+    product = _match_product(value)
+    if product is not None:
+        q, scale, zero_point, ops = product
+        return Dequantize(q, np.float32(scale), zero_point, None, None, ops)
+    fused = _match_fused(value)
+    select = _owner(value, tew.SelectOp)
+    lanes = None
+    if fused is None and select is not None and isinstance(select.input1.owner, tt.ConstOp):
+        fused, product = _match_fused(select.input2), _match_product(select.input3)
+        if fused is None or product is None or fused[0] != product[0] or \
+                fused[1] != product[1]:
+            return None
+        lanes = dense_to_numpy(select.input1.owner.values)
+    if fused is None:
+        return None
+    q, scale, offset, ops = fused
+    zero_point = -round(float(offset) / scale) if product is None else product[2]
+    extra = () if lanes is None or select is None or product is None else (select, *product[3])
+    return Dequantize(q, np.float32(scale), zero_point, np.float32(offset), lanes,
+                      (*ops, *extra))
 
 
 def _round_half_away_input(value: SSAValue) -> tuple[SSAValue, tuple[Operation, ...]] | None:
@@ -180,8 +236,11 @@ def match_quantize(cast: ttc.CastOp, read: SSAValue) -> Quantize | None:
                     (cast, clamp, shifted, *round_ops, mul))
 
 
-def dequantized(q: np.ndarray, d: Dequantize) -> np.ndarray:
-    """What the DEQUANTIZE lowering computes, in f32."""
+def dequantized(q: np.ndarray, d: Dequantize, fused: bool) -> np.ndarray:
+    """What one formula of the DEQUANTIZE lowering computes, in f32."""
+    if fused:
+        assert d.offset is not None
+        return (q.astype(np.float32) * d.scale).astype(np.float32) + d.offset
     return (q.astype(np.float32) - np.float32(d.zero_point)) * d.scale
 
 
@@ -218,6 +277,50 @@ def _multiplier_shift(scale: float) -> tuple[int, int] | None:
     return (multiplier, shift) if 2 <= shift <= 62 else None
 
 
+@dataclass(frozen=True)
+class Requantization:
+    """How a read's quantize is computed from the stored integer: nothing (it is the stored
+    value), a rescale `(multiplier, shift, double_round)`, a 256-entry int8 table, or, when
+    the dequantize's two formulas give different values (`Dequantize.lanes`), one of those
+    for the first `split` elements of the flat tensor (`fused`) and one for the rest."""
+
+    rescale: tuple[int, int, bool] | None = None
+    table: np.ndarray | None = None
+    split: tuple[int, Requantization, Requantization] | None = None
+
+
+def requantization(d: Dequantize, q: Quantize) -> Requantization | None:
+    """What `q` gives for every value `d` can write, as integer ops; None if not possible
+    (no rescale matches a read that is not int8)."""
+    if len(d.forms) == 1:
+        return _requantization(d, q, d.forms[0])
+    fused, product = _requantization(d, q, True), _requantization(d, q, False)
+    if fused is None or product is None:
+        return None
+    if fused == product:
+        return fused
+    assert d.lanes is not None
+    return Requantization(split=(int(d.lanes.sum()), fused, product))
+
+
+def _requantization(d: Dequantize, q: Quantize, fused: bool) -> Requantization | None:
+    element, out_element = _element(d.value), _element(q.cast.output)
+    assert isinstance(element, IntegerType) and isinstance(out_element, IntegerType)
+    low, high = _bounds(element)
+    stored = np.arange(low, high + 1, dtype=np.int64)
+    wanted = quantized(dequantized(stored, d, fused), q)
+    if np.array_equal(wanted, stored) and element == out_element:
+        return Requantization()
+    pair = _multiplier_shift(float(d.scale) * float(q.inverse))
+    for double_round in (False, True):
+        if pair is not None and np.array_equal(wanted, rescale_reference(
+                stored, *pair, d.zero_point, q.zero_point, double_round, _bounds(out_element))):
+            return Requantization(rescale=(*pair, double_round))
+    if element == i8 and out_element == i8:
+        return Requantization(table=wanted.astype(np.int8))
+    return None
+
+
 @dataclass
 class _Plan:
     """How one variable becomes an integer one."""
@@ -225,7 +328,7 @@ class _Plan:
     variable: VariableOp
     write: Dequantize
     writes: list[tuple[VariableWriteOp, Dequantize]]
-    reads: list[tuple[VariableReadOp, list[Quantize]]]
+    reads: list[tuple[VariableReadOp, list[tuple[Quantize, Requantization]]]]
     initial: np.ndarray
 
 
@@ -267,7 +370,8 @@ def _initial(variable: VariableOp, d: Dequantize, element: IntegerType) -> np.nd
         floats = np.broadcast_to(dense_to_numpy(variable.initial_value), variable.shape)
     low, high = _bounds(element)
     q = np.clip(np.rint(floats.astype(np.float64) / float(d.scale)) + d.zero_point, low, high)
-    return q.astype(np.int64) if np.array_equal(dequantized(q, d), floats) else None
+    exact = all(np.array_equal(dequantized(q, d, fused), floats) for fused in d.forms)
+    return q.astype(np.int64) if exact else None
 
 
 def _plan(module: ModuleOp, variable: VariableOp) -> _Plan | None:
@@ -291,25 +395,26 @@ def _plan(module: ModuleOp, variable: VariableOp) -> _Plan | None:
         return None
     first = writes[0][1]
     element = _element(first.value)
-    if any((d.scale, d.zero_point, _element(d.value)) != (first.scale, first.zero_point, element)
-           for _, d in writes) or not isinstance(element, IntegerType):
+    key = (first.scale, first.zero_point, first.offset, element)
+    if any((d.scale, d.zero_point, d.offset, _element(d.value)) != key for _, d in writes) \
+            or not isinstance(element, IntegerType):
         return None
+    planned = []
+    for read, quantizes in reads:
+        found = [(q, requantization(first, q)) for q in quantizes]
+        if any(r is None for _, r in found):
+            return None
+        planned.append((read, [(q, r) for q, r in found if r is not None]))
     initial = _initial(variable, first, element)
     if initial is None:
         return None
-    return _Plan(variable, first, writes, reads, initial)
+    return _Plan(variable, first, writes, planned, initial)
 
 
 def _requantize(rewriter: Rewriter, value: SSAValue, d: Dequantize, q: Quantize,
-                before: Operation) -> SSAValue:
+                how: Requantization) -> SSAValue:
     """`value` (stored with `d`'s scale and zero point) as `q` computes it from the float."""
-    element = _element(value)
-    out_element = _element(q.cast.output)
-    assert isinstance(element, IntegerType) and isinstance(out_element, IntegerType)
-    low, high = _bounds(element)
-    stored = np.arange(low, high + 1, dtype=np.int64)
-    wanted = quantized(dequantized(stored, d), q)
-    if np.array_equal(wanted, stored) and element == out_element:
+    if how.rescale is None and how.table is None and how.split is None:
         return value
     ops: list[Operation] = []
 
@@ -317,36 +422,53 @@ def _requantize(rewriter: Rewriter, value: SSAValue, d: Dequantize, q: Quantize,
         ops.append(tt.ConstOp(numpy_to_dense(array, of)))
         return ops[-1].results[0]
 
-    pair = _multiplier_shift(float(d.scale) * float(q.inverse))
-    chosen = None
-    if pair is not None:
-        for double_round in (False, True):
-            got = rescale_reference(stored, *pair, d.zero_point, q.zero_point, double_round,
-                                    _bounds(out_element))
-            if np.array_equal(got, wanted):
-                chosen = double_round
-                break
-    if chosen is not None and pair is not None:
+    def add(op: Operation) -> SSAValue:
+        ops.append(op)
+        return op.results[0]
+
+    if how.split is not None:
+        count, first, rest = how.split
+        value_type = value.type
+        assert isinstance(value_type, TensorType)
+        dims, element = value_type.get_shape(), value_type.element_type
+        size = math.prod(dims)
+        flat = add(tdl.ReshapeOp(value, add(tt.ConstShapeOp([size])),
+                                TensorType(element, [size])))
+        parts = []
+        for start, length, part in ((0, count, first), (count, size - count, rest)):
+            piece = add(tdl.SliceOp(flat, add(tt.ConstShapeOp([start])),
+                                   add(tt.ConstShapeOp([length])),
+                                   TensorType(element, [length])))
+            rewriter.insert_op(ops, InsertPoint.before(q.cast))
+            ops.clear()
+            parts.append(_requantize(rewriter, piece, d, q, part))
+        out = _element(q.cast.output)
+        joined = add(tdl.ConcatOp(parts, 0, TensorType(out, [size])))
+        add(tdl.ReshapeOp(joined, add(tt.ConstShapeOp(list(dims))), q.cast.output.type))
+        rewriter.insert_op(ops, InsertPoint.before(q.cast))
+        return ops[-1].results[0]
+
+    if how.rescale is not None:
+        multiplier, shift, double_round = how.rescale
         op: Operation = ttc.RescaleOp.create(
-            operands=[value, const(np.array([pair[0]], np.int32), i32),
-                      const(np.array([pair[1]], np.int8), i8),
-                      const(np.array([d.zero_point]), element),
-                      const(np.array([q.zero_point]), out_element)],
-            result_types=[q.cast.output.type],
+            operands=[value, const(np.array([multiplier], np.int32), i32),
+                      const(np.array([shift], np.int8), i8),
+                      const(np.array([d.zero_point]), _element(value)),
+                      const(np.array([q.zero_point]), _element(q.cast.output))],
+            result_types=[TensorType(_element(q.cast.output), _dims(value))],
             properties={
                 "scale32": BoolAttr.from_bool(True),
                 "rounding_mode": RoundingModeAttr(
-                    RoundingMode.DOUBLE_ROUND if chosen else RoundingMode.SINGLE_ROUND),
+                    RoundingMode.DOUBLE_ROUND if double_round else RoundingMode.SINGLE_ROUND),
                 "per_channel": BoolAttr.from_bool(False),
                 "input_unsigned": BoolAttr.from_bool(False),
                 "output_unsigned": BoolAttr.from_bool(False)})
-    elif element == i8 and out_element == i8:
-        op = ttc.TableOp.create(operands=[value, const(wanted.astype(np.int8), i8)],
-                                result_types=[q.cast.output.type])
     else:
-        raise AssertionError("checked by _plan")
+        assert how.table is not None
+        op = ttc.TableOp.create(operands=[value, const(how.table, i8)],
+                                result_types=[TensorType(i8, _dims(value))])
     ops.append(op)
-    rewriter.insert_op(ops, InsertPoint.before(before))
+    rewriter.insert_op(ops, InsertPoint.before(q.cast))
     return op.results[0]
 
 
@@ -380,8 +502,8 @@ def _rewrite(plan: _Plan) -> None:
     for read, quantizes in plan.reads:
         new_read = VariableReadOp(read.var_name, var_type)
         rewriter.insert_op(new_read, InsertPoint.before(read))
-        for q in quantizes:
-            value = _requantize(rewriter, new_read.results[0], d, q, q.cast)
+        for q, how in quantizes:
+            value = _requantize(rewriter, new_read.results[0], d, q, how)
             q.cast.output.replace_all_uses_with(value)
             dead.extend(q.ops)
         dead.append(read)
