@@ -2,16 +2,16 @@
 
 TensorFlow's full-integer export keeps a Keras RNN's state in f32: QUANTIZE after each
 READ_VARIABLE, DEQUANTIZE before each ASSIGN_VARIABLE (docs/tflite.md). Integer targets
-(TOSA PRO-INT, Vela's Ethos-U) take no f32 variable and no float op. When every write of a
-variable is a dequantize `(cast(q) - zp) * scale` of an integer `q` and every read feeds only
-quantizes `cast(clamp(round(x * inverse) + zp'))`, the variable stores `q` itself: the same
-bits, no float op on either side.
+(TOSA PRO-INT, Vela's Ethos-U) take no f32 variable and no float op. When every value written
+to a variable is computed element-wise from one int8 tensor `q` and constants (a dequantize),
+and every read feeds element-wise ops that end in integer results (quantizes), the variable
+stores `q` itself: the same bits, and no float op on either side.
 
 ```mlir
 tosa.variable @h = dense<0.0> : tensor<1x20xf32>
-%r = tosa.variable.read @h ...    // mul, round half away (greater, sub/ceil, add/floor,
-%q = tosa.cast %clamped ...       //   select), add, clamp: the QUANTIZE lowering
-%f = (tosa.cast %q2 - zp) * scale // the DEQUANTIZE lowering
+%r = tosa.variable.read @h ...    // float element-wise ops of %r and constants
+%q = tosa.cast %clamped ...       //   ending in an integer: a QUANTIZE lowering
+%f = ... %q2 ...                  // float element-wise ops of int8 %q2: a DEQUANTIZE
 tosa.variable.write @h, %f
 ```
 becomes
@@ -22,21 +22,24 @@ tosa.variable @h {tosa_state.quantization = {scale = ..., zero_point = -128 : i3
 tosa.variable.write @h, %q2 : tensor<1x20xi8>
 ```
 
-What a read's quantize gave is computed here for each of the 256 values the variable can
-hold, with the float lowering's own f32 arithmetic: when it is the stored value itself (the
-read and the write share scale and zero point, as TensorFlow makes them) the read is used as
-it is; otherwise a `tosa.rescale` (from the write's scale and zero point to the read's) when
-it reproduces all 256, else a `tosa.table` of them. The initial value is converted when every
-element is exactly a dequantized value (zeros are when the zero point is in range);
-otherwise, or when any access does not match, the variable is left as it is. The variable
-records the write's scale and zero point (`tosa_state.quantization`), for what reads its
-state: `query_state()` then returns the integer state (docs/passes.md).
+The ops are not pattern-matched: both sides are evaluated (`folding.evaluate`, the runtime's
+own kernels) for each of the 256 values `q` can hold, at every element. What a read's
+integer result then is, per stored value, is a table: when it is the stored value the read is
+used as it is (the read and the write share scale and zero point, as TensorFlow makes them);
+otherwise a `tosa.rescale` when one reproduces the table, else a `tosa.table` of it; when the
+elements differ (LiteRT's kernels treat the first `8 * floor(n / 8)` elements otherwise than
+the rest), one of those per part of the flattened tensor. The initial value is converted
+when each element is a value the write can produce. Otherwise — a float leaving the read
+cone, a write not computed from one int8 tensor, writes that dequantize differently, an
+initial value no int8 value gives — the variable is left as it is. The variable records the
+scale and zero point of its integers (fitted to the 256 dequantized values: exact for an
+affine dequantize) in `tosa_state.quantization`; `query_state()` returns the integers.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -54,36 +57,23 @@ from xdsl.dialects.builtin import (
     i32,
 )
 from xdsl.dialects.tosa import RoundingMode, RoundingModeAttr
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from tosa_state.dialects.tosa import activation as tact
+from tosa_state import folding
 from tosa_state.dialects.tosa import data_layout as tdl
-from tosa_state.dialects.tosa import elementwise as tew
 from tosa_state.dialects.tosa import tensor as tt
 from tosa_state.dialects.tosa import type_conversion as ttc
+from tosa_state.dialects.tosa.elementwise_base import TosaElementwiseOperation
 from tosa_state.dialects.tosa.variables import VariableOp, VariableReadOp, VariableWriteOp
 from tosa_state.dtypes import dense_to_numpy, numpy_to_dense
 
 QUANTIZATION_ATTR = "tosa_state.quantization"
 """`{scale = <f32>, zero_point = <i32>}` on an integer variable made by this pass."""
 
-
-def _scalar(value: SSAValue) -> float | None:
-    """The one value of a constant whose dims are all 1."""
-    owner = value.owner
-    if not isinstance(owner, tt.ConstOp):
-        return None
-    array = dense_to_numpy(owner.values)
-    if array.size != 1:
-        return None
-    return float(array.reshape(()))
-
-
-def _owner(value: SSAValue, cls: type[Operation]) -> Operation | None:
-    owner = value.owner
-    return owner if isinstance(owner, cls) else None
+STORED = np.arange(-128, 128, dtype=np.int64)
+"""The values an int8 state holds, in the order of the tables here."""
 
 
 def _element(value: SSAValue) -> Attribute:
@@ -98,159 +88,127 @@ def _dims(value: SSAValue) -> tuple[int, ...]:
     return value_type.get_shape()
 
 
-def _bounds(element: IntegerType) -> tuple[int, int]:
+def _is_float(value: SSAValue) -> bool:
+    return not isinstance(_element(value), IntegerType)
+
+
+def _is_stored_integer(value: SSAValue) -> bool:
+    """An i8 / i16 value: what a quantize gives (i1 and i32 are intermediate values)."""
+    element = _element(value)
+    return isinstance(element, IntegerType) and element.width.data in (8, 16)
+
+
+def _bounds(element: Attribute) -> tuple[int, int]:
+    assert isinstance(element, IntegerType)
     width = element.width.data
     return -(1 << (width - 1)), (1 << (width - 1)) - 1
 
 
-@dataclass(frozen=True)
-class Dequantize:
-    """`(cast(q) - zero_point) * scale` (`product`), `cast(q) * scale + offset` (`fused`),
-    or a constant `select` of the two per element (`lanes`: True where fused), in f32."""
-
-    value: SSAValue
-    scale: np.float32
-    zero_point: int
-    offset: np.float32 | None
-    lanes: np.ndarray | None
-    ops: tuple[Operation, ...]
-
-    @property
-    def forms(self) -> tuple[bool, ...]:
-        """Which formulas some element uses: True for fused, False for the product."""
-        if self.offset is None:
-            return (False,)
-        return (True,) if self.lanes is None else tuple(sorted(set(self.lanes.flat)))
+def _constant(value: SSAValue) -> np.ndarray | None:
+    owner = value.owner
+    return dense_to_numpy(owner.values) if isinstance(owner, tt.ConstOp) else None
 
 
-@dataclass(frozen=True)
-class Quantize:
-    """`cast(clamp(round_half_away(x * inverse) + zero_point))` to an integer type."""
-
-    cast: ttc.CastOp
-    inverse: np.float32
-    zero_point: int
-    ops: tuple[Operation, ...]
-
-
-def _match_product(value: SSAValue) -> tuple[SSAValue, float, int, tuple[Operation, ...]] | None:
-    """`(cast(q) - zero_point) * scale`: q, scale, zero point, the ops."""
-    mul = _owner(value, tew.MulOp)
-    if mul is None or _element(value) != f32 or _scalar(mul.shift) not in (0.0, None):
+def _in_block_order(ops: set[Operation], block: Block) -> list[Operation] | None:
+    if any(op.parent is not block for op in ops):
         return None
-    for centred, scale_value in ((mul.input1, mul.input2), (mul.input2, mul.input1)):
-        scale = _scalar(scale_value)
-        sub = _owner(centred, tew.SubOp)
-        if scale is None or sub is None:
+    return [op for op in block.ops if op in ops]
+
+
+@dataclass
+class Cone:
+    """Element-wise ops from `source` (and constants) in program order, and their results
+    used beyond them (`outputs`)."""
+
+    source: SSAValue
+    ops: list[Operation]
+    outputs: list[SSAValue]
+
+    def evaluate(self, value: np.ndarray) -> list[np.ndarray]:
+        """The outputs for `source = value`, with the runtime's kernels."""
+        env: dict[SSAValue, np.ndarray] = {self.source: value}
+        for op in self.ops:
+            args = [env[o] if o in env else _constant(o) for o in op.operands]
+            env.update(zip(op.results, folding.evaluate(op, args), strict=True))
+        return [np.asarray(env[o]) for o in self.outputs]
+
+
+def _elementwise(op: Operation, shape: tuple[int, ...]) -> bool:
+    return isinstance(op, TosaElementwiseOperation) and len(op.results) == 1 and \
+        _dims(op.results[0]) == shape
+
+
+def write_cone(value: SSAValue) -> Cone | None:
+    """The element-wise ops computing float `value` from one int8 tensor and constants."""
+    shape = _dims(value)
+    ops: set[Operation] = set()
+    sources: set[SSAValue] = set()
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if _constant(v) is not None:
             continue
-        zero_point = _scalar(sub.input2)
-        cast = _owner(sub.input1, ttc.CastOp)
-        if zero_point is None or cast is None or not isinstance(
-                _element(cast.input), IntegerType) or zero_point != int(zero_point):
+        if not _is_float(v):
+            sources.add(v)
             continue
-        return cast.input, scale, int(zero_point), (mul, sub, cast)
-    return None
-
-
-def _match_fused(value: SSAValue) -> tuple[SSAValue, float, float, tuple[Operation, ...]] | None:
-    """`cast(q) * scale + offset`: q, scale, offset, the ops."""
-    add = _owner(value, tew.AddOp)
-    mul = None if add is None else _owner(add.input1, tew.MulOp)
-    if add is None or mul is None or _element(value) != f32 or \
-            _scalar(mul.shift) not in (0.0, None):
-        return None
-    cast = _owner(mul.input1, ttc.CastOp)
-    scale, offset = _scalar(mul.input2), _scalar(add.input2)
-    if cast is None or scale is None or offset is None or \
-            not isinstance(_element(cast.input), IntegerType):
-        return None
-    return cast.input, scale, offset, (add, mul, cast)
-
-
-def match_dequantize(value: SSAValue) -> Dequantize | None:
-    """The DEQUANTIZE lowering (`tflite_to_tosa/quantized.py`) that computes `value`."""
-    product = _match_product(value)
-    if product is not None:
-        q, scale, zero_point, ops = product
-        return Dequantize(q, np.float32(scale), zero_point, None, None, ops)
-    fused = _match_fused(value)
-    select = _owner(value, tew.SelectOp)
-    lanes = None
-    if fused is None and select is not None and isinstance(select.input1.owner, tt.ConstOp):
-        fused, product = _match_fused(select.input2), _match_product(select.input3)
-        if fused is None or product is None or fused[0] != product[0] or \
-                fused[1] != product[1]:
+        owner = v.owner
+        if not isinstance(owner, Operation) or not _elementwise(owner, shape):
             return None
-        lanes = dense_to_numpy(select.input1.owner.values)
-    if fused is None:
+        if owner not in ops:
+            ops.add(owner)
+            stack.extend(owner.operands)
+    if len(sources) != 1 or not ops:
         return None
-    q, scale, offset, ops = fused
-    zero_point = -round(float(offset) / scale) if product is None else product[2]
-    extra = () if lanes is None or select is None or product is None else (select, *product[3])
-    return Dequantize(q, np.float32(scale), zero_point, np.float32(offset), lanes,
-                      (*ops, *extra))
+    (source,) = sources
+    if _element(source) != i8 or _dims(source) != shape:
+        return None
+    block = value.owner.parent if isinstance(value.owner, Operation) else None
+    ordered = None if block is None else _in_block_order(ops, block)
+    return None if ordered is None else Cone(source, ordered, [value])
 
 
-def _round_half_away_input(value: SSAValue) -> tuple[SSAValue, tuple[Operation, ...]] | None:
-    """`x` of `select(0 > x, ceil(x - 0.5), floor(x + 0.5))`, and those ops."""
-    select = _owner(value, tew.SelectOp)
-    if select is None:
+def read_cone(read: VariableReadOp) -> Cone | None:
+    """The element-wise ops that all uses of `read` feed, up to their i8 / i16 results; None
+    if a float (or another value computed from the read) is used elsewhere."""
+    source = read.results[0]
+    shape = _dims(source)
+    inside: set[SSAValue] = {source}
+    ops: set[Operation] = set()
+    outputs: list[SSAValue] = []
+    stack = [source]
+    while stack:
+        for use in stack.pop().uses:
+            op = use.operation
+            if op in ops:
+                continue
+            if not _elementwise(op, shape):
+                return None
+            ops.add(op)
+            result = op.results[0]
+            if _is_stored_integer(result):
+                outputs.append(result)
+            else:
+                inside.add(result)
+                stack.append(result)
+    for op in ops:
+        if any(o not in inside and _constant(o) is None for o in op.operands):
+            return None
+    ordered = None if read.parent is None else _in_block_order(ops, read.parent)
+    if ordered is None or not outputs:
         return None
-    greater = _owner(select.input1, tew.GreaterOp)
-    ceil = _owner(select.input2, tew.CeilOp)
-    floor = _owner(select.input3, tew.FloorOp)
-    if greater is None or ceil is None or floor is None or _scalar(greater.input1) != 0.0:
-        return None
-    x = greater.input2
-    sub = _owner(ceil.input1, tew.SubOp)
-    add = _owner(floor.input1, tew.AddOp)
-    if sub is None or add is None or sub.input1 != x or add.input1 != x or \
-            _scalar(sub.input2) != 0.5 or _scalar(add.input2) != 0.5:
-        return None
-    return x, (select, greater, ceil, floor, sub, add)
+    return Cone(source, ordered, outputs)
 
 
-def match_quantize(cast: ttc.CastOp, read: SSAValue) -> Quantize | None:
-    """The QUANTIZE lowering of `read` that `cast` ends."""
-    element = _element(cast.output)
-    if not isinstance(element, IntegerType) or element.width.data not in (8, 16):
-        return None
-    clamp = _owner(cast.input, tact.ClampOp)
-    if clamp is None or (clamp.min_val.value.data, clamp.max_val.value.data) != \
-            tuple(float(b) for b in _bounds(element)):
-        return None
-    shifted = _owner(clamp.input, tew.AddOp)
-    zero_point = None if shifted is None else _scalar(shifted.input2)
-    if shifted is None or zero_point is None or zero_point != int(zero_point):
-        return None
-    rounded = _round_half_away_input(shifted.input1)
-    if rounded is None:
-        return None
-    scaled, round_ops = rounded
-    mul = _owner(scaled, tew.MulOp)
-    inverse = None if mul is None else _scalar(mul.input2)
-    if mul is None or mul.input1 != read or inverse is None or \
-            _scalar(mul.shift) not in (0.0, None):
-        return None
-    return Quantize(cast, np.float32(inverse), int(zero_point),
-                    (cast, clamp, shifted, *round_ops, mul))
+@dataclass(frozen=True)
+class Requantization:
+    """How a read's integer result is computed from the stored int8 value: nothing (it is
+    the stored value), a rescale `(multiplier, shift, input_zp, output_zp, double_round)`, a
+    256-entry int8 table, or one of those for the first `split` elements of the flattened
+    tensor and another for the rest."""
 
-
-def dequantized(q: np.ndarray, d: Dequantize, fused: bool) -> np.ndarray:
-    """What one formula of the DEQUANTIZE lowering computes, in f32."""
-    if fused:
-        assert d.offset is not None
-        return (q.astype(np.float32) * d.scale).astype(np.float32) + d.offset
-    return (q.astype(np.float32) - np.float32(d.zero_point)) * d.scale
-
-
-def quantized(x: np.ndarray, q: Quantize) -> np.ndarray:
-    """What the QUANTIZE lowering computes (f32 ops, as the interpreter runs them)."""
-    scaled = (x.astype(np.float32) * q.inverse).astype(np.float32)
-    rounded = np.where(np.float32(0) > scaled, np.ceil(scaled - np.float32(0.5)),
-                       np.floor(scaled + np.float32(0.5)))
-    low, high = _bounds(_element(q.cast.output))  # type: ignore[arg-type]
-    return np.clip(rounded + np.float32(q.zero_point), low, high).astype(np.int64)
+    rescale: tuple[int, int, int, int, bool] | None = None
+    table: np.ndarray | None = None
+    split: tuple[int, Requantization, Requantization] | None = None
 
 
 def rescale_reference(x: np.ndarray, multiplier: int, shift: int, input_zp: int,
@@ -260,8 +218,7 @@ def rescale_reference(x: np.ndarray, multiplier: int, shift: int, input_zp: int,
     round_ = np.int64(1) << (shift - 1)
     if double_round and shift > 31:
         round_ = round_ + np.where(value >= 0, np.int64(1) << 30, -(np.int64(1) << 30))
-    result = (value * multiplier + round_) >> shift
-    return np.clip(result + output_zp, *bounds)
+    return np.clip(((value * multiplier + round_) >> shift) + output_zp, *bounds)
 
 
 def _multiplier_shift(scale: float) -> tuple[int, int] | None:
@@ -277,48 +234,50 @@ def _multiplier_shift(scale: float) -> tuple[int, int] | None:
     return (multiplier, shift) if 2 <= shift <= 62 else None
 
 
-@dataclass(frozen=True)
-class Requantization:
-    """How a read's quantize is computed from the stored integer: nothing (it is the stored
-    value), a rescale `(multiplier, shift, double_round)`, a 256-entry int8 table, or, when
-    the dequantize's two formulas give different values (`Dequantize.lanes`), one of those
-    for the first `split` elements of the flat tensor (`fused`) and one for the rest."""
-
-    rescale: tuple[int, int, bool] | None = None
-    table: np.ndarray | None = None
-    split: tuple[int, Requantization, Requantization] | None = None
-
-
-def requantization(d: Dequantize, q: Quantize) -> Requantization | None:
-    """What `q` gives for every value `d` can write, as integer ops; None if not possible
-    (no rescale matches a read that is not int8)."""
-    if len(d.forms) == 1:
-        return _requantization(d, q, d.forms[0])
-    fused, product = _requantization(d, q, True), _requantization(d, q, False)
-    if fused is None or product is None:
+def _fitted_rescale(table: np.ndarray, input_zp: int, out: Attribute
+                    ) -> Requantization | None:
+    """A rescale reproducing `table` (the read's integer per stored value), if one does:
+    its factor fitted to the entries not clamped, both roundings tried."""
+    low, high = _bounds(out)
+    free = (table > low) & (table < high)
+    centred = STORED[free] - input_zp
+    if centred.size < 2 or not np.any(centred):
         return None
-    if fused == product:
-        return fused
-    assert d.lanes is not None
-    return Requantization(split=(int(d.lanes.sum()), fused, product))
-
-
-def _requantization(d: Dequantize, q: Quantize, fused: bool) -> Requantization | None:
-    element, out_element = _element(d.value), _element(q.cast.output)
-    assert isinstance(element, IntegerType) and isinstance(out_element, IntegerType)
-    low, high = _bounds(element)
-    stored = np.arange(low, high + 1, dtype=np.int64)
-    wanted = quantized(dequantized(stored, d, fused), q)
-    if np.array_equal(wanted, stored) and element == out_element:
-        return Requantization()
-    pair = _multiplier_shift(float(d.scale) * float(q.inverse))
+    output_zp = int(table[input_zp == STORED][0])
+    ratio = float(np.dot(table[free] - output_zp, centred) / np.dot(centred, centred))
+    pair = _multiplier_shift(ratio)
+    if pair is None:
+        return None
     for double_round in (False, True):
-        if pair is not None and np.array_equal(wanted, rescale_reference(
-                stored, *pair, d.zero_point, q.zero_point, double_round, _bounds(out_element))):
-            return Requantization(rescale=(*pair, double_round))
-    if element == i8 and out_element == i8:
-        return Requantization(table=wanted.astype(np.int8))
+        if np.array_equal(table, rescale_reference(STORED, *pair, input_zp, output_zp,
+                                                   double_round, (low, high))):
+            return Requantization(rescale=(*pair, input_zp, output_zp, double_round))
     return None
+
+
+def _single(table: np.ndarray, input_zp: int, out: Attribute) -> Requantization | None:
+    if out == i8 and np.array_equal(table, STORED):
+        return Requantization()
+    found = _fitted_rescale(table, input_zp, out)
+    if found is None and out == i8:
+        found = Requantization(table=table.astype(np.int8))
+    return found
+
+
+def requantization(tables: np.ndarray, input_zp: int, out: Attribute) -> Requantization | None:
+    """`tables[k, i]`: the read's integer at flat element i when the state holds
+    `STORED[k]`. None if the elements differ other than as a prefix and the rest."""
+    distinct = [0] + [i for i in range(1, tables.shape[1])
+                      if not np.array_equal(tables[:, i], tables[:, i - 1])]
+    if len(distinct) == 1:
+        return _single(tables[:, 0], input_zp, out)
+    if len(distinct) != 2:
+        return None
+    count = distinct[1]
+    first, rest = _single(tables[:, 0], input_zp, out), _single(tables[:, -1], input_zp, out)
+    if first is None or rest is None:
+        return None
+    return Requantization(split=(count, first, rest))
 
 
 @dataclass
@@ -326,154 +285,157 @@ class _Plan:
     """How one variable becomes an integer one."""
 
     variable: VariableOp
-    write: Dequantize
-    writes: list[tuple[VariableWriteOp, Dequantize]]
-    reads: list[tuple[VariableReadOp, list[tuple[Quantize, Requantization]]]]
+    writes: list[tuple[VariableWriteOp, Cone]]
+    reads: list[tuple[VariableReadOp, Cone, list[Requantization]]]
     initial: np.ndarray
+    scale: float
+    zero_point: int
 
 
-def _users(value: SSAValue) -> Iterator[Operation]:
-    for use in value.uses:
-        yield use.operation
+def _same_bits(a: np.ndarray, b: np.ndarray) -> bool:
+    return a.shape == b.shape and a.tobytes() == b.tobytes()
 
 
-def _read_quantizes(read: VariableReadOp) -> list[Quantize] | None:
-    """The quantizes that all uses of `read` feed, or None if any use leaks the float."""
-    seen: set[Operation] = set()
-    casts: list[ttc.CastOp] = []
-    stack = list(_users(read.results[0]))
-    while stack:
-        op = stack.pop()
-        if op in seen:
-            continue
-        seen.add(op)
-        if isinstance(op, ttc.CastOp) and isinstance(_element(op.output), IntegerType):
-            casts.append(op)
-            continue
-        if len(op.regions) or not op.results:
-            return None
-        for result in op.results:
-            stack.extend(_users(result))
-    matches = [match_quantize(cast, read.results[0]) for cast in casts]
-    if not matches or any(m is None for m in matches):
-        return None
-    found = [m for m in matches if m is not None]
-    covered = {op for m in found for op in m.ops}
-    return found if seen <= covered else None
+def _dequantized(cone: Cone, shape: tuple[int, ...]) -> np.ndarray:
+    """`[256, *shape]`: the float written for each stored value, at each element."""
+    return np.stack([cone.evaluate(np.full(shape, k, np.int8))[0] for k in STORED])
 
 
-def _initial(variable: VariableOp, d: Dequantize, element: IntegerType) -> np.ndarray | None:
-    """The stored integers whose dequantized values are the float initial value."""
+def _initial(variable: VariableOp, floats: np.ndarray) -> np.ndarray | None:
+    """The stored values whose dequantized values are the initial value (zeros without)."""
+    shape = variable.shape
     if variable.initial_value is None:
-        floats = np.zeros(variable.shape, np.float32)
+        initial = np.zeros(shape, np.float32)
     else:
-        floats = np.broadcast_to(dense_to_numpy(variable.initial_value), variable.shape)
-    low, high = _bounds(element)
-    q = np.clip(np.rint(floats.astype(np.float64) / float(d.scale)) + d.zero_point, low, high)
-    exact = all(np.array_equal(dequantized(q, d, fused), floats) for fused in d.forms)
-    return q.astype(np.int64) if exact else None
+        initial = np.broadcast_to(dense_to_numpy(variable.initial_value), shape)
+    hits = floats == initial[None]
+    if not hits.any(axis=0).all():
+        return None
+    return STORED[hits.argmax(axis=0)].astype(np.int8)
+
+
+def _fit(floats: np.ndarray) -> tuple[float, int]:
+    """Scale and zero point of the dequantization at element 0: the f32 scale (of those
+    within 8 ulps of the end points' slope) that reproduces it best."""
+    column = floats.reshape(len(STORED), -1)[:, 0].astype(np.float64)
+    slope = np.float32((column[-1] - column[0]) / (STORED[-1] - STORED[0]))
+    if not slope or not np.isfinite(slope):
+        return float(slope), 0
+    zero_point = int(np.clip(np.rint(-column[0] / float(slope)) + STORED[0], -128, 127))
+    near = [slope]
+    for direction in (np.float32(np.inf), np.float32(-np.inf)):
+        step = slope
+        for _ in range(8):
+            step = np.nextafter(step, direction)
+            near.append(step)
+    error = [np.abs(column - (STORED - zero_point) * np.float64(s)).max() for s in near]
+    return float(near[int(np.argmin(error))]), zero_point
+
+
+def _accesses(module: ModuleOp, name: str
+              ) -> tuple[list[VariableReadOp], list[VariableWriteOp]]:
+    reads, writes = [], []
+    for op in module.walk():
+        if isinstance(op, VariableReadOp) and op.var_name == name:
+            reads.append(op)
+        elif isinstance(op, VariableWriteOp) and op.var_name == name:
+            writes.append(op)
+    return reads, writes
 
 
 def _plan(module: ModuleOp, variable: VariableOp) -> _Plan | None:
-    if variable.element_type != f32 or any(s < 0 for s in variable.shape):
+    shape = variable.shape
+    if variable.element_type != f32 or any(s < 0 for s in shape):
         return None
-    name = variable.var_name
-    reads: list[tuple[VariableReadOp, list[Quantize]]] = []
-    writes: list[tuple[VariableWriteOp, Dequantize]] = []
-    for op in module.walk():
-        if isinstance(op, VariableReadOp) and op.var_name == name:
-            quantizes = _read_quantizes(op)
-            if quantizes is None:
-                return None
-            reads.append((op, quantizes))
-        elif isinstance(op, VariableWriteOp) and op.var_name == name:
-            d = match_dequantize(op.operands[0])
-            if d is None:
-                return None
-            writes.append((op, d))
-    if not writes or not reads:
+    reads, writes = _accesses(module, variable.var_name)
+    if not reads or not writes:
         return None
-    first = writes[0][1]
-    element = _element(first.value)
-    key = (first.scale, first.zero_point, first.offset, element)
-    if any((d.scale, d.zero_point, d.offset, _element(d.value)) != key for _, d in writes) \
-            or not isinstance(element, IntegerType):
+    write_cones = [write_cone(w.operands[0]) for w in writes]
+    if any(c is None for c in write_cones):
         return None
-    planned = []
-    for read, quantizes in reads:
-        found = [(q, requantization(first, q)) for q in quantizes]
-        if any(r is None for _, r in found):
-            return None
-        planned.append((read, [(q, r) for q, r in found if r is not None]))
-    initial = _initial(variable, first, element)
+    cones = [c for c in write_cones if c is not None]
+    floats = _dequantized(cones[0], shape)
+    if any(not _same_bits(_dequantized(c, shape), floats) for c in cones[1:]):
+        return None
+    initial = _initial(variable, floats)
     if initial is None:
         return None
-    return _Plan(variable, first, writes, planned, initial)
+    scale, zero_point = _fit(floats)
+    planned = []
+    for read in reads:
+        cone = read_cone(read)
+        if cone is None:
+            return None
+        results = [cone.evaluate(f) for f in floats]
+        how = []
+        for i, output in enumerate(cone.outputs):
+            tables = np.stack([r[i].reshape(-1) for r in results]).astype(np.int64)
+            found = requantization(tables, zero_point, _element(output))
+            if found is None:
+                return None
+            how.append(found)
+        planned.append((read, cone, how))
+    return _Plan(variable, list(zip(writes, cones, strict=True)), planned, initial, scale,
+                 zero_point)
 
 
-def _requantize(rewriter: Rewriter, value: SSAValue, d: Dequantize, q: Quantize,
-                how: Requantization) -> SSAValue:
-    """`value` (stored with `d`'s scale and zero point) as `q` computes it from the float."""
-    if how.rescale is None and how.table is None and how.split is None:
-        return value
-    ops: list[Operation] = []
+class _Emitter:
+    """Integer ops inserted before one op."""
 
-    def const(array: np.ndarray, of: Attribute) -> SSAValue:
-        ops.append(tt.ConstOp(numpy_to_dense(array, of)))
-        return ops[-1].results[0]
+    def __init__(self, rewriter: Rewriter, before: Operation):
+        self.rewriter, self.before = rewriter, before
 
-    def add(op: Operation) -> SSAValue:
-        ops.append(op)
+    def add(self, op: Operation) -> SSAValue:
+        self.rewriter.insert_op(op, InsertPoint.before(self.before))
         return op.results[0]
 
-    if how.split is not None:
-        count, first, rest = how.split
-        value_type = value.type
-        assert isinstance(value_type, TensorType)
-        dims, element = value_type.get_shape(), value_type.element_type
-        size = math.prod(dims)
-        flat = add(tdl.ReshapeOp(value, add(tt.ConstShapeOp([size])),
-                                TensorType(element, [size])))
-        parts = []
-        for start, length, part in ((0, count, first), (count, size - count, rest)):
-            piece = add(tdl.SliceOp(flat, add(tt.ConstShapeOp([start])),
-                                   add(tt.ConstShapeOp([length])),
-                                   TensorType(element, [length])))
-            rewriter.insert_op(ops, InsertPoint.before(q.cast))
-            ops.clear()
-            parts.append(_requantize(rewriter, piece, d, q, part))
-        out = _element(q.cast.output)
-        joined = add(tdl.ConcatOp(parts, 0, TensorType(out, [size])))
-        add(tdl.ReshapeOp(joined, add(tt.ConstShapeOp(list(dims))), q.cast.output.type))
-        rewriter.insert_op(ops, InsertPoint.before(q.cast))
-        return ops[-1].results[0]
+    def const(self, array: np.ndarray, element: Attribute) -> SSAValue:
+        return self.add(tt.ConstOp(numpy_to_dense(array, element)))
 
-    if how.rescale is not None:
-        multiplier, shift, double_round = how.rescale
-        op: Operation = ttc.RescaleOp.create(
-            operands=[value, const(np.array([multiplier], np.int32), i32),
-                      const(np.array([shift], np.int8), i8),
-                      const(np.array([d.zero_point]), _element(value)),
-                      const(np.array([q.zero_point]), _element(q.cast.output))],
-            result_types=[TensorType(_element(q.cast.output), _dims(value))],
-            properties={
-                "scale32": BoolAttr.from_bool(True),
-                "rounding_mode": RoundingModeAttr(
-                    RoundingMode.DOUBLE_ROUND if double_round else RoundingMode.SINGLE_ROUND),
-                "per_channel": BoolAttr.from_bool(False),
-                "input_unsigned": BoolAttr.from_bool(False),
-                "output_unsigned": BoolAttr.from_bool(False)})
-    else:
-        assert how.table is not None
-        op = ttc.TableOp.create(operands=[value, const(how.table, i8)],
-                                result_types=[TensorType(i8, _dims(value))])
-    ops.append(op)
-    rewriter.insert_op(ops, InsertPoint.before(q.cast))
-    return op.results[0]
+    def shape(self, dims: Sequence[int]) -> SSAValue:
+        return self.add(tt.ConstShapeOp(list(dims)))
+
+    def requantize(self, value: SSAValue, how: Requantization, out: Attribute) -> SSAValue:
+        """`value` (the stored int8) as the read's integer result of type `out`."""
+        dims = _dims(value)
+        if how.split is not None:
+            return self._split(value, how.split, out)
+        if how.rescale is not None:
+            multiplier, shift, input_zp, output_zp, double_round = how.rescale
+            mode = RoundingMode.DOUBLE_ROUND if double_round else RoundingMode.SINGLE_ROUND
+            return self.add(ttc.RescaleOp.create(
+                operands=[value, self.const(np.array([multiplier]), i32),
+                          self.const(np.array([shift]), i8),
+                          self.const(np.array([input_zp]), _element(value)),
+                          self.const(np.array([output_zp]), out)],
+                result_types=[TensorType(out, dims)],
+                properties={"scale32": BoolAttr.from_bool(True),
+                            "rounding_mode": RoundingModeAttr(mode),
+                            "per_channel": BoolAttr.from_bool(False),
+                            "input_unsigned": BoolAttr.from_bool(False),
+                            "output_unsigned": BoolAttr.from_bool(False)}))
+        if how.table is not None:
+            return self.add(ttc.TableOp.create(operands=[value, self.const(how.table, i8)],
+                                               result_types=[TensorType(i8, dims)]))
+        return value
+
+    def _split(self, value: SSAValue, split: tuple[int, Requantization, Requantization],
+               out: Attribute) -> SSAValue:
+        count, first, rest = split
+        dims = _dims(value)
+        size = math.prod(dims)
+        flat = self.add(tdl.ReshapeOp(value, self.shape([size]), TensorType(i8, [size])))
+        parts = []
+        for start, length, how in ((0, count, first), (count, size - count, rest)):
+            part = self.add(tdl.SliceOp(flat, self.shape([start]), self.shape([length]),
+                                        TensorType(i8, [length])))
+            parts.append(self.requantize(part, how, out))
+        joined = self.add(tdl.ConcatOp(parts, 0, TensorType(out, [size])))
+        return self.add(tdl.ReshapeOp(joined, self.shape(dims), TensorType(out, dims)))
 
 
 def _erase_dead(ops: list[Operation]) -> None:
-    """Erase `ops` (in any order) once nothing uses them, and the constants they alone used."""
+    """Erase `ops` once nothing uses them, and the constants they alone used."""
     constants = [o.owner for op in ops for o in op.operands if isinstance(o.owner, tt.ConstOp)]
     pending = list(dict.fromkeys([*ops, *constants]))
     while pending:
@@ -487,41 +449,39 @@ def _erase_dead(ops: list[Operation]) -> None:
 
 def _rewrite(plan: _Plan) -> None:
     rewriter = Rewriter()
-    d = plan.write
-    element = _element(d.value)
-    assert isinstance(element, IntegerType)
-    var_type = TensorType(element, plan.variable.shape)
-    new_var = VariableOp(plan.variable.var_name, var_type,
-                         numpy_to_dense(plan.initial.reshape(plan.variable.shape), element))
-    new_var.attributes.update(plan.variable.attributes)
+    variable = plan.variable
+    var_type = TensorType(i8, variable.shape)
+    new_var = VariableOp(variable.var_name, var_type, numpy_to_dense(plan.initial, i8))
+    new_var.attributes.update(variable.attributes)
     new_var.attributes[QUANTIZATION_ATTR] = DictionaryAttr({
-        "scale": FloatAttr(float(d.scale), f32),
-        "zero_point": IntegerAttr(d.zero_point, i32)})
-    rewriter.replace_op(plan.variable, new_var)
+        "scale": FloatAttr(plan.scale, f32),
+        "zero_point": IntegerAttr(plan.zero_point, i32)})
+    rewriter.replace_op(variable, new_var)
     dead: list[Operation] = []
-    for read, quantizes in plan.reads:
+    for read, cone, how in plan.reads:
         new_read = VariableReadOp(read.var_name, var_type)
         rewriter.insert_op(new_read, InsertPoint.before(read))
-        for q, how in quantizes:
-            value = _requantize(rewriter, new_read.results[0], d, q, how)
-            q.cast.output.replace_all_uses_with(value)
-            dead.extend(q.ops)
-        dead.append(read)
-    for write, wd in plan.writes:
-        rewriter.replace_op(write, VariableWriteOp(write.var_name, wd.value))
-        dead.extend(wd.ops)
+        for output, requantized in zip(cone.outputs, how, strict=True):
+            owner = output.owner
+            assert isinstance(owner, Operation)
+            emitter = _Emitter(rewriter, owner)
+            output.replace_all_uses_with(
+                emitter.requantize(new_read.results[0], requantized, _element(output)))
+        dead.extend([*cone.ops, read])
+    for write, cone in plan.writes:
+        rewriter.replace_op(write, VariableWriteOp(write.var_name, cone.source))
+        dead.extend(cone.ops)
     _erase_dead(dead)
 
 
 @dataclass(frozen=True)
 class TosaIntegerStatePass(ModulePass):
-    """Float variables holding quantized values become integer variables (module doc)."""
+    """Float variables holding quantized values become int8 variables (module doc)."""
 
     name = "tosa-integer-state"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        variables = [v for v in op.walk() if isinstance(v, VariableOp)]
-        for variable in variables:
+        for variable in [v for v in op.walk() if isinstance(v, VariableOp)]:
             plan = _plan(op, variable)
             if plan is not None:
                 _rewrite(plan)
