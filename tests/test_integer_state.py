@@ -319,3 +319,24 @@ def test_a_read_at_another_scale_is_requantized_as_litert_does(tmp_path: Path) -
                 litert.infer(y)
         np.testing.assert_array_equal(request.infer([x])[0], litert.infer(x),
                                       err_msg=f"step {k}")
+
+
+def test_compile_model_runs_the_pass_on_request() -> None:
+    """`compile_model(..., pipeline="tosa-integer-state,...")` after the TFLite conversion:
+    the request's state is int8 (settable, reset to the zero point), the outputs unchanged."""
+    name = NAMES[0]
+    path = MODELS / f"{name}.tflite"
+    request = ts.compile_model(
+        path, pipeline="tosa-integer-state,convert-tosa-variables-to-memref"
+    ).create_infer_request()
+    float_request = ts.compile_model(path).create_infer_request()
+    steps, _ = _plan(name)
+    for x in steps[:6]:
+        np.testing.assert_array_equal(request.infer([x])[0], float_request.infer([x])[0])
+    states = request.query_state()
+    assert [s.state.dtype for s in states] == [np.int8, np.int8]
+    with pytest.raises(Exception, match=r"variable 'lstm/rnn_state' has shape \[1, 20\] and "
+                       r"dtype float32; expected shape \[1, 20\] and dtype int8"):
+        states[0].state = np.zeros((1, 20), np.float32)
+    request.reset_state()
+    assert all((s.state == -128).all() for s in request.query_state())
