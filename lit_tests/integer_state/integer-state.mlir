@@ -1,7 +1,8 @@
 // RUN: tosa-state-opt %s --split-input-file -p tosa-integer-state | filecheck %s
 
 // A float variable written only from a dequantize and read only through a quantize (the
-// lowerings of TFLite's DEQUANTIZE / QUANTIZE) becomes an int8 variable with the same bits.
+// lowerings of TFLite's DEQUANTIZE / QUANTIZE) becomes an int8 (int16) variable with the
+// same bits.
 
 // Same scale and zero point (TensorFlow's full-integer export): the read is the value.
 // CHECK:       tosa.variable @h {tosa_state.quantization = {scale = 2.500000e-01 : f32, zero_point = 3 : i32}} = dense<3> : tensor<1x4xi8>
@@ -112,6 +113,41 @@ func.func @table(%x: tensor<1x4xi8>, %y: tensor<1x4xf32>) -> (tensor<1x4xi8>) {
   %dw = tosa.mul %dc, %ds, %shift : (tensor<1x4xf32>, tensor<1x1xf32>, tensor<1xi8>) -> tensor<1x4xf32>
   tosa.variable.write @h, %dw : tensor<1x4xf32>
   func.return %q : tensor<1x4xi8>
+}
+
+// -----
+
+// An int16 state (the same bits too).
+// CHECK:       tosa.variable @h {tosa_state.quantization = {scale = 0.0009765625 : f32, zero_point = 7 : i32}} = dense<7> : tensor<1x4xi16>
+// CHECK-LABEL: func.func @int16
+// CHECK-NEXT:    %[[R:.*]] = tosa.variable.read @h : tensor<1x4xi16>
+// CHECK-NEXT:    tosa.variable.write @h, %x : tensor<1x4xi16>
+// CHECK-NEXT:    func.return %[[R]] : tensor<1x4xi16>
+tosa.variable @h = dense<0.0> : tensor<1x4xf32>
+func.func @int16(%x: tensor<1x4xi16>) -> tensor<1x4xi16> {
+  %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %r = tosa.variable.read @h : tensor<1x4xf32>
+  %inv = "tosa.const"() <{values = dense<1024.0> : tensor<1x1xf32>}> : () -> tensor<1x1xf32>
+  %half = "tosa.const"() <{values = dense<0.5> : tensor<1x1xf32>}> : () -> tensor<1x1xf32>
+  %zero = "tosa.const"() <{values = dense<0.0> : tensor<1x1xf32>}> : () -> tensor<1x1xf32>
+  %zp = "tosa.const"() <{values = dense<7.0> : tensor<1x1xf32>}> : () -> tensor<1x1xf32>
+  %m = tosa.mul %r, %inv, %shift : (tensor<1x4xf32>, tensor<1x1xf32>, tensor<1xi8>) -> tensor<1x4xf32>
+  %neg = tosa.greater %zero, %m : (tensor<1x1xf32>, tensor<1x4xf32>) -> tensor<1x4xi1>
+  %lo = tosa.sub %m, %half : (tensor<1x4xf32>, tensor<1x1xf32>) -> tensor<1x4xf32>
+  %ce = tosa.ceil %lo : (tensor<1x4xf32>) -> tensor<1x4xf32>
+  %hi = tosa.add %m, %half : (tensor<1x4xf32>, tensor<1x1xf32>) -> tensor<1x4xf32>
+  %fl = tosa.floor %hi : (tensor<1x4xf32>) -> tensor<1x4xf32>
+  %sel = tosa.select %neg, %ce, %fl : (tensor<1x4xi1>, tensor<1x4xf32>, tensor<1x4xf32>) -> tensor<1x4xf32>
+  %sh = tosa.add %sel, %zp : (tensor<1x4xf32>, tensor<1x1xf32>) -> tensor<1x4xf32>
+  %cl = tosa.clamp %sh {max_val = 3.276700e+04 : f32, min_val = -3.276800e+04 : f32} : (tensor<1x4xf32>) -> tensor<1x4xf32>
+  %q = tosa.cast %cl : (tensor<1x4xf32>) -> tensor<1x4xi16>
+  %ds = "tosa.const"() <{values = dense<0.0009765625> : tensor<1x1xf32>}> : () -> tensor<1x1xf32>
+  %dz = "tosa.const"() <{values = dense<7.0> : tensor<1x1xf32>}> : () -> tensor<1x1xf32>
+  %df = tosa.cast %x : (tensor<1x4xi16>) -> tensor<1x4xf32>
+  %dc = tosa.sub %df, %dz : (tensor<1x4xf32>, tensor<1x1xf32>) -> tensor<1x4xf32>
+  %dw = tosa.mul %dc, %ds, %shift : (tensor<1x4xf32>, tensor<1x1xf32>, tensor<1xi8>) -> tensor<1x4xf32>
+  tosa.variable.write @h, %dw : tensor<1x4xf32>
+  func.return %q : tensor<1x4xi16>
 }
 
 // -----

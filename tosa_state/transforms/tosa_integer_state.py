@@ -3,7 +3,8 @@
 TensorFlow's full-integer export keeps a Keras RNN's state in f32: QUANTIZE after each
 READ_VARIABLE, DEQUANTIZE before each ASSIGN_VARIABLE (docs/tflite.md). Integer targets
 (TOSA PRO-INT, Vela's Ethos-U) take no f32 variable and no float op. When every value written
-to a variable is computed element-wise from one int8 tensor `q` and constants (a dequantize),
+to a variable is computed element-wise from one int8 (or int16) tensor `q` and constants (a
+dequantize),
 and every read feeds element-wise ops that end in integer results (quantizes), the variable
 stores `q` itself: the same bits, and no float op on either side.
 
@@ -23,15 +24,17 @@ tosa.variable.write @h, %q2 : tensor<1x20xi8>
 ```
 
 The ops are not pattern-matched: both sides are evaluated (`folding.evaluate`, the runtime's
-own kernels) for each of the 256 values `q` can hold, at every element. What a read's
+own kernels) for each value `q` can hold (256, or 65 536 for int16, all at once along a
+leading axis), at every element. What a read's
 integer result then is, per stored value, is a table: when it is the stored value the read is
 used as it is (the read and the write share scale and zero point, as TensorFlow makes them);
 otherwise a `tosa.rescale` when one reproduces the table, else a `tosa.table` of it; when the
 elements differ (LiteRT's kernels treat the first `8 * floor(n / 8)` elements otherwise than
 the rest), one of those per part of the flattened tensor. The initial value is converted
 when each element is a value the write can produce. Otherwise — a float leaving the read
-cone, a write not computed from one int8 tensor, writes that dequantize differently, an
-initial value no int8 value gives — the variable is left as it is. The variable records the
+cone, a write not computed from one int8 / int16 tensor, writes that dequantize differently,
+an initial value no stored value gives, an int16 state of more than 256 elements — the
+variable is left as it is. The variable records the
 scale and zero point of its integers (fitted to the 256 dequantized values: exact for an
 affine dequantize) in `tosa_state.quantization`; `query_state()` returns the integers.
 """
@@ -54,6 +57,7 @@ from xdsl.dialects.builtin import (
     TensorType,
     f32,
     i8,
+    i16,
     i32,
 )
 from xdsl.dialects.tosa import RoundingMode, RoundingModeAttr
@@ -72,8 +76,9 @@ from tosa_state.dtypes import dense_to_numpy, numpy_to_dense
 QUANTIZATION_ATTR = "tosa_state.quantization"
 """`{scale = <f32>, zero_point = <i32>}` on an integer variable made by this pass."""
 
-STORED = np.arange(-128, 128, dtype=np.int64)
-"""The values an int8 state holds, in the order of the tables here."""
+MAX_EVALUATED = 1 << 24
+"""The most values (stored values x elements) a side is evaluated on: larger int16 states are
+left as they are."""
 
 
 def _element(value: SSAValue) -> Attribute:
@@ -102,6 +107,12 @@ def _bounds(element: Attribute) -> tuple[int, int]:
     assert isinstance(element, IntegerType)
     width = element.width.data
     return -(1 << (width - 1)), (1 << (width - 1)) - 1
+
+
+def stored_values(element: Attribute) -> np.ndarray:
+    """Every value an integer state of `element` holds, in the order of the tables here."""
+    low, high = _bounds(element)
+    return np.arange(low, high + 1, dtype=np.int64)
 
 
 def _constant(value: SSAValue) -> np.ndarray | None:
@@ -133,13 +144,38 @@ class Cone:
         return [np.asarray(env[o]) for o in self.outputs]
 
 
+def evaluate_all(cone: Cone, batch: np.ndarray) -> list[np.ndarray] | None:
+    """The cone's outputs for each `batch[k]`, `[K, *shape]` each: at once (the kernels are
+    element-wise numpy), checked against one at a time at the first, middle and last k;
+    one at a time if that fails (up to 256 values), else None."""
+    count = len(batch)
+    try:
+        outputs = [np.asarray(o) for o in cone.evaluate(batch)]
+        for k in sorted({0, count // 2, count - 1}):
+            single = cone.evaluate(batch[k])
+            if any(o.shape[0] != count or not _same_bits(o[k], x)
+                   for o, x in zip(outputs, single, strict=True)):
+                raise ValueError("a kernel does not broadcast over a leading axis")
+        return outputs
+    except Exception:  # any kernel that is not a plain element-wise numpy function
+        if count > 256:
+            return None
+    singles = [cone.evaluate(b) for b in batch]
+    return [np.stack([s[i] for s in singles]) for i in range(len(cone.outputs))]
+
+
+def _same_bits(a: np.ndarray, b: np.ndarray) -> bool:
+    return a.shape == b.shape and a.tobytes() == b.tobytes()
+
+
 def _elementwise(op: Operation, shape: tuple[int, ...]) -> bool:
     return isinstance(op, TosaElementwiseOperation) and len(op.results) == 1 and \
         _dims(op.results[0]) == shape
 
 
 def write_cone(value: SSAValue) -> Cone | None:
-    """The element-wise ops computing float `value` from one int8 tensor and constants."""
+    """The element-wise ops computing float `value` from one int8 / int16 tensor and
+    constants."""
     shape = _dims(value)
     ops: set[Operation] = set()
     sources: set[SSAValue] = set()
@@ -160,7 +196,7 @@ def write_cone(value: SSAValue) -> Cone | None:
     if len(sources) != 1 or not ops:
         return None
     (source,) = sources
-    if _element(source) != i8 or _dims(source) != shape:
+    if _element(source) not in (i8, i16) or _dims(source) != shape:
         return None
     block = value.owner.parent if isinstance(value.owner, Operation) else None
     ordered = None if block is None else _in_block_order(ops, block)
@@ -234,47 +270,50 @@ def _multiplier_shift(scale: float) -> tuple[int, int] | None:
     return (multiplier, shift) if 2 <= shift <= 62 else None
 
 
-def _fitted_rescale(table: np.ndarray, input_zp: int, out: Attribute
+def _fitted_rescale(table: np.ndarray, stored: np.ndarray, input_zp: int, out: Attribute
                     ) -> Requantization | None:
     """A rescale reproducing `table` (the read's integer per stored value), if one does:
     its factor fitted to the entries not clamped, both roundings tried."""
     low, high = _bounds(out)
     free = (table > low) & (table < high)
-    centred = STORED[free] - input_zp
+    centred = stored[free] - input_zp
     if centred.size < 2 or not np.any(centred):
         return None
-    output_zp = int(table[input_zp == STORED][0])
+    output_zp = int(table[stored == input_zp][0])
     ratio = float(np.dot(table[free] - output_zp, centred) / np.dot(centred, centred))
     pair = _multiplier_shift(ratio)
     if pair is None:
         return None
     for double_round in (False, True):
-        if np.array_equal(table, rescale_reference(STORED, *pair, input_zp, output_zp,
+        if np.array_equal(table, rescale_reference(stored, *pair, input_zp, output_zp,
                                                    double_round, (low, high))):
             return Requantization(rescale=(*pair, input_zp, output_zp, double_round))
     return None
 
 
-def _single(table: np.ndarray, input_zp: int, out: Attribute) -> Requantization | None:
-    if out == i8 and np.array_equal(table, STORED):
+def _single(table: np.ndarray, stored: np.ndarray, input_zp: int, out: Attribute
+            ) -> Requantization | None:
+    if len(stored) == 1 << out.width.data and np.array_equal(table, stored):  # type: ignore
         return Requantization()
-    found = _fitted_rescale(table, input_zp, out)
-    if found is None and out == i8:
+    found = _fitted_rescale(table, stored, input_zp, out)
+    if found is None and out == i8 and len(stored) == 256:
         found = Requantization(table=table.astype(np.int8))
     return found
 
 
-def requantization(tables: np.ndarray, input_zp: int, out: Attribute) -> Requantization | None:
+def requantization(tables: np.ndarray, stored: np.ndarray, input_zp: int, out: Attribute
+                   ) -> Requantization | None:
     """`tables[k, i]`: the read's integer at flat element i when the state holds
-    `STORED[k]`. None if the elements differ other than as a prefix and the rest."""
+    `stored[k]`. None if the elements differ other than as a prefix and the rest."""
     distinct = [0] + [i for i in range(1, tables.shape[1])
                       if not np.array_equal(tables[:, i], tables[:, i - 1])]
     if len(distinct) == 1:
-        return _single(tables[:, 0], input_zp, out)
+        return _single(tables[:, 0], stored, input_zp, out)
     if len(distinct) != 2:
         return None
     count = distinct[1]
-    first, rest = _single(tables[:, 0], input_zp, out), _single(tables[:, -1], input_zp, out)
+    first = _single(tables[:, 0], stored, input_zp, out)
+    rest = _single(tables[:, -1], stored, input_zp, out)
     if first is None or rest is None:
         return None
     return Requantization(split=(count, first, rest))
@@ -285,6 +324,7 @@ class _Plan:
     """How one variable becomes an integer one."""
 
     variable: VariableOp
+    element: Attribute
     writes: list[tuple[VariableWriteOp, Cone]]
     reads: list[tuple[VariableReadOp, Cone, list[Requantization]]]
     initial: np.ndarray
@@ -292,16 +332,19 @@ class _Plan:
     zero_point: int
 
 
-def _same_bits(a: np.ndarray, b: np.ndarray) -> bool:
-    return a.shape == b.shape and a.tobytes() == b.tobytes()
+def _dequantized(cone: Cone, shape: tuple[int, ...], stored: np.ndarray) -> np.ndarray | None:
+    """`[K, *shape]`: the float written for each stored value, at each element."""
+    if len(stored) * math.prod(shape) > MAX_EVALUATED:
+        return None
+    dtype = np.int8 if len(stored) == 256 else np.int16
+    batch = np.broadcast_to(stored.astype(dtype).reshape((-1,) + (1,) * len(shape)),
+                            (len(stored), *shape)).copy()
+    found = evaluate_all(cone, batch)
+    return None if found is None else found[0]
 
 
-def _dequantized(cone: Cone, shape: tuple[int, ...]) -> np.ndarray:
-    """`[256, *shape]`: the float written for each stored value, at each element."""
-    return np.stack([cone.evaluate(np.full(shape, k, np.int8))[0] for k in STORED])
-
-
-def _initial(variable: VariableOp, floats: np.ndarray) -> np.ndarray | None:
+def _initial(variable: VariableOp, floats: np.ndarray, stored: np.ndarray
+             ) -> np.ndarray | None:
     """The stored values whose dequantized values are the initial value (zeros without)."""
     shape = variable.shape
     if variable.initial_value is None:
@@ -311,24 +354,25 @@ def _initial(variable: VariableOp, floats: np.ndarray) -> np.ndarray | None:
     hits = floats == initial[None]
     if not hits.any(axis=0).all():
         return None
-    return STORED[hits.argmax(axis=0)].astype(np.int8)
+    return stored[hits.argmax(axis=0)]
 
 
-def _fit(floats: np.ndarray) -> tuple[float, int]:
+def _fit(floats: np.ndarray, stored: np.ndarray) -> tuple[float, int]:
     """Scale and zero point of the dequantization at element 0: the f32 scale (of those
     within 8 ulps of the end points' slope) that reproduces it best."""
-    column = floats.reshape(len(STORED), -1)[:, 0].astype(np.float64)
-    slope = np.float32((column[-1] - column[0]) / (STORED[-1] - STORED[0]))
+    column = floats.reshape(len(stored), -1)[:, 0].astype(np.float64)
+    slope = np.float32((column[-1] - column[0]) / (stored[-1] - stored[0]))
     if not slope or not np.isfinite(slope):
         return float(slope), 0
-    zero_point = int(np.clip(np.rint(-column[0] / float(slope)) + STORED[0], -128, 127))
+    zero_point = int(np.clip(np.rint(-column[0] / float(slope)) + stored[0], stored[0],
+                             stored[-1]))
     near = [slope]
     for direction in (np.float32(np.inf), np.float32(-np.inf)):
         step = slope
         for _ in range(8):
             step = np.nextafter(step, direction)
             near.append(step)
-    error = [np.abs(column - (STORED - zero_point) * np.float64(s)).max() for s in near]
+    error = [np.abs(column - (stored - zero_point) * np.float64(s)).max() for s in near]
     return float(near[int(np.argmin(error))]), zero_point
 
 
@@ -354,29 +398,35 @@ def _plan(module: ModuleOp, variable: VariableOp) -> _Plan | None:
     if any(c is None for c in write_cones):
         return None
     cones = [c for c in write_cones if c is not None]
-    floats = _dequantized(cones[0], shape)
-    if any(not _same_bits(_dequantized(c, shape), floats) for c in cones[1:]):
+    element = _element(cones[0].source)
+    stored = stored_values(element)
+    floats = _dequantized(cones[0], shape, stored)
+    if floats is None or any(_element(c.source) != element for c in cones):
         return None
-    initial = _initial(variable, floats)
+    for cone in cones[1:]:
+        other = _dequantized(cone, shape, stored)
+        if other is None or not _same_bits(other, floats):
+            return None
+    initial = _initial(variable, floats, stored)
     if initial is None:
         return None
-    scale, zero_point = _fit(floats)
+    scale, zero_point = _fit(floats, stored)
     planned = []
     for read in reads:
         cone = read_cone(read)
-        if cone is None:
+        results = None if cone is None else evaluate_all(cone, floats)
+        if cone is None or results is None:
             return None
-        results = [cone.evaluate(f) for f in floats]
         how = []
-        for i, output in enumerate(cone.outputs):
-            tables = np.stack([r[i].reshape(-1) for r in results]).astype(np.int64)
-            found = requantization(tables, zero_point, _element(output))
+        for output, result in zip(cone.outputs, results, strict=True):
+            tables = result.reshape(len(stored), -1).astype(np.int64)
+            found = requantization(tables, stored, zero_point, _element(output))
             if found is None:
                 return None
             how.append(found)
         planned.append((read, cone, how))
-    return _Plan(variable, list(zip(writes, cones, strict=True)), planned, initial, scale,
-                 zero_point)
+    return _Plan(variable, element, list(zip(writes, cones, strict=True)), planned, initial,
+                 scale, zero_point)
 
 
 class _Emitter:
@@ -424,11 +474,12 @@ class _Emitter:
         count, first, rest = split
         dims = _dims(value)
         size = math.prod(dims)
-        flat = self.add(tdl.ReshapeOp(value, self.shape([size]), TensorType(i8, [size])))
+        element = _element(value)
+        flat = self.add(tdl.ReshapeOp(value, self.shape([size]), TensorType(element, [size])))
         parts = []
         for start, length, how in ((0, count, first), (count, size - count, rest)):
             part = self.add(tdl.SliceOp(flat, self.shape([start]), self.shape([length]),
-                                        TensorType(i8, [length])))
+                                        TensorType(element, [length])))
             parts.append(self.requantize(part, how, out))
         joined = self.add(tdl.ConcatOp(parts, 0, TensorType(out, [size])))
         return self.add(tdl.ReshapeOp(joined, self.shape(dims), TensorType(out, dims)))
@@ -450,8 +501,8 @@ def _erase_dead(ops: list[Operation]) -> None:
 def _rewrite(plan: _Plan) -> None:
     rewriter = Rewriter()
     variable = plan.variable
-    var_type = TensorType(i8, variable.shape)
-    new_var = VariableOp(variable.var_name, var_type, numpy_to_dense(plan.initial, i8))
+    var_type = TensorType(plan.element, variable.shape)
+    new_var = VariableOp(variable.var_name, var_type, numpy_to_dense(plan.initial, plan.element))
     new_var.attributes.update(variable.attributes)
     new_var.attributes[QUANTIZATION_ATTR] = DictionaryAttr({
         "scale": FloatAttr(plan.scale, f32),
@@ -476,7 +527,7 @@ def _rewrite(plan: _Plan) -> None:
 
 @dataclass(frozen=True)
 class TosaIntegerStatePass(ModulePass):
-    """Float variables holding quantized values become int8 variables (module doc)."""
+    """Float variables holding quantized values become int8 / int16 ones (module doc)."""
 
     name = "tosa-integer-state"
 
