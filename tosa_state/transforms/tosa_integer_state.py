@@ -35,7 +35,7 @@ when each element is a value the write can produce. Otherwise — a float leavin
 cone, a write not computed from one int8 / int16 tensor, writes that dequantize differently,
 an initial value no stored value gives, an int16 state of more than 256 elements — the
 variable is left as it is. The variable records the
-scale and zero point of its integers (fitted to the 256 dequantized values: exact for an
+scale and zero point of its integers (fitted to the dequantized values: exact for an
 affine dequantize) in `tosa_state.quantization`; `query_state()` returns the integers.
 """
 
