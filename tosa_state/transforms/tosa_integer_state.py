@@ -527,7 +527,8 @@ def _rewrite(plan: _Plan) -> None:
 
 @dataclass(frozen=True)
 class TosaIntegerStatePass(ModulePass):
-    """Float variables holding quantized values become int8 / int16 ones (module doc)."""
+    """Float variables only dequantized into and quantized out of become int8 / int16
+    variables holding the same bits."""
 
     name = "tosa-integer-state"
 
