@@ -1,9 +1,11 @@
 """`tosa-integer-state` on TensorFlow's full-integer Keras LSTM and GRU (`unroll=True`,
 tests/tflite_models/quantized): their f32 state (QUANTIZE after each read, DEQUANTIZE before
 each write) becomes int8, no float op is left, and the result is bit-exact with LiteRT's
-built-in kernels in our interpreter and in the TOSA reference model over 24 steps with two
-resets and a set_state; Vela 5.2.0 places every operator on the NPU of an ethos-u55-128 and
-an ethos-u85-256."""
+built-in kernels in our interpreter and in the TOSA reference model (the flatbuffer Vela
+compiles included) over 24 steps with two resets and a set_state; Vela 5.2.0 places every
+operator on the NPU of an ethos-u55-128 and an ethos-u85-256. Also: the float state equals
+the values LiteRT writes to its variables, and a read at another scale than the write
+(a patched model) stays bit-exact with LiteRT."""
 
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ from test_tflite_quantized import MODELS, _quantized_inputs, builtin_litert
 from xdsl.dialects.builtin import AnyFloat, ModuleOp, TensorType
 
 import tosa_state as ts
+from tosa_state.dtypes import dense_to_numpy
 from tosa_state.frontends.tflite import import_tflite
 from tosa_state.printing import print_module
 from tosa_state.transforms import TosaIntegerStatePass
@@ -198,31 +201,31 @@ def test_vela_places_every_operator_on_the_npu(name: str, accelerator: str,
 
 @pytest.mark.peers
 @pytest.mark.usefixtures("upstream_mlir_tools")
-def test_vela_rejects_the_float_state() -> None:
+def test_vela_rejects_the_float_state(tmp_path: Path) -> None:
     """Without the pass, Vela refuses the f32 variable and the float QUANTIZE / DEQUANTIZE
     ops (the issue's finding), so the test above can fail."""
-    import tempfile
-
     from peers.vela import VelaRejected, compile_tosa, serialize
 
     target = ("specification_version=1.0 level=8k profiles=pro_int,pro_fp "
               "extensions=variable,doubleround")
-    with tempfile.TemporaryDirectory() as tmp:
-        text = print_module(_converted(NAMES[0], integer_state=False), spelling="upstream")
-        tosa = serialize(text, Path(tmp) / "float_state.tosa", target)
-        with pytest.raises(VelaRejected, match="Input data type not supported"):
-            compile_tosa(tosa, ACCELERATORS[0], Path(tmp) / "out")
+    text = print_module(_converted(NAMES[0], integer_state=False), spelling="upstream")
+    tosa = serialize(text, tmp_path / "float_state.tosa", target)
+    with pytest.raises(VelaRejected, match="Input data type not supported"):
+        compile_tosa(tosa, ACCELERATORS[0], tmp_path / "out")
 
 
 @pytest.mark.peers
+@pytest.mark.usefixtures("upstream_mlir_tools")
 @pytest.mark.parametrize("name", NAMES)
-def test_the_reference_model_is_bit_exact_with_litert(name: str,
-                                                      tosa_reference_tools: None) -> None:
-    """The TOSA reference model runs the integer-state module (serialized by tosa-opt, the
-    value written to each variable also returned: its variable dump is broken, see
-    peers/tosa_reference.py) over the same 24 steps, resets and set_state: outputs equal to
-    LiteRT's, states to the interpreter's int8 states."""
-    from peers.tosa_reference import run_reference
+def test_the_reference_model_is_bit_exact_with_litert(name: str, tosa_reference_tools: None,
+                                                      tmp_path: Path) -> None:
+    """The TOSA reference model over the same 24 steps, resets and set_state. First the
+    integer-state module with the value written to each variable also returned (its variable
+    dump is broken, see peers/tosa_reference.py): outputs equal to LiteRT's, states to the
+    interpreter's int8 states. Then the very flatbuffer Vela compiles, one call at a time, each
+    given the state the first run had before that step: outputs equal to LiteRT's."""
+    from peers.tosa_reference import Artifact, run_reference
+    from peers.vela import serialize
 
     module = _converted(name)
     text = print_module(module, spelling="upstream")
@@ -242,6 +245,15 @@ def test_the_reference_model_is_bit_exact_with_litert(name: str,
         for s in request.query_state():
             np.testing.assert_array_equal(reference.state[k][s.name], s.state,
                                           err_msg=f"{s.name}: step {k}")
+
+    artifact = Artifact(serialize(text, tmp_path / f"{name}.tosa"), text, tmp_path / "run")
+    initial = {v.var_name: dense_to_numpy(v.initial_value) for v in module.walk()
+               if op_is_variable(v)}
+    for k, x in enumerate(steps):
+        before = initial if k == 0 or k in RESETS else \
+            donated if k == SET_STATE_AT else reference.state[k - 1]
+        (ours,) = artifact.call([x], before)
+        np.testing.assert_array_equal(ours, theirs[k], err_msg=f"the file, step {k}")
 
 
 def _requantizing(read: object) -> set[str]:
