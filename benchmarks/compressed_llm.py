@@ -55,7 +55,7 @@ def resident_weight_bytes(compiled) -> tuple[int, int]:  # a tosa_state Compiled
                     table = len(raw)
                 else:
                     buffers[id(raw)] = len(raw)
-    for constant in compiled._plan.constants:
+    for constant in compiled.executable.plan.constants:
         root = constant
         while isinstance(root, np.ndarray) and root.base is not None:
             root = root.base

@@ -39,7 +39,7 @@ def _invoker(request: object) -> Callable[[np.ndarray], object]:
     """`main` of `request`'s context called with one prepared input buffer."""
     import iree.runtime as rt
 
-    call = request._call  # type: ignore[attr-defined]  (an IreeInferRequest)
+    call = request.device_request.call  # type: ignore[attr-defined]  (an IreeRequest)
     ready: dict[int, object] = {}
 
     def invoke(x: np.ndarray) -> object:

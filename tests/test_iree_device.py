@@ -211,11 +211,11 @@ def test_artifact_cache_is_reused_and_cleared(tmp_path: Path, monkeypatch: pytes
     monkeypatch.setenv(CACHE_ENV, str(tmp_path / "cache"))
     source = ROOT / "examples" / "lstm_cell.mlir"
     first = ts.compile_model(source, device="iree")
-    assert first.vmfb.parent == cache_dir() == tmp_path / "cache"
-    stamp = first.vmfb.stat().st_mtime_ns
+    assert first.executable.vmfb.parent == cache_dir() == tmp_path / "cache"
+    stamp = first.executable.vmfb.stat().st_mtime_ns
     again = ts.compile_model(source, device="iree")
-    assert again.vmfb == first.vmfb and again.vmfb.stat().st_mtime_ns == stamp
-    assert clear_cache() == 1 and not first.vmfb.exists()
+    assert again.executable.vmfb == first.executable.vmfb and again.executable.vmfb.stat().st_mtime_ns == stamp
+    assert clear_cache() == 1 and not first.executable.vmfb.exists()
 
 
 def test_a_progress_bar_while_iree_compiles(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
@@ -298,7 +298,7 @@ def test_cli_run_validate_compile_and_cache(tmp_path: Path, monkeypatch: pytest.
     vmfb = tmp_path / "lstm_cell.vmfb"
     code, _, err = cli(tosa_state_main.main, "compile", xml, "-o", str(vmfb), "-q")
     assert code == 0, err
-    assert vmfb.read_bytes() == ts.compile_model(xml, device="iree").vmfb.read_bytes()
+    assert vmfb.read_bytes() == ts.compile_model(xml, device="iree").executable.vmfb.read_bytes()
     # deployed without Python: IREE's own runner, one call from the initial state
     import subprocess
     import sys

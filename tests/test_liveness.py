@@ -104,7 +104,7 @@ def test_the_plan_deletes_each_value_after_its_last_use() -> None:
     chain, last = _chain("%x", 3)
     compiled = _compile(f"func.func @main(%x: {T}) -> {T} {{\n{chain}\n"
                         f"  return {last} : {T}\n}}")
-    body = compiled._plan.source.splitlines()[1:]
+    body = compiled.executable.plan.source.splitlines()[1:]
     assert [line.strip() for line in body] == [
         "v1 = k0(a0, a0, )", "v2 = k1(v1, a0, )", "del v1", "v3 = k2(v2, a0, )", "del v2",
         "return (v3, )"]

@@ -26,8 +26,9 @@ from tosa_state.dialects.ml_program import GlobalLoadOp, GlobalOp, GlobalStoreOp
 from tosa_state.dialects.tosa.tensor import ConcatOp
 from tosa_state.dialects.tosa.variables import VariableOp, VariableReadOp, VariableWriteOp
 from tosa_state.frontends.mlir import parse_mlir
-from tosa_state.interpreter.state import VariableStore, collect_specs
+from tosa_state.interpreter.state import VariableStore
 from tosa_state.printing import print_module
+from tosa_state.runtime import collect_specs
 from tosa_state.transforms import (
     ConvertTosaVariablesToMemRefPass,
     TosaToMLProgramPass,
@@ -188,7 +189,7 @@ def test_memref_buffers_grow_by_doubling() -> None:
     text = (Path(__file__).resolve().parent / "programs" / "growing_cache.mlir").read_text()
     compiled = ts.compile_model(parse(text), pipeline="convert-tosa-variables-to-memref")
     request = compiled.create_infer_request()
-    store = request._store
+    store = request.device_request.store
     buffers = set()
     for step in range(1, 101):
         request.infer([np.full((2, 1, 3), step, np.float32)])
@@ -242,7 +243,7 @@ def test_a_growing_cache_peaks_at_twice_its_data(pipeline: str) -> None:
     import tracemalloc
 
     request = ts.compile_model(parse(GROWING_KV), pipeline=pipeline).create_infer_request()
-    store = request._store
+    store = request.device_request.store
     x = _step(1)
     steps, slack = 300, 64 * 1024
     for _ in range(steps - 1):
@@ -275,7 +276,7 @@ def test_a_growing_cache_peaks_at_twice_its_data(pipeline: str) -> None:
 def test_memref_buffers_grow_only_along_the_axes_that_outgrow() -> None:
     """A batch that grows leaves the time capacity as it is, and the other way round."""
     request = ts.compile_model(parse(GROWING_KV)).create_infer_request()
-    store = request._store
+    store = request.device_request.store
     for _ in range(5):
         request.infer(_step(1))
     assert store.values["kv__sizes"].tolist() == [1, 5, 1, 6]  # time: 2, then 2 * 3
@@ -464,7 +465,7 @@ def test_requests_have_their_own_state(pipeline: str) -> None:
 def test_memref_writes_go_in_place_into_the_current_buffer() -> None:
     compiled = ts.compile_model(parse(ACCUMULATOR), pipeline="convert-tosa-variables-to-memref")
     request = compiled.create_infer_request()
-    store: VariableStore = request._store
+    store: VariableStore = request.device_request.store
     buffer = store.values["acc"]
     request.infer([np.ones(2, np.float32)])
     assert store.values["acc"] is buffer  # written in place

@@ -174,9 +174,9 @@ def _assert_weights_stay_compressed(compiled: object, xml: Path, count: int) -> 
     from compressed_llm import resident_weight_bytes
 
     assert len(_dequantize_ops(compiled)) == count
-    per_call = [op.name for op in compiled._plan.ops_per_call]
+    per_call = [op.name for op in compiled.executable.plan.ops_per_call]
     assert per_call.count("tosa_state.dequantize") == count
-    largest_float = max((c.size for c in compiled._plan.constants
+    largest_float = max((c.size for c in compiled.executable.plan.constants
                          if isinstance(c, np.ndarray) and c.dtype.kind == "f"), default=0)
     assert largest_float < 48 * 16  # scales and biases only, never a weight matrix
     resident, _ = resident_weight_bytes(compiled)

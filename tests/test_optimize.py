@@ -22,7 +22,7 @@ LIT = Path(__file__).parent.parent / "lit_tests" / "optimize"
 
 
 def _ops(request: ts.CompiledModel) -> list[str]:
-    return [op.name for op in request._plan.ops_per_call]
+    return [op.name for op in request.executable.plan.ops_per_call]
 
 
 def _random_inputs(model: ts.CompiledModel, rng: np.random.Generator) -> list[np.ndarray]:
@@ -65,7 +65,7 @@ def test_silero_vad_runs_without_layout_ops(tmp_path: Path) -> None:
     from streaming_vad import silero_stateful_ir
 
     model = ts.compile_model(silero_stateful_ir(tmp_path))
-    ops = model._plan.ops_per_call
+    ops = model.executable.plan.ops_per_call
     assert [op.name for op in ops].count("tosa.conv2d") == 6
     assert not [op for op in ops if op.name == "tosa.transpose"]
     assert not [op for op in ops if op.name == "tosa.add"

@@ -136,7 +136,7 @@ def test_growth_checks_and_shape_operators_are_planned():
     buffer still grows (the `if` taken) and the values stay right."""
     module = parse_mlir(ts.make_context(), GROWING, "growing.mlir")
     compiled = ts.compile_model(module)
-    plan = compiled._plan
+    plan = compiled.executable.plan
     source = plan.source
     assert "push_scope" not in source, source
     assert any(line.lstrip().startswith("if ") for line in source.splitlines()), source
@@ -242,7 +242,7 @@ def test_size_arithmetic_is_inline_and_state_ops_reach_the_store_directly():
     kernel with the request's store, fetched once per call, not through `interp`. Results:
     the running sums of an appended cache, over a reset."""
     compiled = ts.compile_model(parse_mlir(ts.make_context(), _APPEND, "append.mlir"))
-    plan = compiled._plan
+    plan = compiled.executable.plan
     source = plan.source.splitlines()
     assert source[1].strip().startswith("store = ")
     lines: dict[str, list[str]] = {}

@@ -36,13 +36,13 @@ def compiled() -> ts.CompiledModel:
 
 def _hook(request: ts.InferRequest, before: Callable[[], None]) -> None:
     """Make `request`'s calls run `before()` inside `infer`, before the model runs."""
-    plan = request._plan
+    plan = request.device_request.plan
 
     def hooked(interpreter: Any, args: Any) -> Any:
         before()
         return plan(interpreter, args)
 
-    request._plan = hooked
+    request.device_request.plan = hooked
 
 
 class _Thread(threading.Thread):

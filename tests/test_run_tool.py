@@ -227,8 +227,8 @@ def test_fortran_order_and_every_member_are_read(model: Path, tmp_path: Path) ->
         assert got[key].dtype == array.dtype and got[key].flags.writeable
 
 
-READS = ("tosa-state reads MLIR text (.mlir), OpenVINO IR (.xml, its .bin beside it) and "
-         "TFLite (.tflite)")
+READS = ("tosa-state reads MLIR text (.mlir), OpenVINO IR (.xml, its .bin beside it), "
+         "TFLite (.tflite) and TOSA flatbuffers (.tosa)")
 
 
 @pytest.mark.parametrize(

@@ -72,7 +72,7 @@ def test_large_weight_is_used_in_place_and_matches_litert(tmp_path: Path, layout
     compiled = ts.compile_model(path)
     # the weight, its reshapes and the transposed [1, K, N] the plan multiplies by: views
     # of the attribute's bytes (the file's mapping, or its one aligned copy), never copies
-    weights = [c for c in compiled._plan.constants
+    weights = [c for c in compiled.executable.plan.constants
                if isinstance(c, np.ndarray) and c.size == weight.size]
     for array in weights:
         assert shared_weights(array) and not array.flags.writeable

@@ -8,17 +8,17 @@ result = request.infer([x])
 ```
 """
 
-from tosa_state.api import compile_model, read_model
+from tosa_state.api import compile_model, compile_tosa, read_model
 from tosa_state.context import make_context
 from tosa_state.diagnostics import TosaStateError
-from tosa_state.interpreter.runtime import (
+from tosa_state.request_guard import RequestBusyError
+from tosa_state.runtime import (
     CompiledModel,
     InferRequest,
     InferResult,
     Port,
     VariableState,
 )
-from tosa_state.request_guard import RequestBusyError
 from tosa_state.validation import ValidationReport, validate
 
 __all__ = [
@@ -31,6 +31,7 @@ __all__ = [
     "ValidationReport",
     "VariableState",
     "compile_model",
+    "compile_tosa",
     "make_context",
     "read_model",
     "validate",

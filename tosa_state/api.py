@@ -4,16 +4,27 @@ from __future__ import annotations
 
 import gc
 import os
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
+from functools import partial
 
+from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 
 from tosa_state.context import make_context
-from tosa_state.devices import DEFAULT_PIPELINES, INTERPRETER, IREE, check_device
+from tosa_state.devices import (
+    DEFAULT_PIPELINES,
+    INTERPRETER,
+    IREE,
+    OPTIMIZATIONS,
+    REFERENCE,
+    check_device,
+)
+from tosa_state.devices.interpreter import InterpreterExecutable
+from tosa_state.emitters.tosa_artifact import TosaArtifact
 from tosa_state.frontends import read_model_file, verified_on_reading
-from tosa_state.interpreter.runtime import CompiledModel
 from tosa_state.progress import Progress
+from tosa_state.runtime import CompiledModel
 from tosa_state.transforms.convert_openvino_to_tosa import (
     ConvertOpenVINOToTosaPass,
     contains_openvino_ops,
@@ -22,6 +33,7 @@ from tosa_state.transforms.convert_tflite_to_tosa import ConvertTFLiteToTosaPass
 from tosa_state.transforms.pipeline import apply_pipeline
 from tosa_state.transforms.specialize_input_shapes import InputShapes, specialize_input_shapes
 from tosa_state.transforms.tosa_hoist_variables import hoist_variables
+from tosa_state.transforms.tosa_validation import Target
 from tosa_state.verification import verify_module
 
 DEFAULT_PIPELINE = DEFAULT_PIPELINES[INTERPRETER]
@@ -53,42 +65,86 @@ def compile_model(
     input dimensions first, as OpenVINO's `Model.reshape`. `progress=True` shows a progress
     bar on stderr when it is a terminal and compiling takes over a second.
     `device="iree"` compiles the model with IREE (`tosa_state.devices.iree`); the default
-    pipeline then lowers to `ml_program` globals.
+    pipeline then lowers to `ml_program` globals. `device="reference"` runs the model's
+    TOSA artifact (`compile_tosa`, PRO-FP and PRO-INT, level none) in Arm's TOSA reference
+    model (`tosa_state.devices.reference`).
     """
-    pipeline = DEFAULT_PIPELINES[check_device(device)] if pipeline is None else pipeline
+    device = check_device(device)
+    pipeline = DEFAULT_PIPELINES[device] if pipeline is None else pipeline
     with (_collector_paused(),
           Progress.on_terminal("compiling: reading", total=5, enabled=progress) as bar):
-        ctx = make_context()
-        module = model.clone() if isinstance(model, ModuleOp) else read_model_file(ctx, model)
-        if isinstance(model, ModuleOp) or not verified_on_reading(model):
-            verify_module(module)
-        if input_shapes:
-            specialize_input_shapes(module, input_shapes, entry)
-            verify_module(module)
-        bar.advance()
-        # verified once, after the last pass (the passes' own tests verify each)
-        if contains_openvino_ops(module):
-            bar.describe(f"compiling: {ConvertOpenVINOToTosaPass.name}")
-            apply_pipeline(ctx, module, ConvertOpenVINOToTosaPass.name, verify_each=False)
-        if contains_tfl_ops(module):
-            bar.describe(f"compiling: {ConvertTFLiteToTosaPass.name}")
-            apply_pipeline(ctx, module, ConvertTFLiteToTosaPass.name, verify_each=False)
-        bar.advance()
-        bar.describe("compiling: tosa-hoist-variables")
-        hoist_variables(ctx, module)
-        bar.advance()
+        ctx, module = _to_tosa(model, entry, input_shapes, bar)
         bar.describe(f"compiling: {pipeline or 'planning'}")
         apply_pipeline(ctx, module, pipeline, verify_each=False)
         verify_module(module)
         bar.advance()
         if device == IREE:
-            from tosa_state.devices.iree import IreeCompiledModel
+            from tosa_state.devices.iree import IreeExecutable
 
-            return IreeCompiledModel(module, entry, describe=bar.describe)
+            return CompiledModel(module, partial(IreeExecutable, describe=bar.describe), entry)
+        if device == REFERENCE:
+            from tosa_state.devices.reference import ReferenceExecutable
+
+            return CompiledModel(module, ReferenceExecutable, entry)
         bar.describe("compiling: planning")
-        compiled = CompiledModel(module, entry)
+        compiled = CompiledModel(module, InterpreterExecutable, entry)
         bar.advance()
     return compiled
+
+
+def compile_tosa(
+    model: str | os.PathLike[str] | ModuleOp,
+    profiles: Iterable[str] | str = ("pro_fp",),
+    extensions: Iterable[str] | str = ("variable",),
+    level: str = "8k",
+    specification_version: str = "1.0",
+    entry: str | None = None,
+    input_shapes: InputShapes | None = None,
+    progress: bool = False,
+) -> TosaArtifact:
+    """`model` as a TOSA artifact for a target (`docs/targets.md`): brought to TOSA,
+    optimised, lowered to strict TOSA 1.0 and checked against the target.
+    `artifact.ok` / `.report()` say whether the target admits it (every violation named);
+    `artifact.save("model.tosa")` writes the flatbuffer and its manifest, or raises the
+    report and writes nothing."""
+    target = Target.make(specification_version, profiles, extensions, level)
+    with (_collector_paused(),
+          Progress.on_terminal("compiling: reading", total=4, enabled=progress) as bar):
+        ctx, module = _to_tosa(model, entry, input_shapes, bar)
+        bar.describe("compiling: optimizing")
+        apply_pipeline(ctx, module, OPTIMIZATIONS, verify_each=False)
+        bar.advance()
+        bar.describe("compiling: legalizing for the target")
+        artifact = TosaArtifact.lower(ctx, module, target)
+        verify_module(module)
+        bar.advance()
+    return artifact
+
+
+def _to_tosa(model: str | os.PathLike[str] | ModuleOp, entry: str | None,
+             input_shapes: InputShapes | None, bar: Progress) -> tuple[Context, ModuleOp]:
+    """Read (or copy) `model`, specialise its shapes, convert it to TOSA and hoist its
+    variables to the module."""
+    ctx = make_context()
+    module = model.clone() if isinstance(model, ModuleOp) else read_model_file(ctx, model)
+    if isinstance(model, ModuleOp) or not verified_on_reading(model):
+        verify_module(module)
+    if input_shapes:
+        specialize_input_shapes(module, input_shapes, entry)
+        verify_module(module)
+    bar.advance()
+    # verified once, after the last pass (the passes' own tests verify each)
+    if contains_openvino_ops(module):
+        bar.describe(f"compiling: {ConvertOpenVINOToTosaPass.name}")
+        apply_pipeline(ctx, module, ConvertOpenVINOToTosaPass.name, verify_each=False)
+    if contains_tfl_ops(module):
+        bar.describe(f"compiling: {ConvertTFLiteToTosaPass.name}")
+        apply_pipeline(ctx, module, ConvertTFLiteToTosaPass.name, verify_each=False)
+    bar.advance()
+    bar.describe("compiling: tosa-hoist-variables")
+    hoist_variables(ctx, module)
+    bar.advance()
+    return ctx, module
 
 
 @contextmanager

@@ -18,6 +18,10 @@ from xdsl.ir import Operation
 
 LAYER_ATTR = "openvino.layer"
 """A discardable attribute naming an op's OpenVINO layer, used by diagnostics when present."""
+OPERATOR_ATTR = "tfl.operator"
+"""A discardable attribute naming an op's TFLite operator (`operator #3 (ADD) in subgraph
+'main'`): the TFLite importer sets it, conversions keep it on the ops they make."""
+SOURCE_ATTRS = (LAYER_ATTR, OPERATOR_ATTR)
 
 VALUE_LIMIT = 80
 """About how many characters a value (a shape, indices, ...) takes in a message."""
@@ -67,14 +71,16 @@ def _xml_attribute(tag: str, name: str) -> str | None:
 
 
 def describe_layer(op: Operation) -> str | None:
-    """`layer id=12 name='h_rv' type='ReadValue' (opset6)` for an op imported from OpenVINO IR.
+    """`layer id=12 name='h_rv' type='ReadValue' (opset6)` for an op imported from OpenVINO IR
+    (`operator #3 (ADD) in subgraph 'main'` for one from TFLite).
 
-    Taken from the op's `openvino.layer` attribute when the importer sets one, else from the
-    `<layer>` element the op's location points at; None for ops parsed from MLIR text.
+    Taken from the op's `openvino.layer` (or `tfl.operator`) attribute when there is one,
+    else from the `<layer>` element the op's location points at; None for ops parsed from
+    MLIR text.
     """
-    attr = op.attributes.get(LAYER_ATTR)
-    if isinstance(attr, StringAttr):
-        return attr.data
+    for key in SOURCE_ATTRS:
+        if isinstance(attr := op.attributes.get(key), StringAttr):
+            return attr.data
     loc = op.location
     if not isinstance(loc, FileLineColLoc) or not loc.filename.data.endswith(".xml"):
         return None

@@ -1,13 +1,15 @@
-"""The devices a compiled model runs on: `interpreter` (the numpy interpreter, default) and
-`iree` (IREE's compiler and runtime, `tosa_state.devices.iree`). Both give the same
-`CompiledModel` / `InferRequest` / `VariableState` API (`tosa_state.interpreter.runtime`)."""
+"""The devices a compiled model runs on: `interpreter` (the numpy interpreter, default),
+`iree` (IREE's compiler and runtime, `tosa_state.devices.iree`) and `reference` (the
+model's TOSA artifact in Arm's TOSA reference model, `tosa_state.devices.reference`): peers
+behind the same `CompiledModel` / `InferRequest` / `VariableState` API
+(`tosa_state.runtime`), each implementing the runtime's `Executable` and `DeviceRequest`."""
 
 from __future__ import annotations
 
 from tosa_state.diagnostics import TosaStateError
 
-INTERPRETER, IREE = "interpreter", "iree"
-DEVICES = (INTERPRETER, IREE)
+INTERPRETER, IREE, REFERENCE = "interpreter", "iree", "reference"
+DEVICES = (INTERPRETER, IREE, REFERENCE)
 
 OPTIMIZATIONS = (
     "tosa-reduce-transposes,tosa-fold-conv-bias,tosa-fold-identities,"
@@ -18,6 +20,7 @@ OPTIMIZATIONS = (
 DEFAULT_PIPELINES = {
     INTERPRETER: f"{OPTIMIZATIONS},convert-tosa-variables-to-memref",
     IREE: f"{OPTIMIZATIONS},tosa-to-mlprogram",
+    REFERENCE: OPTIMIZATIONS,
 }
 """The lowering `compile_model` runs on each device when none is given."""
 
@@ -29,5 +32,5 @@ def check_device(device: str) -> str:
     return device
 
 
-__all__ = ["DEFAULT_PIPELINES", "DEVICES", "INTERPRETER", "IREE", "OPTIMIZATIONS",
+__all__ = ["DEFAULT_PIPELINES", "DEVICES", "INTERPRETER", "IREE", "OPTIMIZATIONS", "REFERENCE",
            "check_device"]

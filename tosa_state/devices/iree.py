@@ -1,5 +1,6 @@
 """Device `iree`: the model compiled by IREE (`iree-compile`, llvm-cpu) and run by
-`iree.runtime`, with the interpreter's `CompiledModel` / `InferRequest` API.
+`iree.runtime`, behind the runtime's `CompiledModel` / `InferRequest` API
+(`tosa_state.runtime`).
 
 - **Compiling.** The module, lowered to `ml_program` globals, is made IREE input
   (`IREE_LEGALIZATION`: fixed-count loops unrolled, rank-0 conditions, exported
@@ -23,19 +24,18 @@ from typing import Any
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 
-import tosa_state.interpreter.ml_program  # noqa: F401  (ml_program globals declare state)
 from tosa_state.context import make_context
 from tosa_state.diagnostics import InferenceError, TosaStateError
 from tosa_state.dialects.ml_program import GlobalOp
 from tosa_state.dialects.tosa.variables import VariableOp
-from tosa_state.interpreter.runtime import CompiledModel, InferRequest, _ports
-from tosa_state.interpreter.state import VariableSpec, collect_specs
 from tosa_state.printing import LargeConstants, Spelling, print_module
-from tosa_state.request_guard import Exclusive
+from tosa_state.runtime.ports import input_ports, output_ports
+from tosa_state.runtime.variables import VariableSpec, collect_specs
 from tosa_state.signature import select_entry
 from tosa_state.transforms.export_state_control import GET, INITIALIZED, RESET, RESET_ALL, SET
 from tosa_state.transforms.pipeline import apply_pipeline
 
+from . import IREE
 from .iree_compile import DEFAULT_FLAGS, compile_module_text
 
 IREE_LEGALIZATION = (
@@ -76,34 +76,31 @@ def prepare_module(module: ModuleOp) -> str:
                         large=LargeConstants(resources_over=RESOURCES_OVER))
 
 
-class IreeCompiledModel(CompiledModel):
-    """A module compiled by IREE: ports and variables as the interpreter's."""
+class IreeExecutable:
+    """A module compiled by IREE (the `.vmfb`, memory-mapped) and the variables' specs,
+    shared by the requests."""
+
+    device = IREE
 
     def __init__(self, module: ModuleOp, entry: str | None = None,
                  flags: Sequence[str] = DEFAULT_FLAGS,
                  describe: Callable[[str], None] | None = None):
-        self.module = module
         func = select_entry(module, entry)
         self.entry = func.sym_name.data
-        function_type = func.function_type
-        self.inputs = _ports(func, function_type.inputs.data, func.arg_attrs, "arg",
-                             [arg.name_hint for arg in func.body.block.args])
-        self.outputs = _ports(func, function_type.outputs.data, func.res_attrs, "result")
-        self._specs = tuple(collect_specs(module))
+        self.inputs, self.outputs = input_ports(func), output_ports(func)
+        self.specs = tuple(collect_specs(module))
         self.flags = tuple(flags)
         text = prepare_module(module)
         compiled = select_entry(module, self.entry)  # its types after tosa-demote-i64
-        self._device_inputs = [p.dtype for p in _ports(
-            compiled, compiled.function_type.inputs.data, None, "arg")]
-        self._device_outputs = [p.dtype for p in _ports(
-            compiled, compiled.function_type.outputs.data, None, "result")]
-        self._device_specs = {spec.name: spec for spec in collect_specs(module)}
+        self.device_inputs = [p.dtype for p in input_ports(compiled)]
+        self.device_outputs = [p.dtype for p in output_ports(compiled)]
+        self.device_specs = {spec.name: spec for spec in collect_specs(module)}
         self.vmfb: Path = compile_module_text(text, self.flags, describe)
         rt, config = _runtime()
-        self._vm_module = rt.VmModule.mmap(config.vm_instance, str(self.vmfb))
+        self.vm_module = rt.VmModule.mmap(config.vm_instance, str(self.vmfb))
 
-    def create_infer_request(self) -> IreeInferRequest:
-        return IreeInferRequest(self)
+    def create_request(self) -> IreeRequest:
+        return IreeRequest(self)
 
 
 class IreeStore:
@@ -155,24 +152,23 @@ def to_device(array: np.ndarray, dtype: np.dtype, what: str) -> np.ndarray:
     return array.astype(dtype)
 
 
-class IreeInferRequest(InferRequest):
+class IreeRequest:
     """One IREE context: the model's globals (its state) belong to this request."""
 
-    def __init__(self, compiled: IreeCompiledModel):
-        Exclusive.__init__(self)  # the busy guard of every request (`request_guard`)
+    def __init__(self, executable: IreeExecutable):
         rt, config = _runtime()
-        self._compiled = compiled
-        self._context = rt.SystemContext(config=config, vm_modules=[compiled._vm_module])
-        functions = self._context.modules[compiled._vm_module.name]
-        self._store = IreeStore(functions, compiled._specs, compiled._device_specs)
-        self._call = _Call(rt, config.device, self._context.vm_context,
-                           compiled._vm_module.lookup_function(compiled.entry), compiled)
+        self.entry = executable.entry
+        self.context = rt.SystemContext(config=config, vm_modules=[executable.vm_module])
+        functions = self.context.modules[executable.vm_module.name]
+        self.store = IreeStore(functions, executable.specs, executable.device_specs)
+        self.call = _Call(rt, config.device, self.context.vm_context,
+                          executable.vm_module.lookup_function(executable.entry), executable)
 
-    def _run(self, args: list[Any]) -> list[np.ndarray]:
+    def run(self, args: list[Any]) -> list[np.ndarray]:
         try:
-            return self._call(args)
+            return self.call(args)
         except (RuntimeError, ValueError) as error:
-            raise InferenceError(f"error: IREE failed to run '{self._compiled.entry}': "
+            raise InferenceError(f"error: IREE failed to run '{self.entry}': "
                                  f"{error}") from None
 
 
@@ -182,19 +178,19 @@ class _Call:
     and `DeviceArray.to_host()`)."""
 
     def __init__(self, rt: Any, device: Any, vm_context: Any, function: Any,
-                 compiled: IreeCompiledModel):
+                 executable: IreeExecutable):
         from iree.runtime.array_interop import map_dtype_to_element_type
 
         self._rt, self._device, self._vm_context, self._function = rt, device, vm_context, function
         self._allocator = device.allocator
-        self._inputs = [(p.name, dtype, map_dtype_to_element_type(dtype))
-                        for p, dtype in zip(compiled.inputs, compiled._device_inputs, strict=True)]
+        self._inputs = [(p.name, dtype, map_dtype_to_element_type(dtype)) for p, dtype
+                        in zip(executable.inputs, executable.device_inputs, strict=True)]
         for name, dtype, element_type in self._inputs:
             if element_type is None:
                 raise TosaStateError(f"error: device 'iree' cannot pass input '{name}' of "
                                      f"dtype {dtype}")
         self._outputs = [(np.dtype(np.uint8) if raw == np.bool_ else raw, p.dtype) for p, raw
-                         in zip(compiled.outputs, compiled._device_outputs, strict=True)]
+                         in zip(executable.outputs, executable.device_outputs, strict=True)]
 
     def __call__(self, args: list[np.ndarray]) -> list[np.ndarray]:
         rt = self._rt
@@ -214,4 +210,4 @@ class _Call:
         return values
 
 
-__all__ = ["IREE_LEGALIZATION", "IreeCompiledModel", "IreeInferRequest", "prepare_module"]
+__all__ = ["IREE_LEGALIZATION", "IreeExecutable", "IreeRequest", "prepare_module"]

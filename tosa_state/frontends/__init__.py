@@ -11,8 +11,8 @@ from xdsl.dialects.builtin import ModuleOp
 from tosa_state.diagnostics import ModelImportError
 from tosa_state.frontends.mlir import parse_mlir, read_mlir_file
 
-ACCEPTED = ("tosa-state reads MLIR text (.mlir), OpenVINO IR (.xml, its .bin beside it) and "
-            "TFLite (.tflite)")
+ACCEPTED = ("tosa-state reads MLIR text (.mlir), OpenVINO IR (.xml, its .bin beside it), "
+            "TFLite (.tflite) and TOSA flatbuffers (.tosa)")
 """What model files the frontends read, for error messages."""
 
 _OVC = "convert it to OpenVINO IR first: `ovc {path}` writes {stem}.xml and {stem}.bin"
@@ -36,7 +36,7 @@ _FOREIGN = {
 
 def read_model_file(ctx: Context, path: str | os.PathLike[str]) -> ModuleOp:
     """Read `path`: OpenVINO IR for `.xml` (its `.bin` beside it), a TFLite flatbuffer for
-    `.tflite`, MLIR text otherwise.
+    `.tflite`, a TOSA flatbuffer for `.tosa`, MLIR text otherwise.
 
     A file in another format (`.onnx`, a binary file, ...) is a `ModelImportError` of one
     line saying what is read and how to convert it."""
@@ -49,6 +49,10 @@ def read_model_file(ctx: Context, path: str | os.PathLike[str]) -> ModuleOp:
         from tosa_state.frontends.openvino import import_openvino_ir
 
         return import_openvino_ir(path, ctx)
+    if suffix == ".tosa":
+        from tosa_state.frontends.tosa_flatbuffer import import_tosa
+
+        return import_tosa(path, ctx)
     check_model_format(path)
     return read_mlir_file(ctx, path)
 

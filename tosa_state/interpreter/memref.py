@@ -32,22 +32,17 @@ from xdsl.dialects import memref
 from xdsl.dialects.bufferization import ToBufferOp, ToTensorOp
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
-    DenseIntOrFPElementsAttr,
     MemRefType,
-    TensorType,
-    UnitAttr,
 )
 from xdsl.dialects.memref import AllocOp, CopyOp, DeallocOp, GetGlobalOp, GlobalOp
 from xdsl.dialects.tensor import ExtractSliceOp
 from xdsl.interpreter import Interpreter, InterpreterFunctions, PythonValues, impl, register_impls
 from xdsl.ir import Operation
 
-from tosa_state.diagnostics import error_at
 from tosa_state.dtypes import numpy_dtype
 from tosa_state.interpreter.op_cache import per_op
-from tosa_state.interpreter.plan import PlanError
-from tosa_state.interpreter.state import VariableSpec, VariableStore, declares_state
-from tosa_state.interpreter.tosa_variables import spec_of, variable_store
+from tosa_state.interpreter.state import VariableStore
+from tosa_state.interpreter.tosa_variables import variable_store
 
 
 @dataclass(frozen=True, slots=True)
@@ -264,33 +259,3 @@ class MemRefFunctions(InterpreterFunctions):
         return (args[0],)
 
 
-@declares_state(GlobalOp)
-def memref_global_spec(op: GlobalOp) -> VariableSpec | None:
-    """A mutable `memref.global` is a variable: its shape, dtype and initial value
-    (`uninitialized`: none). A `constant` global is not state. A global of a memref type
-    holds a dynamic variable's buffer (`convert-tosa-variables-to-memref`): the variable
-    has the buffer's shape, and starts empty."""
-    if op.constant is not None:
-        return None
-    memref_type = op.type
-    name = op.sym_name.data
-    inner = memref_type.get_element_type()
-    if isinstance(inner, MemRefType) and not memref_type.get_shape():
-        tensor_type = TensorType(inner.get_element_type(), inner.get_shape())
-        if tensor_type.has_static_shape() or not isinstance(op.initial_value, UnitAttr):
-            raise PlanError(error_at(op, f"global '{name}' of type '{memref_type}' is not "
-                                     "the buffer of a dynamic-shape variable"))
-        return spec_of(name, tensor_type, None)
-    tensor_type = TensorType(inner, memref_type.get_shape())
-    initial = op.initial_value
-    if isinstance(initial, UnitAttr):
-        initial = None
-    elif not isinstance(initial, DenseIntOrFPElementsAttr) or initial.type != tensor_type:
-        raise PlanError(error_at(op, f"global '{name}' of type '{memref_type}' has an "
-                                 f"unsupported initial value '{initial}'"))
-    if not tensor_type.has_static_shape():
-        raise PlanError(error_at(op, f"global '{name}' has a dynamic type '{memref_type}'"))
-    return spec_of(name, tensor_type, initial)
-
-
-__all__ = ["GlobalRef", "MemRefFunctions", "memref_global_spec"]

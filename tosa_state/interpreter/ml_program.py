@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr
 from xdsl.interpreter import Interpreter, InterpreterFunctions, PythonValues, impl, register_impls
 from xdsl.ir import Operation
 
@@ -28,10 +28,8 @@ from tosa_state.dialects.ml_program import (
 from tosa_state.dtypes import dense_to_numpy
 from tosa_state.interpreter.op_cache import per_op
 from tosa_state.interpreter.plan import PlanError
-from tosa_state.interpreter.state import VariableSpec, declares_state
 from tosa_state.interpreter.tosa_variables import (
     read_kernel,
-    spec_of,
     store_kernel,
     variable_store,
 )
@@ -86,24 +84,4 @@ class MLProgramFunctions(InterpreterFunctions):
         return (_constant_value(op),)
 
 
-@declares_state(GlobalOp)
-def ml_program_global_spec(op: GlobalOp) -> VariableSpec | None:
-    """A mutable `ml_program.global` is a variable (`?` dims allowed, as for
-    `tosa.variable`); an immutable one is a constant, not state."""
-    if not op.mutable:
-        return None
-    name = op.global_name
-    global_type = op.type
-    if not isinstance(global_type, TensorType):
-        raise PlanError(error_at(op, f"global '{name}' has type '{global_type}'; only "
-                                 "ranked tensor globals are supported"))
-    value = op.value
-    if value is not None and (
-        not isinstance(value, DenseIntOrFPElementsAttr) or value.type != global_type
-    ):
-        raise PlanError(error_at(op, f"global '{name}' of type '{global_type}' has an "
-                                 f"unsupported initial value '{value}'"))
-    return spec_of(name, global_type, value)
-
-
-__all__ = ["MLProgramFunctions", "ml_program_global_spec"]
+__all__ = ["MLProgramFunctions"]

@@ -6,15 +6,13 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType
 from xdsl.interpreter import Interpreter, InterpreterFunctions, PythonValues, impl, register_impls
 from xdsl.ir import Operation, SSAValue
 
 from tosa_state.dialects.ml_program import GlobalStoreOp
 from tosa_state.dialects.tosa.data_layout import ConcatOp
 from tosa_state.dialects.tosa.variables import VariableOp, VariableReadOp, VariableWriteOp
-from tosa_state.dtypes import dense_to_numpy, numpy_dtype
-from tosa_state.interpreter.state import VariableSpec, VariableStore, declares_state
+from tosa_state.interpreter.state import VariableStore
 
 STORE_KEY = "variables"
 
@@ -85,26 +83,3 @@ class StateFunctions(InterpreterFunctions):
         return ()
 
 
-@declares_state(VariableOp)
-def variable_spec(op: VariableOp) -> VariableSpec:
-    """A `tosa.variable`'s shape, dtype and decoded initial value."""
-    return spec_of(op.var_name, op.tensor_type, op.initial_value)
-
-
-def spec_of(
-    name: str, tensor_type: TensorType, initial: DenseIntOrFPElementsAttr | None
-) -> VariableSpec:
-    """The spec of a variable of `tensor_type` (`?` dims allowed).
-
-    A dynamic variable without an initial value starts *empty*: 0 in every dynamic
-    dimension (OpenVINO's start value for a ReadValue without init). Having no elements,
-    that value is fully defined, so reading it before any write is not an error."""
-    shape = tuple(tensor_type.get_shape())
-    dtype = numpy_dtype(tensor_type.get_element_type())
-    if initial is not None:
-        return VariableSpec(name, shape, dtype, dense_to_numpy(initial))
-    if any(d < 0 for d in shape):
-        empty = np.zeros(tuple(max(d, 0) for d in shape), dtype)
-        empty.flags.writeable = False
-        return VariableSpec(name, shape, dtype, empty)
-    return VariableSpec(name, shape, dtype, None)

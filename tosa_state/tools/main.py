@@ -1,20 +1,28 @@
 """`tosa-state`: the umbrella command; `tosa-state validate MODEL` checks a model against
 OpenVINO (see `tosa_state.validation`); `tosa-state compile MODEL -o X.vmfb` compiles it with
-IREE; `tosa-state cache [--clear]` shows (or empties) the cache of IREE artifacts."""
+IREE, `--target tosa -o X.tosa` writes a TOSA artifact for a target; `tosa-state check MODEL`
+lists what the target refuses; `tosa-state cache [--clear]` shows (or empties) the cache of
+IREE artifacts."""
 
 from __future__ import annotations
 
 import argparse
 import sys
 
-from tosa_state.api import compile_model
-from tosa_state.devices import DEFAULT_PIPELINES, DEVICES, INTERPRETER, IREE
+from tosa_state.api import compile_model, compile_tosa
+from tosa_state.devices import DEFAULT_PIPELINES, DEVICES, INTERPRETER, IREE, REFERENCE
 from tosa_state.devices.iree_compile import CACHE_ENV, cache_dir, clear_cache
 from tosa_state.diagnostics import TosaStateError
-from tosa_state.tools.cli import ArgumentParser, package_version, run_tool, write_atomically
+from tosa_state.emitters.tosa_artifact import TosaArtifact
+from tosa_state.files import write_atomically
+from tosa_state.tools.cli import ArgumentParser, package_version, run_tool
 from tosa_state.tools.npz import load_npz
 from tosa_state.transforms.specialize_input_shapes import parse_shapes
+from tosa_state.transforms.tosa_validation import EXTENSIONS, PROFILES
+from tosa_state.transforms.tosa_validation import LEVELS as TOSA_LEVELS
 from tosa_state.validation import ATOL, LEVELS, RTOL, validate
+
+TARGETS = ("iree", "tosa")
 
 
 def _arg_parser() -> argparse.ArgumentParser:
@@ -46,7 +54,8 @@ def _arg_parser() -> argparse.ArgumentParser:
     check.add_argument("--devices", default=INTERPRETER, metavar="D[,D...]",
                        help=f"devices to check, comma-separated: {', '.join(DEVICES)} (default "
                        f"{INTERPRETER}; {IREE} adds the level '{IREE}', the ml_program level "
-                       "compiled by IREE)")
+                       f"compiled by IREE; {REFERENCE} the level '{REFERENCE}', the model's "
+                       "TOSA artifact in the TOSA reference model)")
     check.add_argument("--atol", type=float, default=ATOL, help=f"absolute tolerance (default "
                        f"{ATOL:g})")
     check.add_argument("--rtol", type=float, default=RTOL, help=f"relative tolerance (default "
@@ -64,19 +73,41 @@ def _arg_parser() -> argparse.ArgumentParser:
     check.add_argument("-q", "--quiet", action="store_true",
                        help="print only the verdict line; no progress bar, no notes")
     build = commands.add_parser(
-        "compile", help="compile a model with IREE to a .vmfb",
-        description="Compile a model (.mlir, OpenVINO .xml or .tflite) with IREE to a .vmfb "
-        "that any IREE runtime loads, with exported state-control functions "
-        "(docs/runtime.md). The artifact is also cached.",
+        "compile", help="compile a model with IREE to a .vmfb, or to a TOSA artifact (.tosa)",
+        description="Compile a model (.mlir, OpenVINO .xml, .tflite or .tosa) with IREE to a "
+        ".vmfb that any IREE runtime loads, with exported state-control functions "
+        "(docs/runtime.md; the artifact is also cached); or, with --target tosa, to a TOSA "
+        "1.0 flatbuffer checked for its target (profiles, extensions, level) and a JSON "
+        "state manifest beside it (docs/targets.md). A model the target does not admit "
+        "exits 1 listing every violation, and nothing is written.",
     )
-    build.add_argument("model", help="an .mlir file, an OpenVINO IR .xml or a .tflite model")
-    build.add_argument("-o", "--output", required=True, metavar="MODEL.vmfb")
+    build.add_argument("model", help="an .mlir file, an OpenVINO IR .xml, a .tflite or a "
+                       ".tosa model")
+    build.add_argument("-o", "--output", required=True, metavar="MODEL.vmfb|MODEL.tosa")
+    build.add_argument("--target", choices=TARGETS, default="iree",
+                       help="what to write: an IREE .vmfb (default) or a TOSA flatbuffer")
     build.add_argument("--entry", help="the function to run (default: main, or the only one)")
     build.add_argument("--pipeline", default=None, help="lowering to the ml_program level "
-                       f"(default: '{DEFAULT_PIPELINES[IREE]}')")
+                       f"(default: '{DEFAULT_PIPELINES[IREE]}'; --target iree only)")
     build.add_argument("--input-shape", default="", metavar="SHAPES",
                        help="static shapes for dynamic inputs, e.g. x=1x8")
+    _add_target_options(build)
     build.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    check_target = commands.add_parser(
+        "check", help="check a model against a TOSA target without writing anything",
+        description="Lower a model as `compile --target tosa` does and print every "
+        "violation of the target (op, location or layer, rule), or that it is legal. Exit "
+        "code 1 when the target does not admit the model.",
+    )
+    check_target.add_argument("model", help="an .mlir file, an OpenVINO IR .xml, a .tflite or "
+                              "a .tosa model")
+    check_target.add_argument("--target", choices=("tosa",), default="tosa",
+                              help="the target kind (tosa)")
+    check_target.add_argument("--entry", help="the function to run (default: main, or the "
+                              "only one)")
+    check_target.add_argument("--input-shape", default="", metavar="SHAPES",
+                              help="static shapes for dynamic inputs, e.g. x=1x8")
+    _add_target_options(check_target)
     cache = commands.add_parser(
         "cache", help="the cache of IREE artifacts: where it is, or --clear it",
         description=f"Print the directory of cached IREE artifacts (${CACHE_ENV} overrides "
@@ -86,11 +117,44 @@ def _arg_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _add_target_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--profile", "--profiles", dest="profiles", default="pro_fp",
+                        metavar="P[,P]", help=f"TOSA profiles: {', '.join(PROFILES)} or both "
+                        "(default pro_fp)")
+    parser.add_argument("--level", default="8k", choices=tuple(TOSA_LEVELS),
+                        help="TOSA level (default 8k)")
+    parser.add_argument("--extensions", default="variable", metavar="E[,E...]",
+                        help=f"TOSA extensions ({', '.join(EXTENSIONS)}; default variable; "
+                        "'' for none)")
+    parser.add_argument("--spec-version", default="1.0", help="TOSA specification version "
+                        "(default 1.0)")
+
+
+def _tosa_artifact(args: argparse.Namespace, progress: bool) -> TosaArtifact:
+    return compile_tosa(args.model, args.profiles, args.extensions, args.level,
+                        args.spec_version, entry=args.entry,
+                        input_shapes=parse_shapes(args.input_shape), progress=progress)
+
+
+def _check(args: argparse.Namespace) -> int:
+    artifact = _tosa_artifact(args, progress=False)
+    print(artifact.report())
+    return 0 if artifact.ok else 1
+
+
 def _compile(args: argparse.Namespace) -> int:
+    if args.target == "tosa":
+        if args.pipeline is not None:
+            raise TosaStateError("error: --pipeline is for --target iree; --target tosa "
+                                 "lowers for its target (docs/targets.md)")
+        artifact = _tosa_artifact(args, progress=not args.quiet)
+        artifact.check()  # the report, exit 1, nothing written
+        artifact.save(args.output)
+        return 0
     compiled = compile_model(args.model, pipeline=args.pipeline, entry=args.entry,
                              input_shapes=parse_shapes(args.input_shape),
                              progress=not args.quiet, device=IREE)
-    write_atomically(args.output, compiled.vmfb.read_bytes())  # type: ignore[attr-defined]
+    write_atomically(args.output, compiled.executable.vmfb.read_bytes())  # type: ignore[attr-defined]
     return 0
 
 
@@ -146,6 +210,8 @@ def main(argv: list[str] | None = None) -> int:
         return _validate(args)
     if args.command == "compile":
         return _compile(args)
+    if args.command == "check":
+        return _check(args)
     if args.command == "cache":
         return _cache(args)
     raise AssertionError(args.command)  # argparse accepts no other command

@@ -24,8 +24,8 @@ from pathlib import Path
 import numpy as np
 
 from tosa_state.diagnostics import InferenceError, TosaStateError
-from tosa_state.interpreter.runtime import Port
-from tosa_state.tools.cli import write_atomically
+from tosa_state.files import write_atomically
+from tosa_state.runtime import Port
 
 Note = Callable[[str], None]
 

@@ -13,10 +13,11 @@ from xdsl.dialects.builtin import ModuleOp
 
 from tosa_state.context import make_context
 from tosa_state.diagnostics import TosaStateError
+from tosa_state.files import write_atomically
 from tosa_state.frontends import read_model_file
 from tosa_state.frontends.mlir import parse_mlir
 from tosa_state.printing import LargeConstants, Spelling, module_pieces
-from tosa_state.tools.cli import ArgumentParser, run_tool, write_atomically
+from tosa_state.tools.cli import ArgumentParser, run_tool
 from tosa_state.tools.cli import package_version as _version
 from tosa_state.tools.verify_diagnostics import DiagnosticVerifier
 from tosa_state.transforms import get_all_passes

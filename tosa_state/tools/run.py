@@ -21,8 +21,8 @@ from tosa_state.context import make_context
 from tosa_state.devices import DEVICES, INTERPRETER, IREE
 from tosa_state.diagnostics import InferenceError, TosaStateError
 from tosa_state.frontends.mlir import parse_mlir
-from tosa_state.interpreter.runtime import CompiledModel, InferRequest
 from tosa_state.progress import Progress
+from tosa_state.runtime import CompiledModel, InferRequest
 from tosa_state.tools.cli import ArgumentParser, run_tool
 from tosa_state.tools.npz import load_npz, output_arrays, port_type, save_npz, step_inputs
 from tosa_state.transforms.specialize_input_shapes import parse_shapes

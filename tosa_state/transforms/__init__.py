@@ -28,6 +28,7 @@ from tosa_state.transforms.tosa_reduce_transposes import TosaReduceTransposesPas
 from tosa_state.transforms.tosa_sink_cond_if_inputs import TosaSinkCondIfInputsPass
 from tosa_state.transforms.tosa_to_mlprogram import TosaToMLProgramPass
 from tosa_state.transforms.tosa_unroll_loops import TosaUnrollLoopsPass
+from tosa_state.transforms.tosa_validate import TosaValidatePass
 
 
 def _xdsl_passes() -> dict[str, Callable[[], type[ModulePass]]]:
@@ -68,6 +69,7 @@ def get_tosa_state_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         TosaMergeSlicedElementwisePass.name: lambda: TosaMergeSlicedElementwisePass,
         TosaRank0ConditionsPass.name: lambda: TosaRank0ConditionsPass,
         TosaUnrollLoopsPass.name: lambda: TosaUnrollLoopsPass,
+        TosaValidatePass.name: lambda: TosaValidatePass,
         TosaDemoteI64Pass.name: lambda: TosaDemoteI64Pass,
         TosaExpandDequantizePass.name: lambda: TosaExpandDequantizePass,
         TosaIntegerStatePass.name: lambda: TosaIntegerStatePass,
@@ -106,6 +108,7 @@ __all__ = [
     "TosaSinkCondIfInputsPass",
     "TosaToMLProgramPass",
     "TosaUnrollLoopsPass",
+    "TosaValidatePass",
     "get_all_passes",
     "get_tosa_state_passes",
 ]

@@ -21,10 +21,10 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from tosa_state.api import compile_model
-from tosa_state.devices import DEVICES, INTERPRETER, IREE, check_device
+from tosa_state.devices import DEVICES, INTERPRETER, IREE, REFERENCE, check_device
 from tosa_state.diagnostics import TosaStateError
-from tosa_state.interpreter.runtime import CompiledModel
 from tosa_state.progress import Progress
+from tosa_state.runtime import CompiledModel
 from tosa_state.tools.npz import Note
 from tosa_state.transforms.specialize_input_shapes import InputShapes
 from tosa_state.validation.report import Comparison, LevelReport, ValidationReport
@@ -71,7 +71,9 @@ def validate(
     (default: a `set_state` a third of the way, a reset two thirds of the way). `report.ok`
     is the verdict against `atol` and `rtol`; `report.format()` the table,
     `report.to_json()` the same for machines. `devices`: the interpreter runs every level
-    asked for; device `iree` adds a level `iree` (the `ml_program` level compiled by IREE).
+    asked for; device `iree` adds a level `iree` (the `ml_program` level compiled by IREE),
+    device `reference` a level `reference` (the model's TOSA artifact in the TOSA reference
+    model).
     """
     session_type = _openvino_session()
     path = os.fspath(model)
@@ -130,6 +132,8 @@ def _runs(levels: Sequence[str], devices: Sequence[str]) -> dict[str, tuple[str,
         runs = {level: (LEVELS[level], INTERPRETER) for level in levels}
     if IREE in devices:
         runs[IREE] = (LEVELS["ml_program"], IREE)
+    if REFERENCE in devices:
+        runs[REFERENCE] = (LEVELS["tosa"], REFERENCE)
     return runs
 
 

@@ -10,8 +10,8 @@ import ml_dtypes
 import numpy as np
 
 from tosa_state.diagnostics import TosaStateError
-from tosa_state.interpreter.runtime import CompiledModel, InferRequest, Port
 from tosa_state.progress import Progress
+from tosa_state.runtime import CompiledModel, InferRequest, Port
 from tosa_state.tools.npz import Note, step_inputs, stepped_shape
 from tosa_state.validation.report import Comparison
 

@@ -33,6 +33,7 @@ from xdsl.dialects.func import FuncOp, ReturnOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.utils.exceptions import VerifyException
 
+from tosa_state.diagnostics import OPERATOR_ATTR
 from tosa_state.dialects.tfl.common import ResourceType
 from tosa_state.dialects.tfl.data_movement import PseudoConstOp
 from tosa_state.dialects.tfl.quantized import Quantization, set_quantization
@@ -69,7 +70,7 @@ BUILDERS: dict[int, Builder] = {
     **state.BUILDERS,
     **quantized.BUILDERS,
 }
-SOURCE_ATTR = "tfl.operator"
+SOURCE_ATTR = OPERATOR_ATTR
 """Discardable attribute on each imported op: `operator #12 (FULLY_CONNECTED) in subgraph
 'main'`, used by the conversion's diagnostics."""
 FILE_ATTR = "tfl.file"

@@ -33,6 +33,7 @@ from tosa_state.transforms.openvino_to_tosa.shapes import (
     involves_runtime_shape,
     shape_arithmetic,
 )
+from tosa_state.transforms.tosa_builder.values import constant
 
 
 class SimpleBinary(OpenVINOPattern):
@@ -223,13 +224,20 @@ class Remainder(OpenVINOPattern):
 
 
 class Power(OpenVINOPattern):
-    """`tosa.pow` on floats; integers through f64 (exact for results below 2**53)."""
+    """`tosa.pow` on floats, but `x * x` for a constant exponent of 2 (the same correctly
+    rounded result; TOSA leaves `pow` of a negative base unpredictable, and the reference
+    model refuses it, where a square is defined everywhere); integers through f64 (exact
+    for results below 2**53)."""
 
     OPS = (ov.PowerOp,)
 
     def convert(self, op: ov.PowerOp, e: Emitter) -> Sequence[SSAValue]:
         element_type = element(op.lhs)
         if is_float(element_type):
+            exponent = constant(op.rhs)
+            if (exponent is not None and exponent.size == 1 and np.all(exponent == 2)
+                    and exponent.ndim <= len(dims(op.lhs))):
+                return [e.mul(op.lhs, op.lhs)]
             return [e.elementwise(tew.PowOp, op.lhs, op.rhs)]
         result = e.elementwise(tew.PowOp, e.cast(op.lhs, f64), e.cast(op.rhs, f64))
         return [e.cast(result, element_type)]

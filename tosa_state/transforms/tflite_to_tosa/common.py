@@ -22,7 +22,7 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.utils.exceptions import VerifyException
 
-from tosa_state.diagnostics import location_prefix
+from tosa_state.diagnostics import OPERATOR_ATTR, location_prefix
 from tosa_state.dialects.tfl.state import VarHandleOp
 from tosa_state.dialects.tosa import elementwise as tew
 from tosa_state.transforms.openvino_to_tosa.activation import clamp_bounds
@@ -37,7 +37,7 @@ from tosa_state.transforms.tosa_builder.values import (
     shape,
 )
 
-SOURCE_ATTR = "tfl.operator"
+SOURCE_ATTR = OPERATOR_ATTR
 
 
 def describe(op: Operation) -> str:
