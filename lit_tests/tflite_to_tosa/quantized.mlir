@@ -1,8 +1,13 @@
 // RUN: tosa-state-opt %s --split-input-file -p convert-tflite-to-tosa | filecheck %s
 
 // Full-integer (int8) TFLite ops in TOSA's integer profile, with LiteRT's built-in kernels'
-// scales and rounding: QUANTIZE as round(x * (1/scale)) + zero point (rounded half away
-// from zero: floor / ceil and select), cast to i8; DEQUANTIZE as (q - zero point) * scale;
+// scales and rounding. QUANTIZE and DEQUANTIZE as LiteRT's int8 kernels: the first
+// 8 * floor(n / 8) values (its vector loop) and the rest (one by one) computed differently,
+// a constant mask selecting: QUANTIZE as x * (1/scale) rounded half to even (adding and
+// subtracting 1.5 * 2^23) there, the exact x / scale rounded half away from zero here (a
+// quotient corrected by its residual; floor / ceil and select), + zero point, clamped, cast
+// to i8; DEQUANTIZE as q * scale + (-zero point * scale) there and (q - zero point) * scale
+// here, and per channel;
 // FULLY_CONNECTED as an i8 x i8 -> i32 tosa.matmul with the input's zero point, the i32 bias,
 // and two rescales (ruy's rounding doubling high multiply, then its half-up rounding shift);
 // ADD as both inputs shifted left 20 bits and rescaled to twice the larger scale, an i32 add,
@@ -11,20 +16,38 @@
 // LiteRT's lookup table.
 
 // CHECK-LABEL: func.func @quantize(
-// CHECK:         "tosa.const"() <{values = dense<2.000000e+00> : tensor<1x1xf32>}>
+// CHECK:         %[[LANES:.*]] = "tosa.const"() <{values = dense<{{\[\[}}true, true, true, true, true], [true, true, true, false, false]]> : tensor<2x5xi1>}>
+// CHECK:         %[[INV:.*]] = "tosa.const"() <{values = dense<2.000000e+00> : tensor<1x1xf32>}>
+// CHECK:         %[[SCALED:.*]] = tosa.mul %x, %[[INV]]
+// CHECK:         %[[BOUNDED:.*]] = tosa.clamp %[[SCALED]] {max_val = 1.024000e+03 : f32, min_val = -1.024000e+03 : f32}
+// CHECK:         %[[MAGIC:.*]] = "tosa.const"() <{values = dense<0x4B400000> : tensor<1x1xf32>}>
+// CHECK:         %[[BIG:.*]] = tosa.add %[[BOUNDED]], %[[MAGIC]]
+// CHECK:         %[[EVEN:.*]] = tosa.sub %[[BIG]], %[[MAGIC]]
 // CHECK:         tosa.floor
-// CHECK:         tosa.select
-// CHECK:         "tosa.const"() <{values = dense<-3.000000e+00> : tensor<1x1xf32>}>
-// CHECK:         tosa.clamp %{{.*}} {max_val = 1.270000e+02 : f32, min_val = -1.280000e+02 : f32}
-// CHECK:         %q = tosa.cast %{{.*}} : (tensor<2x3xf32>) -> tensor<2x3xi8>
-// CHECK:         tosa.cast %q : (tensor<2x3xi8>) -> tensor<2x3xf32>
-// CHECK:         "tosa.const"() <{values = dense<{{\[\[}}0.000000e+00, 1.000000e+00, 2.000000e+00]]> : tensor<1x3xf32>}>
-// CHECK:         "tosa.const"() <{values = dense<{{\[\[}}2.500000e-01, 1.250000e-01, 2.000000e+00]]> : tensor<1x3xf32>}>
-// CHECK:         %d = tosa.mul
-func.func @quantize(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
-  %q = tfl.quantize %x {scale = array<f32: 0.5>, zero_point = array<i64: -3>} : (tensor<2x3xf32>) -> tensor<2x3xi8>
-  %d = tfl.dequantize %q {quantized_dimension = 1 : i64, scale = array<f32: 0.25, 0.125, 2.0>, zero_point = array<i64: 0, 1, 2>} : (tensor<2x3xi8>) -> tensor<2x3xf32>
-  func.return %d : tensor<2x3xf32>
+// CHECK:         tosa.logical_and
+// CHECK:         %[[ROUNDED:.*]] = tosa.select %[[LANES]], %[[EVEN]], %{{.*}}
+// CHECK-NEXT:    "tosa.const"() <{values = dense<-3.000000e+00> : tensor<1x1xf32>}>
+// CHECK-NEXT:    tosa.add %[[ROUNDED]]
+// CHECK-NEXT:    tosa.clamp %{{.*}} {max_val = 1.270000e+02 : f32, min_val = -1.280000e+02 : f32}
+// CHECK-NEXT:    %q = tosa.cast %{{.*}} : (tensor<2x5xf32>) -> tensor<2x5xi8>
+// CHECK-NEXT:    %[[F:.*]] = tosa.cast %q : (tensor<2x5xi8>) -> tensor<2x5xf32>
+// CHECK-NEXT:    %[[S:.*]] = "tosa.const"() <{values = dense<2.500000e-01> : tensor<1x1xf32>}>
+// CHECK-NEXT:    %[[P:.*]] = tosa.mul %[[F]], %[[S]]
+// CHECK-NEXT:    %[[OFFSET:.*]] = "tosa.const"() <{values = dense<-1.250000e+00> : tensor<1x1xf32>}>
+// CHECK-NEXT:    %[[FUSED:.*]] = tosa.add %[[P]], %[[OFFSET]]
+// CHECK-NEXT:    %[[Z:.*]] = "tosa.const"() <{values = dense<5.000000e+00> : tensor<1x1xf32>}>
+// CHECK-NEXT:    %[[C:.*]] = tosa.sub %[[F]], %[[Z]]
+// CHECK-NEXT:    %[[PRODUCT:.*]] = tosa.mul %[[C]], %[[S]]
+// CHECK-NEXT:    %d = tosa.select %[[LANES]], %[[FUSED]], %[[PRODUCT]]
+// CHECK-NEXT:    "tosa.const"() <{values = dense<{{\[\[}}2.500000e-01, 1.250000e-01, 2.000000e+00, 1.000000e+00, 1.000000e+00]]> : tensor<1x5xf32>}>
+// CHECK-NEXT:    "tosa.const"() <{values = dense<{{\[\[}}0.000000e+00, 1.000000e+00, 2.000000e+00, 3.000000e+00, 4.000000e+00]]> : tensor<1x5xf32>}>
+// CHECK-NEXT:    tosa.sub %[[F]]
+// CHECK-NEXT:    %c = tosa.mul
+func.func @quantize(%x: tensor<2x5xf32>) -> (tensor<2x5xf32>, tensor<2x5xf32>) {
+  %q = tfl.quantize %x {scale = array<f32: 0.5>, zero_point = array<i64: -3>} : (tensor<2x5xf32>) -> tensor<2x5xi8>
+  %d = tfl.dequantize %q {scale = array<f32: 0.25>, zero_point = array<i64: 5>} : (tensor<2x5xi8>) -> tensor<2x5xf32>
+  %c = tfl.dequantize %q {quantized_dimension = 1 : i64, scale = array<f32: 0.25, 0.125, 2.0, 1.0, 1.0>, zero_point = array<i64: 0, 1, 2, 3, 4>} : (tensor<2x5xi8>) -> tensor<2x5xf32>
+  func.return %d, %c : tensor<2x5xf32>, tensor<2x5xf32>
 }
 
 // -----

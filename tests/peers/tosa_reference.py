@@ -304,6 +304,29 @@ def serialize(mlir_text: str, workdir: Path) -> _Graph:
     return _load_graph(path, written)
 
 
+class Artifact:
+    """The binary flatbuffer `tosa_file` that `tosa-opt --tosa-serialize` wrote for
+    `mlir_text` unchanged (the file Vela compiles), run one call at a time. Its variables'
+    new values cannot be read back (the dump is broken), so each call takes its state from
+    elsewhere (`run_reference`). The tensor names come from the JSON serialization of the same
+    text."""
+
+    def __init__(self, tosa_file: Path, mlir_text: str, workdir: Path):
+        workdir.mkdir(parents=True, exist_ok=True)
+        path = workdir / "names.json"
+        options = f"tosa-flatbuffer-filename={path} tosa-flatbuffer-schema={schema_path()}"
+        tosa_opt(to_generic(mlir_text), f"--tosa-serialize-json={options}")
+        self.graph = _load_graph(path, [])
+        self.graph.path = workdir / "artifact.tosa"
+        self.graph.path.write_bytes(tosa_file.read_bytes())
+
+    def call(self, inputs: Sequence[np.ndarray], state: Mapping[str, np.ndarray]
+             ) -> list[np.ndarray]:
+        """The function's results for `inputs`, the variables holding `state` (symbol ->
+        value)."""
+        return _step(self.graph, 0, inputs, dict(state))
+
+
 # ---------------------------------------------------------------------------------------------
 # Running
 

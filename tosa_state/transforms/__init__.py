@@ -21,6 +21,7 @@ from tosa_state.transforms.tosa_expand_dequantize import TosaExpandDequantizePas
 from tosa_state.transforms.tosa_fold_conv_bias import TosaFoldConvBiasPass
 from tosa_state.transforms.tosa_fold_identities import TosaFoldIdentitiesPass
 from tosa_state.transforms.tosa_hoist_variables import TosaHoistVariablesPass
+from tosa_state.transforms.tosa_integer_state import TosaIntegerStatePass
 from tosa_state.transforms.tosa_lower_shape_ops import TosaLowerShapeOpsPass
 from tosa_state.transforms.tosa_merge_sliced_elementwise import TosaMergeSlicedElementwisePass
 from tosa_state.transforms.tosa_rank0_conditions import TosaRank0ConditionsPass
@@ -75,6 +76,7 @@ def get_tosa_state_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         TosaValidatePass.name: lambda: TosaValidatePass,
         TosaDemoteI64Pass.name: lambda: TosaDemoteI64Pass,
         TosaExpandDequantizePass.name: lambda: TosaExpandDequantizePass,
+        TosaIntegerStatePass.name: lambda: TosaIntegerStatePass,
         TosaLowerShapeOpsPass.name: lambda: TosaLowerShapeOpsPass,
         TosaDynamicEmptyDimsPass.name: lambda: TosaDynamicEmptyDimsPass,
         TosaSinkCondIfInputsPass.name: lambda: TosaSinkCondIfInputsPass,

@@ -251,10 +251,47 @@ def _channel_shape(q: Quantization, rank: int) -> tuple[int, ...]:
     return tuple(len(q.scales) if d == q.dimension else 1 for d in range(rank))
 
 
+LANES = 8
+"""LiteRT's int8 QUANTIZE and DEQUANTIZE (`optimized_ops::AffineQuantize` / `Dequantize`,
+NEON and its SSE port) handle the flattened tensor 8 values at a time and the last
+`size % 8` values one by one, with other arithmetic (measured on its x86-64 build: every
+element of the LSTM's and GRU's states, tests/test_integer_state.py):
+
+- QUANTIZE: 8 at a time `x * f32(1 / scale)` in f32 rounded half to even; one by one
+  `x / scale` in doubles rounded half away from zero;
+- DEQUANTIZE: 8 at a time `q * scale + f32(-zero_point * scale)` in f32 (two roundings); one
+  by one the double product `scale * (q - zero_point)`, rounded once."""
+
+RINT_MAGIC = 12582912.0
+"""1.5 * 2^23: `(v + RINT_MAGIC) - RINT_MAGIC` is `v` rounded half to even for |v| < 2^22."""
+
+
+def _lanes(x: SSAValue, q: Quantization) -> tuple[int, int] | None:
+    """`(size, vectorised)` of LiteRT's per-tensor int8 kernels on `x`; None where the
+    lowering keeps one formula (per channel, dynamic shapes)."""
+    sizes = shape(x)
+    if q.per_channel or any(d < 0 for d in sizes):
+        return None
+    size = math.prod(sizes)
+    return size, size // LANES * LANES
+
+
+def _by_lanes(e: Emitter, x: SSAValue, size: int, vectorised: int,
+              vector: Callable[[], SSAValue], scalar: Callable[[], SSAValue]) -> SSAValue:
+    if vectorised == size:
+        return vector()
+    if vectorised == 0:
+        return scalar()
+    lanes = (np.arange(size) < vectorised).reshape(shape(x))
+    return e.select(e.const(lanes), vector(), scalar())
+
+
 class Quantize(TflPattern):
-    """QUANTIZE: `clamp(round(x * (1 / scale)) + zero_point)` in f32, cast to int8 (LiteRT:
-    `round(x / scale)`; TOSA has no float division: the reciprocal can land one unit away
-    when `x / scale` is within an ulp of a half)."""
+    """QUANTIZE as LiteRT's int8 kernel (`LANES`): `x * f32(1 / scale)` rounded half to
+    even (the magic-number addition) where it is vectorised, the exact quotient `x / scale`
+    rounded half away from zero elsewhere (`divide`, its residual deciding a tie of the f32
+    quotient), `+ zero_point`, clamped, cast to int8. Per channel: `x * (1 / scale)`
+    rounded half away (one quotient within an ulp of a half may round otherwise)."""
 
     OPS = (QuantizeOp,)
 
@@ -263,15 +300,34 @@ class Quantize(TflPattern):
         (x,) = operands
         q = op.params
         dims = _channel_shape(q, len(shape(x)))
-        inverse = (np.float32(1.0) / np.asarray(q.scales, np.float32)).reshape(dims)
-        scaled = emit_round_half_away(e, e.mul(x, e.const(inverse)))
-        shifted = e.add(scaled, e.const(np.asarray(q.zero_points, np.float32).reshape(dims)))
+        scales = np.asarray(q.scales, np.float32).reshape(dims)
+        inverse = (1.0 / scales.astype(np.float64)).astype(np.float32)
+        lanes = _lanes(x, q) if element(op.output) == i8 else None
+
+        def vector() -> SSAValue:
+            scaled = e.clamp(e.mul(x, e.const(inverse)), -1024.0, 1024.0)
+            magic = _scalar(e, RINT_MAGIC, x)
+            return e.sub(e.add(scaled, magic), magic)
+
+        def scalar() -> SSAValue:
+            divisor = e.const(scales)
+            head = divide(e, x, divisor)
+            product = e.mul(head, divisor)
+            residual = e.sub(e.sub(x, product), product_error(e, head, divisor, product))
+            return _round_pair(e, head, e.mul(residual, e.const(inverse)))
+
+        if lanes is None:
+            rounded = emit_round_half_away(e, e.mul(x, e.const(inverse)))
+        else:
+            rounded = _by_lanes(e, x, *lanes, vector, scalar)
+        shifted = e.add(rounded, e.const(np.asarray(q.zero_points, np.float32).reshape(dims)))
         return [e.cast(e.clamp(shifted, float(INT8_MIN), float(INT8_MAX)), element(op.output))]
 
 
 class Dequantize(TflPattern):
-    """DEQUANTIZE: `scale * (q - zero_point)` in f32 (exactly LiteRT's double product
-    rounded once to f32)."""
+    """DEQUANTIZE as LiteRT's int8 kernel (`LANES`): `cast(q) * scale + offset` where it
+    is vectorised, `(cast(q) - zero_point) * scale` (the double product rounded once)
+    elsewhere, per channel and for other types."""
 
     OPS = (DequantizeOp,)
 
@@ -280,9 +336,21 @@ class Dequantize(TflPattern):
         (x,) = operands
         q = op.params
         dims = _channel_shape(q, len(shape(x)))
-        centred = e.sub(e.cast(x, f32), e.const(np.asarray(q.zero_points, np.float32)
-                                                .reshape(dims)))
-        return [e.mul(centred, e.const(np.asarray(q.scales, np.float32).reshape(dims)))]
+        floats = e.cast(x, f32)
+        scale = e.const(np.asarray(q.scales, np.float32).reshape(dims))
+
+        def product() -> SSAValue:
+            zero_point = np.asarray(q.zero_points, np.float32).reshape(dims)
+            return e.mul(e.sub(floats, e.const(zero_point)), scale)
+
+        def fused() -> SSAValue:
+            offset = np.float32(-q.zero_points[0] * np.float64(np.float32(q.scales[0])))
+            return e.add(e.mul(floats, scale), e.const(np.full(dims, offset, np.float32)))
+
+        lanes = _lanes(x, q) if element(x) == i8 else None
+        if lanes is None:
+            return [product()]
+        return [_by_lanes(e, x, *lanes, fused, product)]
 
 
 QUANTIZED_PATTERNS = (Quantize, Dequantize)
