@@ -6,8 +6,9 @@ The frontends are families that know nothing of each other: OpenVINO (`dialects.
 and TFLite (`dialects.tfl`, `frontends.tflite`, `transforms.tflite_to_tosa`,
 `transforms.convert_tflite_to_tosa`). What both need lives below both: in the TOSA builder
 (`transforms.tosa_builder`), which imports no family, or in a neutral module. Below them,
-dialects import no frontend, pass or runtime, and the passes and frontends do not import
-the interpreter (constant folding goes through `tosa_state.folding`)."""
+dialects import no frontend, pass or runtime, the passes and frontends do not import
+the interpreter (constant folding goes through `tosa_state.folding`), the interpreter
+imports no pass or frontend, and the `xdsl.universe` plugin no runtime."""
 
 from __future__ import annotations
 
@@ -41,6 +42,10 @@ RULES: tuple[tuple[tuple[str, ...], tuple[str, ...], str], ...] = (
      "a dialect imports a frontend, a pass or the runtime"),
     (("tosa_state.frontends", "tosa_state.transforms"), RUNTIME,
      "a frontend or a pass imports the runtime"),
+    (("tosa_state.interpreter",), ("tosa_state.frontends", "tosa_state.transforms"),
+     "the interpreter imports a frontend or a pass"),
+    (("tosa_state.universe",), RUNTIME,
+     "the xdsl.universe plugin imports the runtime (tests/test_lazy_loading.py: nor lazily)"),
 )
 """(importers, imported, what is wrong): no module under an importer prefix imports one
 under an imported prefix."""
