@@ -205,7 +205,7 @@ class FunctionPlan:
         self._names: dict[SSAValue, str] = {}
         self._folded: dict[SSAValue, Any] = {}
         self._ints: set[SSAValue] = set()
-        """Step indices of loops kept as Python ints (see `_step_indices`)."""
+        """Step indices of loops kept as Python ints (`plan_fusions.step_indices`)."""
         self._lines: list[str] = []
         block = self.func.body.block
         for i, arg in enumerate(block.args):
@@ -492,7 +492,7 @@ class FunctionPlan:
 
     def _emit_on_step_index(self, op: Operation, depth: int, in_place: Collection[ScatterOp]
                             ) -> bool:
-        """Plan `op` if it works on a step index kept as a Python int (see `_step_indices`):
+        """Plan `op` if it works on a step index kept as a Python int (`plan_fusions`):
         the index's update, a one-row gather (a slice) or an in-place scatter of one row
         (an assignment); an index out of range fails in the op's kernel, with its message.
         Returns whether it did."""

@@ -152,6 +152,7 @@ UNFUSED_LOOP = LoopFusion(None, frozenset(), {})
 
 
 def loop_fusion(op: WhileOp) -> LoopFusion:
+    """What of `op` the plan fuses (`UNFUSED_LOOP`: nothing)."""
     in_place = accumulators(op)
     compared = scalar_comparison(op.cond_graph.block)
     return LoopFusion(compared, frozenset(step_indices(op, compared, set(in_place.values()))),
