@@ -142,7 +142,8 @@ def litert_tanh(x: np.ndarray) -> np.ndarray:
 def _folded(function: Callable[..., object], *arrays: np.ndarray) -> np.ndarray:
     """`function(emitter, *constants)` folded to a constant by the conversion's emitter
     (which runs the interpreter's kernels on constant operands)."""
-    from tosa_state.transforms.openvino_to_tosa.common import Emitter, Lowering, constant
+    from tosa_state.transforms.tosa_builder.emitter import Emitter, Lowering
+    from tosa_state.transforms.tosa_builder.values import constant
 
     e = Emitter(Lowering(), None)
     return np.asarray(constant(function(e, *(e.const(a) for a in arrays))))

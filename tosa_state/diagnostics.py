@@ -10,10 +10,11 @@ from __future__ import annotations
 import functools
 import html
 import re
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
-from xdsl.dialects.builtin import FileLineColLoc, StringAttr
+from xdsl.dialects.builtin import DYNAMIC_INDEX, FileLineColLoc, StringAttr
 from xdsl.ir import Operation
 
 LAYER_ATTR = "openvino.layer"
@@ -130,3 +131,11 @@ def brief(value: object, limit: int = VALUE_LIMIT, separator: str = ", ") -> str
         shown.append(piece)
         used += len(piece) + len(separator)
     return f"{brackets[0]}{separator.join(shown)}{separator}{tail}{brackets[1]}"
+
+
+def format_shape(shape: Sequence[int] | None) -> str:
+    """A shape as OpenVINO prints it (our messages use it whatever the frontend): `[1,?,4]`,
+    `[]`, or `[...]` for a dynamic rank."""
+    if shape is None:
+        return "[...]"
+    return brief(["?" if d == DYNAMIC_INDEX else str(d) for d in shape], separator=",")

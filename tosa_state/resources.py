@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 from xdsl.dialects.builtin import (
@@ -77,6 +78,27 @@ def identity(attr: Attribute) -> object:
 def address(view: memoryview) -> int:
     """Where `view`'s bytes start in memory (0 for an empty view)."""
     return int(np.frombuffer(view, np.uint8).ctypes.data) if view.nbytes else 0
+
+
+MAPPED_MIN_BYTES = 1 << 16
+"""A model file's constants (OpenVINO `.bin`, `.tflite` buffers) of at least this many bytes
+are used in place in its mapping; smaller ones are copied (they cost nothing, and keep no
+reference to the file)."""
+
+
+def read_into(path: str | Path, offset: int, view: memoryview) -> int:
+    """Read the file's bytes from `offset` into `view`, through `read` calls (not through a
+    mapping of the file, whose pages stay untouched); how many bytes it read: fewer than
+    `view` holds only if the file ended first."""
+    with open(path, "rb", buffering=0) as file:
+        file.seek(offset)
+        done = 0
+        while done < len(view):
+            read = file.readinto(view[done:])
+            if not read:
+                break
+            done += read
+    return done
 
 
 def shared_weights(array: object) -> bool:

@@ -8,6 +8,11 @@ xDSL's own `tosa` and `ml_program` dialects lack to them, as xDSL loads them: `t
 `ml_program.global_store`. No op xDSL defines is replaced, so `xdsl-opt` parses,
 verifies and prints the stateful ops, and runs our passes on them, and every other
 input behaves as without the plugin.
+
+Every `xdsl-opt` run in the environment loads the plugin, so it is cheap: dialects and
+passes are registered by name with loader callables (as xDSL's own registry), and loading
+it imports `tosa_state.transforms`' table of passes, no pass, dialect or runtime
+(`tests/test_lazy_loading.py`; `benchmarks/import_cost.py` measures it, docs/passes.md).
 """
 
 from __future__ import annotations

@@ -16,31 +16,33 @@ of that once. It
           return (v7,)
 
 Control flow is planned too: `tosa.cond_if` and `scf.if` become a Python `if` and
-`tosa.while_loop` a
-Python `while` around the planned ops of their regions (constants inside are folded once,
-values from outside are plain locals), so a loop step costs what the same ops cost in a
-function (a condition comparing a one-element integer with a constant compares Python
-ints; a step index that only advances and selects one row to gather or scatter is a Python
-int, the gather a slice and the scatter an assignment). Other ops with regions run their
-regions through the stock interpreter, with the values they capture from outside put in its
-scope first. Each local is deleted after its last use
-(`liveness.py`), so a call holds only its live values. A failing op is reported with its
-location and layer (the generated line maps back to the op; `run_errors.py`). A call of the
-entry is a transaction of the request's store (`state.py`): if it raises, no variable
-changes.
+`tosa.while_loop` a Python `while` around the planned ops of their regions (constants inside
+are folded once, values from outside are plain locals), so a loop step costs what the same
+ops cost in a function. Other ops with regions run their regions through the stock
+interpreter, with the values they capture from outside put in its scope first. Each local is
+deleted after its last use (`liveness.py`), so a call holds only its live values. A failing
+op is reported with its location and layer (the generated line maps back to the op;
+`run_errors.py`). A call of the entry is a transaction of the request's store (`state.py`):
+if it raises, no variable changes.
+
+What the models' IR repeats is fused (`plan_fusions.py` finds it, this module emits it):
+gathers of whole rows and grouped-query products become one kernel call each; a loop
+condition comparing a one-element integer with a constant compares Python ints, a step
+index that only advances and selects one row to gather or scatter is a Python int (the
+gather a slice, the scatter an assignment), and an output the loop only scatters into is
+updated in place.
 """
 
 from __future__ import annotations
 
 import linecache
-import math
 from collections.abc import Callable, Collection, Sequence
 from itertools import count
 from typing import Any
 
 import numpy as np
 from xdsl.dialects import scf
-from xdsl.dialects.builtin import IntegerType, ModuleOp, TensorType
+from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.dialects.func import CallOp, FuncOp, ReturnOp
 from xdsl.interpreter import Interpreter, InterpreterFunctions, OpImplResult
 from xdsl.ir import Block, Operation, Region, SSAValue
@@ -48,24 +50,23 @@ from xdsl.traits import IsTerminator, is_side_effect_free
 
 from tosa_state.diagnostics import TosaStateError, error_at
 from tosa_state.dialects.tosa.control_flow import IfOp, WhileOp, YieldOp
-from tosa_state.dialects.tosa.elementwise import AddOp, GreaterOp
-from tosa_state.dialects.tosa.shape import DimOp
+from tosa_state.dialects.tosa.elementwise import AddOp
 from tosa_state.dialects.tosa.tensor import (
-    ConstOp,
     GatherOp,
-    MatMulOp,
-    ReshapeOp,
     ScatterOp,
-    TileOp,
-    TransposeOp,
 )
 from tosa_state.dialects.tosa_state import NotFolded
 from tosa_state.dtypes import numpy_dtype
 from tosa_state.interpreter.liveness import releases
+from tosa_state.interpreter.plan_fusions import (
+    UNFUSED_LOOP,
+    Fusion,
+    block_fusions,
+    loop_fusion,
+    static_dim,
+)
 from tosa_state.interpreter.run_errors import run_failure
 from tosa_state.interpreter.tosa_tensor import (
-    gather_rows,
-    grouped_product,
     scatter_into,
     shape_only,
 )
@@ -143,7 +144,8 @@ class FunctionPlan:
     """One `func.func`, compiled to a Python function `plan(interpreter, args) -> results`.
 
     `model_inputs`: the function's arguments are the model's inputs (it is the entry), so
-    that errors may name them."""
+    that errors may name them; `fuse`: with the fusions of `plan_fusions` (without, every
+    op is planned alike)."""
 
     def __init__(
         self,
@@ -151,8 +153,10 @@ class FunctionPlan:
         interpreter: Interpreter,
         plan_of: Callable[[str, Operation], FunctionPlan],
         model_inputs: bool = False,
+        fuse: bool = True,
     ):
         self.func = func
+        self._fuse = fuse
         self._model_inputs = model_inputs
         self.name = func.sym_name.data
         self._plan_of = plan_of
@@ -218,7 +222,7 @@ class FunctionPlan:
         self._names: dict[SSAValue, str] = {}
         self._folded: dict[SSAValue, Any] = {}
         self._ints: set[SSAValue] = set()
-        """Step indices of loops kept as Python ints (see `_step_indices`)."""
+        """Step indices of loops kept as Python ints (`plan_fusions.step_indices`)."""
         self._lines: list[str] = []
         block = self.func.body.block
         for i, arg in enumerate(block.args):
@@ -285,24 +289,19 @@ class FunctionPlan:
     ) -> Operation | None:
         """Plan the ops of `block` at indentation `depth`, but `skip`; returns its terminator
         (unplanned). The scatters of `in_place` write into their `values_in`."""
-        rows = self._row_gathers(block)
-        products = self._grouped_products(block)
-        fused = {op for first, gather in rows.values() for op in (first, gather)}
-        chains = {op for _, chain in products.values() for op in chain}
+        fusions = block_fusions(block, self._folded) if self._fuse else {}
+        fused = {op: fusion for fusion in fusions.values() for op in fusion.fused}
         for op in run_order(block):  # state writes as early as they can run
             if op.has_trait(IsTerminator):
                 return op
-            if op is skip or op in fused:
+            if op is skip:
                 continue
-            if op in rows:
-                self._emit_row_gather(op, *rows[op], depth)
+            if op in fusions:
+                self._emit_fusion(fusions[op], depth)
                 continue
-            if op in products:
-                self._emit_grouped_product(op, *products[op], depth)
-                continue
-            if op in chains:
-                if not op.results[0].has_one_use():
-                    self._emit_shape_only(op, depth)  # type: ignore[arg-type]
+            if op in fused:
+                if op in fused[op].shape_only:
+                    self._emit_shape_only(op, depth)
                 continue
             if self._emit_on_step_index(op, depth, in_place):
                 continue
@@ -326,91 +325,29 @@ class FunctionPlan:
                 self._emit_op(op, depth)
         return None
 
-    def _row_gathers(self, block: Block) -> dict[ReshapeOp, tuple[ReshapeOp, GatherOp]]:
-        """The `reshape(gather(reshape(x)))` chains of `block` (a Gather of whole rows as
-        converted: `tosa_tensor.gather_rows`), by their last reshape: each reshape's result
-        used only by the next op, `x` not a constant, not one row (a loop step's gather,
-        planned on its step index)."""
-        found: dict[ReshapeOp, tuple[ReshapeOp, GatherOp]] = {}
-        for gather in block.ops:
-            if not isinstance(gather, GatherOp):
-                continue
-            first, uses = gather.values.owner, list(gather.output.uses)
-            if not (isinstance(first, ReshapeOp) and first.parent is block
-                    and first.output.has_one_use() and len(uses) == 1
-                    and first.input1 not in self._folded
-                    and gather.indices.type.get_shape() != (1, 1)):  # one row: a step's
-                continue
-            last = uses[0].operation
-            if isinstance(last, ReshapeOp) and last.parent is block and uses[0].index == 0:
-                found[last] = (first, gather)
-        return found
-
-    def _emit_row_gather(self, last: ReshapeOp, first: ReshapeOp, gather: GatherOp,
-                         depth: int) -> None:
-        """One `gather_rows` call for the chain, at its last reshape (its operands are all
-        computed by then), reported as the gather when it fails."""
-        kernels = [_plan_kernel(self._impls[type(op)][0], op) for op in (first, gather, last)]
-        assert all(k is not None for k in kernels)
-        fn = self._bind(gather_rows(*kernels))  # type: ignore[arg-type]
-        args = self._list([first.input1, first.shape, gather.indices, last.shape])
-        self._fresh(last.results)
-        self._emit(gather, f"{self._names[last.output]} = {fn}({args})", depth)
-
-    def _grouped_products(self, block: Block
-                          ) -> dict[MatMulOp, tuple[TileOp, list[ReshapeOp | TransposeOp]]]:
-        """The `tosa.matmul`s of `block` whose second operand is
-        `transpose(reshape(... reshape(tile(x))))` (`tosa_tensor.grouped_product`), by the
-        matmul: the tile and the reshapes / `[0, 2, 1]` transpose between (each result used
-        only by the next op, in `block`)."""
-        found: dict[MatMulOp, tuple[TileOp, list[ReshapeOp | TransposeOp]]] = {}
-        for matmul in block.ops:
-            if not isinstance(matmul, MatMulOp):
-                continue
-            chain: list[ReshapeOp | TransposeOp] = []
-            value = matmul.b
-            owner = value.owner
-            if isinstance(owner, TransposeOp) and tuple(owner.perms.get_values()) == (0, 2, 1):
-                chain.append(owner)
-                value = owner.input1
-            while isinstance(owner := value.owner, ReshapeOp):
-                chain.append(owner)
-                value = owner.input1
-            tile = value.owner
-            if (isinstance(tile, TileOp) and tile.parent is block and value not in self._folded
-                    and any(isinstance(op, ReshapeOp) for op in chain)
-                    and all(op.parent is block and _used_for_shape_besides(op, user)
-                            for op, user in zip(chain, [matmul, *chain], strict=False))):
-                found[matmul] = (tile, chain)
-        return found
-
-    def _emit_shape_only(self, op: ReshapeOp | TransposeOp, depth: int) -> None:
-        """A reshape / transpose of a grouped product's chain whose result is read by
-        `tosa.dim`s only (besides the chain): its shape, computed on an array of no memory
-        (`shape_only`), so that nothing is copied."""
+    def _kernel(self, op: Operation) -> Callable[..., Any]:
         kernel = _plan_kernel(self._impls[type(op)][0], op)
-        assert kernel is not None
+        assert kernel is not None, op.name
+        return kernel
+
+    def _emit_fusion(self, fusion: Fusion, depth: int) -> None:
+        """One call of the fusion's kernel at its anchor (`plan_fusions`)."""
+        fn = self._bind(fusion.build(self._kernel))
+        args = self._list(fusion.operands)
+        (result,) = fusion.anchor.results
+        self._fresh([result])
+        self._emit(fusion.reported, f"{self._names[result]} = {fn}({args})", depth)
+
+    def _emit_shape_only(self, op: Operation, depth: int) -> None:
+        """A fused op whose result `tosa.dim`s read too (a reshape of a grouped product's
+        chain): its shape, computed on an array of no memory (`shape_only`), so that
+        nothing is copied."""
+        kernel = self._kernel(op)
         operands = [self._names[v] for v in op.operands]
         operands[0] = f"{self._bind(shape_only)}({operands[0]})"
         self._fresh(op.results)
         self._emit(op, f"{self._names[op.results[0]]} = {self._bind(kernel)}"
                        f"({', '.join(operands)})", depth)
-
-    def _emit_grouped_product(self, matmul: MatMulOp, tile: TileOp,
-                              chain: list[ReshapeOp | TransposeOp], depth: int) -> None:
-        """One `grouped_product` call at the matmul (the tile ran before it)."""
-        reshapes = [op for op in reversed(chain) if isinstance(op, ReshapeOp)]
-        transpose = chain[0] if isinstance(chain[0], TransposeOp) else None
-        kernel = _plan_kernel(self._impls[MatMulOp][0], matmul)
-        kernels = [_plan_kernel(self._impls[ReshapeOp][0], op) for op in reshapes]
-        flip = None if transpose is None else _plan_kernel(self._impls[TransposeOp][0],
-                                                             transpose)
-        assert kernel is not None and all(k is not None for k in kernels)
-        fn = self._bind(grouped_product(kernel, kernels, flip))  # type: ignore[arg-type]
-        args = self._list([matmul.a, tile.output, matmul.a_zp, matmul.b_zp,
-                           *(op.shape for op in reshapes)])
-        self._fresh(matmul.results)
-        self._emit(matmul, f"{self._names[matmul.output]} = {fn}({args})", depth)
 
     def _emit_op(self, op: Operation, depth: int) -> None:
         if type(op) not in self._impls:
@@ -530,9 +467,8 @@ class FunctionPlan:
         copied once before the loop and updated in place."""
         carried = [f"s{len(self._names)}_{i}" for i in range(len(op.input_list))]
         cond, body = op.cond_graph.block, op.body_graph.block
-        in_place = _accumulators(op)
-        compared = _scalar_comparison(cond)
-        steps = set(_step_indices(op, compared, set(in_place.values())))
+        loop = loop_fusion(op) if self._fuse else UNFUSED_LOOP
+        in_place, compared, steps = loop.in_place, loop.compared, loop.steps
         for i, value in enumerate(op.input_list):
             init = self._names[value]
             if i in in_place:
@@ -575,7 +511,7 @@ class FunctionPlan:
 
     def _emit_on_step_index(self, op: Operation, depth: int, in_place: Collection[ScatterOp]
                             ) -> bool:
-        """Plan `op` if it works on a step index kept as a Python int (see `_step_indices`):
+        """Plan `op` if it works on a step index kept as a Python int (`plan_fusions`):
         the index's update, a one-row gather (a slice) or an in-place scatter of one row
         (an assignment); an index out of range fails in the op's kernel, with its message.
         Returns whether it did."""
@@ -588,7 +524,7 @@ class FunctionPlan:
         if not isinstance(op, GatherOp | ScatterOp) or op.indices not in self._ints:
             return False
         index = self._names[op.indices]
-        rows = _static_dim(op.values if isinstance(op, GatherOp) else op.values_in, 1)
+        rows = static_dim(op.values if isinstance(op, GatherOp) else op.values_in, 1)
         wrapped = f"{self._bind(_int_tensor(op.indices))}({index})"
         if isinstance(op, GatherOp):
             values, kernel = self._names[op.values], self._bind(_plan_kernel(
@@ -627,48 +563,6 @@ class FunctionPlan:
         return op
 
 
-def _used_for_shape_besides(op: Operation, user: Operation) -> bool:
-    """Whether `op`'s result is used by `user` once and otherwise only by `tosa.dim`s."""
-    uses = [u.operation for u in op.results[0].uses]
-    return uses.count(user) == 1 and all(u is user or isinstance(u, DimOp) for u in uses)
-
-
-def _scalar_comparison(cond: Block) -> GreaterOp | None:
-    """The `tosa.greater` of one-element integer tensors that `cond` yields, when it is all
-    `cond` computes besides constants: the plan compares Python ints instead (a loop's
-    counter against its end, say)."""
-    terminator = cond.last_op
-    ops = list(cond.ops)[:-1]
-    if not ops or not isinstance(terminator, YieldOp) or len(terminator.inputs) != 1:
-        return None
-    greater = ops[-1]
-    if (
-        not isinstance(greater, GreaterOp)
-        or terminator.inputs[0] is not greater.results[0]
-        or not all(isinstance(o, ConstOp) for o in ops[:-1])
-    ):
-        return None
-    for operand in greater.operands:
-        if not (_one_integer(operand) and (operand.owner in ops or operand.owner is cond)):
-            return None
-    return greater
-
-
-def _static_dim(value: SSAValue, axis: int) -> int | None:
-    value_type = value.type
-    if not isinstance(value_type, TensorType) or not value_type.has_static_shape():
-        return None
-    return value_type.get_shape()[axis]
-
-
-def _one_integer(value: SSAValue) -> bool:
-    value_type = value.type
-    return (isinstance(value_type, TensorType)
-            and isinstance(value_type.element_type, IntegerType)
-            and value_type.has_static_shape()
-            and math.prod(value_type.get_shape()) == 1)
-
-
 def _int_tensor(value: SSAValue) -> Callable[[int], np.ndarray]:
     """A Python int back as an array of `value`'s (one-element) type."""
     value_type = value.type
@@ -678,85 +572,12 @@ def _int_tensor(value: SSAValue) -> Callable[[int], np.ndarray]:
     return lambda n: np.full(shape, n, dtype)
 
 
-def _step_indices(op: WhileOp, compared: GreaterOp | None,
-                  in_place: Collection[ScatterOp]) -> list[int]:
-    """The carried values of `op` that the plan may keep as Python ints: one-element
-    integer tensors (a step index `[1, 1]` or counter `[1]`) that the body advances by
-    adding a constant and otherwise uses only as the indices of one-row `tosa.gather`s
-    of one batch and of in-place `tosa.scatter`s of one row, and that `cond_graph` uses
-    at most in its comparison with a constant (`compared`)."""
-    cond, body = op.cond_graph.block, op.body_graph.block
-    body_yield = body.last_op
-    found = []
-    for index, arg in enumerate(body.args):
-        if not _one_integer(arg) or any(u.operation is not compared
-                                        for u in cond.args[index].uses):
-            continue
-        adds = [u.operation for u in arg.uses if isinstance(u.operation, AddOp)]
-        if len(adds) != 1 or not _advances(adds[0], arg, index, body_yield):
-            continue
-        if all(u.operation is adds[0] or _one_row(u.operation, u.index, in_place)
-               for u in arg.uses):
-            found.append(index)
-    return found
-
-
-def _advances(add: AddOp, arg: SSAValue, index: int, body_yield: Operation | None) -> bool:
-    """Whether `add` is `arg + constant`, yielded at `index` and used nowhere else."""
-    other = add.operands[1] if add.operands[0] is arg else add.operands[0]
-    uses = list(add.output.uses)
-    return (
-        other is not arg
-        and isinstance(other.owner, ConstOp)
-        and _one_integer(other)
-        and add.output.type == arg.type
-        and len(uses) == 1
-        and uses[0].operation is body_yield
-        and uses[0].index == index
-    )
-
-
-def _one_row(user: Operation, operand: int, in_place: Collection[ScatterOp]) -> bool:
-    """Whether `user` takes a `[1, 1]` step index as the indices (operand 1) of a gather
-    from one batch of static rows, or of an in-place scatter of one row."""
-    if operand != 1:
-        return False
-    if isinstance(user, GatherOp):
-        return _static_dim(user.values, 0) == 1 and _static_dim(user.values, 1) is not None
-    return (isinstance(user, ScatterOp) and user in in_place
-            and _static_dim(user.values_in, 0) == 1
-            and _static_dim(user.values_in, 1) is not None)
-
-
-def _accumulators(op: WhileOp) -> dict[int, ScatterOp]:
-    """The carried values of `op` (by index) that its body only updates through one
-    `tosa.scatter` whose result it yields in the same place, and that `cond_graph` does not
-    read: nothing else sees the old value, so the scatter may write in place."""
-    cond, body = op.cond_graph.block, op.body_graph.block
-    body_yield = body.last_op
-    found: dict[int, ScatterOp] = {}
-    for index, arg in enumerate(body.args):
-        uses = list(arg.uses)
-        if len(uses) != 1 or cond.args[index].uses:
-            continue
-        scatter = uses[0].operation
-        if not isinstance(scatter, ScatterOp) or uses[0].index != 0:
-            continue
-        result_uses = list(scatter.values_out.uses)
-        if (
-            len(result_uses) == 1
-            and result_uses[0].operation is body_yield
-            and result_uses[0].index == index
-        ):
-            found[index] = scatter
-    return found
-
-
 class ModulePlan:
     """Plans of every function of a module, built lazily and shared by all requests."""
 
-    def __init__(self, module: ModuleOp, interpreter: Interpreter):
+    def __init__(self, module: ModuleOp, interpreter: Interpreter, fuse: bool = True):
         self.module = module
+        self._fuse = fuse
         self._interpreter = interpreter
         self._funcs = {
             op.sym_name.data: op for op in module.body.block.ops if isinstance(op, FuncOp)
@@ -780,7 +601,7 @@ class ModulePlan:
             self._planning.append(name)
             try:
                 plan = FunctionPlan(self._funcs[name], self._interpreter, self.plan,
-                                    model_inputs=call is None)
+                                    model_inputs=call is None, fuse=self._fuse)
             finally:
                 self._planning.pop()
             self._plans[name] = plan

@@ -1,37 +1,89 @@
 """Passes, by command-line name. Each is an xDSL `ModulePass`:
 `Pass().apply(tosa_state.make_context(), module)`."""
 
+from __future__ import annotations
+
 from collections.abc import Callable
+from importlib import import_module
+from typing import TYPE_CHECKING
 
-from xdsl.passes import ModulePass
+if TYPE_CHECKING:
+    from xdsl.passes import ModulePass
 
-from tosa_state.transforms.convert_openvino_to_tosa import ConvertOpenVINOToTosaPass
-from tosa_state.transforms.convert_tflite_to_tosa import ConvertTFLiteToTosaPass
-from tosa_state.transforms.convert_tosa_variables_to_memref import (
-    ConvertTosaVariablesToMemRefPass,
-)
-from tosa_state.transforms.export_state_control import ExportStateControlPass
-from tosa_state.transforms.externalize_state import ExternalizeStatePass
-from tosa_state.transforms.make_stateful import MakeStatefulPass
-from tosa_state.transforms.mlprogram_stores_last import MLProgramStoresLastPass
-from tosa_state.transforms.specialize_input_shapes import SpecializeInputShapesPass
-from tosa_state.transforms.tosa_demote_i64 import TosaDemoteI64Pass
-from tosa_state.transforms.tosa_dynamic_empty_dims import TosaDynamicEmptyDimsPass
-from tosa_state.transforms.tosa_expand_dequantize import TosaExpandDequantizePass
-from tosa_state.transforms.tosa_fold_conv_bias import TosaFoldConvBiasPass
-from tosa_state.transforms.tosa_fold_identities import TosaFoldIdentitiesPass
-from tosa_state.transforms.tosa_hoist_variables import TosaHoistVariablesPass
-from tosa_state.transforms.tosa_integer_state import TosaIntegerStatePass
-from tosa_state.transforms.tosa_lower_shape_ops import TosaLowerShapeOpsPass
-from tosa_state.transforms.tosa_merge_sliced_elementwise import TosaMergeSlicedElementwisePass
-from tosa_state.transforms.tosa_rank0_conditions import TosaRank0ConditionsPass
-from tosa_state.transforms.tosa_reduce_transposes import TosaReduceTransposesPass
-from tosa_state.transforms.tosa_runtime_checks import TosaRuntimeChecksPass
-from tosa_state.transforms.tosa_sink_cond_if_inputs import TosaSinkCondIfInputsPass
-from tosa_state.transforms.tosa_static_state import TosaStaticStatePass
-from tosa_state.transforms.tosa_to_mlprogram import TosaToMLProgramPass
-from tosa_state.transforms.tosa_unroll_loops import TosaUnrollLoopsPass
-from tosa_state.transforms.tosa_validate import TosaValidatePass
+    from tosa_state.transforms.convert_openvino_to_tosa import ConvertOpenVINOToTosaPass
+    from tosa_state.transforms.convert_tflite_to_tosa import ConvertTFLiteToTosaPass
+    from tosa_state.transforms.convert_tosa_variables_to_memref import (
+        ConvertTosaVariablesToMemRefPass,
+    )
+    from tosa_state.transforms.export_state_control import ExportStateControlPass
+    from tosa_state.transforms.externalize_state import ExternalizeStatePass
+    from tosa_state.transforms.make_stateful import MakeStatefulPass
+    from tosa_state.transforms.mlprogram_stores_last import MLProgramStoresLastPass
+    from tosa_state.transforms.specialize_input_shapes import SpecializeInputShapesPass
+    from tosa_state.transforms.tosa_demote_i64 import TosaDemoteI64Pass
+    from tosa_state.transforms.tosa_dynamic_empty_dims import TosaDynamicEmptyDimsPass
+    from tosa_state.transforms.tosa_expand_dequantize import TosaExpandDequantizePass
+    from tosa_state.transforms.tosa_fold_conv_bias import TosaFoldConvBiasPass
+    from tosa_state.transforms.tosa_fold_identities import TosaFoldIdentitiesPass
+    from tosa_state.transforms.tosa_hoist_variables import TosaHoistVariablesPass
+    from tosa_state.transforms.tosa_integer_state import TosaIntegerStatePass
+    from tosa_state.transforms.tosa_lower_shape_ops import TosaLowerShapeOpsPass
+    from tosa_state.transforms.tosa_merge_sliced_elementwise import (
+        TosaMergeSlicedElementwisePass,
+    )
+    from tosa_state.transforms.tosa_rank0_conditions import TosaRank0ConditionsPass
+    from tosa_state.transforms.tosa_reduce_transposes import TosaReduceTransposesPass
+    from tosa_state.transforms.tosa_runtime_checks import TosaRuntimeChecksPass
+    from tosa_state.transforms.tosa_sink_cond_if_inputs import TosaSinkCondIfInputsPass
+    from tosa_state.transforms.tosa_static_state import TosaStaticStatePass
+    from tosa_state.transforms.tosa_to_mlprogram import TosaToMLProgramPass
+    from tosa_state.transforms.tosa_unroll_loops import TosaUnrollLoopsPass
+    from tosa_state.transforms.tosa_validate import TosaValidatePass
+
+PASSES = {
+    "tosa-hoist-variables": "TosaHoistVariablesPass",
+    "specialize-input-shapes": "SpecializeInputShapesPass",
+    "convert-openvino-to-tosa": "ConvertOpenVINOToTosaPass",
+    "convert-tflite-to-tosa": "ConvertTFLiteToTosaPass",
+    "convert-tosa-variables-to-memref": "ConvertTosaVariablesToMemRefPass",
+    "tosa-to-mlprogram": "TosaToMLProgramPass",
+    "tosa-reduce-transposes": "TosaReduceTransposesPass",
+    "tosa-fold-conv-bias": "TosaFoldConvBiasPass",
+    "tosa-fold-identities": "TosaFoldIdentitiesPass",
+    "tosa-merge-sliced-elementwise": "TosaMergeSlicedElementwisePass",
+    "tosa-rank0-conditions": "TosaRank0ConditionsPass",
+    "tosa-unroll-loops": "TosaUnrollLoopsPass",
+    "tosa-demote-i64": "TosaDemoteI64Pass",
+    "tosa-expand-dequantize": "TosaExpandDequantizePass",
+    "tosa-lower-shape-ops": "TosaLowerShapeOpsPass",
+    "tosa-dynamic-empty-dims": "TosaDynamicEmptyDimsPass",
+    "tosa-sink-cond-if-inputs": "TosaSinkCondIfInputsPass",
+    "make-stateful": "MakeStatefulPass",
+    "externalize-state": "ExternalizeStatePass",
+    "export-state-control": "ExportStateControlPass",
+    "mlprogram-stores-last": "MLProgramStoresLastPass",
+    "tosa-runtime-checks": "TosaRuntimeChecksPass",
+    "tosa-integer-state": "TosaIntegerStatePass",
+    "tosa-static-state": "TosaStaticStatePass",
+    "tosa-validate": "TosaValidatePass",
+}
+"""Our passes: command-line name -> class, defined in the module named after the pass
+(`tosa-hoist-variables` in `tosa_hoist_variables.py`) and imported on first use, as xDSL's
+own registry does: importing this package (and the `xdsl.universe` plugin) loads no pass."""
+
+_CLASSES = {cls: name for name, cls in PASSES.items()}
+
+
+def _load(name: str) -> type[ModulePass]:
+    module = import_module(f"{__name__}.{name.replace('-', '_')}")
+    return getattr(module, PASSES[name])
+
+
+def __getattr__(attribute: str) -> type[ModulePass]:
+    """`tosa_state.transforms.TosaHoistVariablesPass` and the others, loaded on first use."""
+    if attribute in _CLASSES:
+        return _load(_CLASSES[attribute])
+    raise AttributeError(f"module {__name__!r} has no attribute {attribute!r}")
 
 
 def _xdsl_passes() -> dict[str, Callable[[], type[ModulePass]]]:
@@ -59,33 +111,7 @@ def _xdsl_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
 def get_tosa_state_passes() -> dict[str, Callable[[], type[ModulePass]]]:
     """Our own passes (no clash with xDSL's names: safe for the `xdsl.universe` plugin)."""
-    return {
-        TosaHoistVariablesPass.name: lambda: TosaHoistVariablesPass,
-        SpecializeInputShapesPass.name: lambda: SpecializeInputShapesPass,
-        ConvertOpenVINOToTosaPass.name: lambda: ConvertOpenVINOToTosaPass,
-        ConvertTFLiteToTosaPass.name: lambda: ConvertTFLiteToTosaPass,
-        ConvertTosaVariablesToMemRefPass.name: lambda: ConvertTosaVariablesToMemRefPass,
-        TosaToMLProgramPass.name: lambda: TosaToMLProgramPass,
-        TosaReduceTransposesPass.name: lambda: TosaReduceTransposesPass,
-        TosaFoldConvBiasPass.name: lambda: TosaFoldConvBiasPass,
-        TosaFoldIdentitiesPass.name: lambda: TosaFoldIdentitiesPass,
-        TosaMergeSlicedElementwisePass.name: lambda: TosaMergeSlicedElementwisePass,
-        TosaRank0ConditionsPass.name: lambda: TosaRank0ConditionsPass,
-        TosaRuntimeChecksPass.name: lambda: TosaRuntimeChecksPass,
-        TosaUnrollLoopsPass.name: lambda: TosaUnrollLoopsPass,
-        TosaValidatePass.name: lambda: TosaValidatePass,
-        TosaDemoteI64Pass.name: lambda: TosaDemoteI64Pass,
-        TosaExpandDequantizePass.name: lambda: TosaExpandDequantizePass,
-        TosaIntegerStatePass.name: lambda: TosaIntegerStatePass,
-        TosaLowerShapeOpsPass.name: lambda: TosaLowerShapeOpsPass,
-        TosaDynamicEmptyDimsPass.name: lambda: TosaDynamicEmptyDimsPass,
-        TosaSinkCondIfInputsPass.name: lambda: TosaSinkCondIfInputsPass,
-        TosaStaticStatePass.name: lambda: TosaStaticStatePass,
-        MakeStatefulPass.name: lambda: MakeStatefulPass,
-        ExternalizeStatePass.name: lambda: ExternalizeStatePass,
-        ExportStateControlPass.name: lambda: ExportStateControlPass,
-        MLProgramStoresLastPass.name: lambda: MLProgramStoresLastPass,
-    }
+    return {name: (lambda name=name: _load(name)) for name in PASSES}
 
 
 def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
@@ -94,6 +120,7 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
 
 __all__ = [
+    "PASSES",
     "ConvertOpenVINOToTosaPass",
     "ConvertTFLiteToTosaPass",
     "ConvertTosaVariablesToMemRefPass",
@@ -108,6 +135,7 @@ __all__ = [
     "TosaFoldConvBiasPass",
     "TosaFoldIdentitiesPass",
     "TosaHoistVariablesPass",
+    "TosaIntegerStatePass",
     "TosaLowerShapeOpsPass",
     "TosaMergeSlicedElementwisePass",
     "TosaRank0ConditionsPass",

@@ -32,9 +32,8 @@ from xdsl.utils.exceptions import PassFailedException
 from tosa_state.transforms.openvino_to_tosa import Lowering, conversion_patterns
 from tosa_state.transforms.openvino_to_tosa.common import OpenVINOPattern, conversion_error
 from tosa_state.transforms.openvino_to_tosa.compression import fuse_decompression
-from tosa_state.transforms.openvino_to_tosa.state import existing_variables
 from tosa_state.transforms.targeted_walker import rewrite_op
-from tosa_state.transforms.to_tosa import clean_up, refine_result_types
+from tosa_state.transforms.to_tosa import clean_up, existing_variables, refine_result_types
 from tosa_state.transforms.tosa_builder.values import first_failure
 
 

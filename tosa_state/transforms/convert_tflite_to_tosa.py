@@ -22,10 +22,9 @@ from xdsl.utils.exceptions import PassFailedException
 
 from tosa_state.diagnostics import error_at
 from tosa_state.dialects.tfl.state import VarHandleOp
-from tosa_state.transforms.openvino_to_tosa.state import existing_variables
 from tosa_state.transforms.tflite_to_tosa import TflLowering, conversion_patterns
 from tosa_state.transforms.tflite_to_tosa.common import SOURCE_ATTR, describe, is_tfl
-from tosa_state.transforms.to_tosa import clean_up, refine_result_types
+from tosa_state.transforms.to_tosa import clean_up, existing_variables, refine_result_types
 from tosa_state.transforms.tosa_builder.values import first_failure
 
 FILE_ATTR = "tfl.file"

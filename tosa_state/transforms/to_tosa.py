@@ -14,6 +14,11 @@ from tosa_state.dialects.tosa.variables import VariableOp
 from tosa_state.resources import identity
 
 
+def existing_variables(module: ModuleOp) -> dict[str, VariableOp]:
+    """The module-level `tosa.variable` declarations a module already has."""
+    return {op.var_name: op for op in module.body.block.ops if isinstance(op, VariableOp)}
+
+
 def refine_result_types(func: FuncOp) -> None:
     """The function's result types become the (static) types of what it returns."""
     terminator = func.body.block.last_op

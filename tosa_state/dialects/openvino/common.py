@@ -23,7 +23,7 @@ from xdsl.parser import AttrParser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
-from tosa_state.diagnostics import brief
+from tosa_state.diagnostics import format_shape
 
 SPEC_ROOT = (
     "https://docs.openvino.ai/2025/documentation/openvino-ir-format/operation-sets/operation-specs/"
@@ -52,13 +52,6 @@ def element_type(type_: Attribute) -> Attribute:
     """The element type of a (ranked or unranked) tensor type."""
     assert isinstance(type_, TensorType | UnrankedTensorType)
     return type_.element_type
-
-
-def format_shape(shape: Sequence[int] | None) -> str:
-    """A shape the way OpenVINO prints it: `[1,?,4]`, `[]`, or `[...]` for dynamic rank."""
-    if shape is None:
-        return "[...]"
-    return brief(["?" if d == DYNAMIC_INDEX else str(d) for d in shape], separator=",")
 
 
 def dims_compatible(a: int, b: int) -> bool:

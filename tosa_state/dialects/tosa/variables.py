@@ -61,6 +61,14 @@ has received its initial value yet (for initial values computed from a model's i
 OpenVINO's ReadValue allows). The runtime hides such flags and sets/resets them together
 with their variable."""
 
+INIT_FLAG_SUFFIX = "__initialized"
+"""The name of a variable's init flag is the variable's name and this suffix."""
+
+
+def init_flag_name(variable: str) -> str:
+    """The name of the init flag (`INIT_FLAG_ATTR`) of `variable`."""
+    return variable + INIT_FLAG_SUFFIX
+
 SIZES_ATTR = "tosa_state.sizes_of"
 """Discardable attribute of the `memref.global` that `convert-tosa-variables-to-memref`
 creates next to a dynamic-shape variable's buffer: it holds the lengths and capacities of
@@ -457,6 +465,7 @@ UPSTREAM_SPELLINGS: dict[str, str] = {
 __all__ = [
     "DYNAMIC",
     "INIT_FLAG_ATTR",
+    "INIT_FLAG_SUFFIX",
     "SIZES_ATTR",
     "SUPPORTED_ELEMENT_TYPES",
     "UPSTREAM_SPELLINGS",
@@ -464,6 +473,7 @@ __all__ = [
     "VariableOp",
     "VariableReadOp",
     "VariableWriteOp",
+    "init_flag_name",
     "iter_declarations",
     "lookup_variable",
     "var_shape_attr",

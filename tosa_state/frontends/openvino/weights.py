@@ -26,28 +26,10 @@ from xdsl.dialects.builtin import BytesAttr, DenseIntOrFPElementsAttr, TensorTyp
 from xdsl.ir import Attribute
 
 from tosa_state.dtypes import numpy_to_dense
-
-MAPPED_MIN_BYTES = 1 << 16
-"""Constants of at least this many bytes are used in place in the mapping; smaller ones
-are copied (they cost nothing, and keep no reference to the file)."""
+from tosa_state.resources import MAPPED_MIN_BYTES, read_into
 
 ARENA = 64 << 20
 """Unaligned constants are copied into arenas of this size (see `Weights._free`)."""
-
-
-def read_into(path: str | Path, offset: int, view: memoryview) -> int:
-    """Read the file's bytes from `offset` into `view`, through `read` calls (not through a
-    mapping of the file, whose pages stay untouched); how many bytes it read: fewer than
-    `view` holds only if the file ended first."""
-    with open(path, "rb", buffering=0) as file:
-        file.seek(offset)
-        done = 0
-        while done < len(view):
-            read = file.readinto(view[done:])
-            if not read:
-                break
-            done += read
-    return done
 
 
 class Weights:

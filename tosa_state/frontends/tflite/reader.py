@@ -51,8 +51,7 @@ from tosa_state.diagnostics import ModelImportError, brief
 from tosa_state.dialects.tfl.common import ResourceType
 from tosa_state.dialects.tfl.quantized import Quantization
 from tosa_state.dtypes import numpy_to_dense
-from tosa_state.frontends.openvino.weights import MAPPED_MIN_BYTES, read_into
-from tosa_state.resources import address
+from tosa_state.resources import MAPPED_MIN_BYTES, address, read_into
 
 OPERATOR_NAMES = {
     v: k for k, v in vars(BuiltinOperator).items() if not k.startswith("_")

@@ -17,15 +17,11 @@ from tosa_state.transforms.openvino_to_tosa.common import (
     OpenVINOPattern,
     Unsupported,
     dims,
-    dtype_of,
     element,
     is_float,
     shape,
 )
-
-
-def _float_max(element_type: Attribute) -> float:
-    return float(np.finfo(dtype_of(element_type)).max)
+from tosa_state.transforms.tosa_builder.values import clamp_bounds
 
 
 def float_input(op: Operation, value: SSAValue) -> Attribute:
@@ -116,16 +112,6 @@ class PRelu(OpenVINOPattern):
             slope = e.reshape(slope, [1, dims[1], *([1] * (len(dims) - 2))])
         negative = e.greater(e.scalar(0, element_type, len(dims)), op.input)
         return [e.select(negative, e.mul(op.input, slope), op.input)]
-
-
-def clamp_bounds(element_type: Attribute, low: float, high: float) -> tuple[float, float]:
-    """Bounds for `tosa.clamp` on `element_type`: integer bounds round inward (OpenVINO's
-    Clamp on integers) and saturate to the type's range."""
-    if is_float(element_type):
-        limit = _float_max(element_type)
-        return max(low, -limit), min(high, limit)
-    info = np.iinfo(dtype_of(element_type))
-    return max(np.ceil(low), info.min), min(np.floor(high), info.max)
 
 
 def _clamp(e: Emitter, value: SSAValue, low: float, high: float) -> SSAValue:

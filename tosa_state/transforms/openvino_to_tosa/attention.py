@@ -25,7 +25,8 @@ from tosa_state.transforms.openvino_to_tosa.common import (
     element,
     is_float,
 )
-from tosa_state.transforms.openvino_to_tosa.matrix import matmul, softmax
+from tosa_state.transforms.openvino_to_tosa.matrix import softmax
+from tosa_state.transforms.tosa_builder.products import matmul
 
 
 def _additive_mask(e: Emitter, op: ov.ScaledDotProductAttentionOp, rows: int,

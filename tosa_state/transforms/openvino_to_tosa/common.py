@@ -52,10 +52,14 @@ from tosa_state.transforms.tosa_builder.values import (
     is_static,
     is_unsigned,
     normalize_axis,
+    register_constant,
     require_constant,
     shape,
     signless,
 )
+
+# `openvino.constant` operands are read, and folded on, before their own conversion.
+register_constant(ov.ConstantOp, lambda op: op.value)
 
 # ---------------------------------------------------------------------------------------------
 # Diagnostics

@@ -3,7 +3,8 @@
 Labels used by one operand only (and not the output) are summed first; then the operands
 are multiplied pairwise from the left: the shared labels still needed later are batch dims,
 the shared ones no longer needed are contracted, and the product is one [batch, left,
-contracted] x [batch, contracted, right] matmul (`matrix.matmul`: `tosa.matmul` for floats).
+contracted] x [batch, contracted, right] matmul (the builder's `products.matmul`: a
+`tosa.matmul` for floats).
 The last result is summed over what the output drops and transposed to its order. Static
 shapes; labels repeated within one operand (diagonals) and ellipsis dims that broadcast are
 refused.
@@ -25,7 +26,7 @@ from tosa_state.transforms.openvino_to_tosa.common import (
     dims,
     shape,
 )
-from tosa_state.transforms.openvino_to_tosa.matrix import matmul
+from tosa_state.transforms.tosa_builder.products import matmul
 
 Labelled = tuple[SSAValue, list[str]]
 

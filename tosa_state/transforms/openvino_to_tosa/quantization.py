@@ -47,7 +47,7 @@ from tosa_state.transforms.openvino_to_tosa.common import (
 )
 from tosa_state.transforms.openvino_to_tosa.convolution import convolve
 from tosa_state.transforms.openvino_to_tosa.elementwise import rounded_quotient
-from tosa_state.transforms.tflite_to_tosa.quantized import rescale, to_i32
+from tosa_state.transforms.tosa_builder.rescale import rescale, to_i32
 
 INT8_OFFSET = 128
 """The i8 value of level `q` is `q - 128` (levels 255 and 256 both fit)."""

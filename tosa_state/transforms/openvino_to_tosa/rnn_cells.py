@@ -24,7 +24,6 @@ from tosa_state.diagnostics import LAYER_ATTR, describe_layer
 from tosa_state.dialects import openvino as ov
 from tosa_state.dialects.tosa import elementwise as tew
 from tosa_state.dialects.tosa import tensor as tt
-from tosa_state.transforms.openvino_to_tosa.activation import clamp_bounds
 from tosa_state.transforms.openvino_to_tosa.common import (
     DYN,
     Emitter,
@@ -37,7 +36,6 @@ from tosa_state.transforms.openvino_to_tosa.common import (
     shape,
 )
 from tosa_state.transforms.openvino_to_tosa.loops import TimeLoop
-from tosa_state.transforms.openvino_to_tosa.matrix import _product3, matmul
 from tosa_state.transforms.openvino_to_tosa.sizes import (
     Size,
     held_size,
@@ -47,6 +45,8 @@ from tosa_state.transforms.openvino_to_tosa.sizes import (
     sub,
     window,
 )
+from tosa_state.transforms.tosa_builder.products import matmul, product3
+from tosa_state.transforms.tosa_builder.values import clamp_bounds
 
 Activation = Callable[[Emitter, SSAValue], SSAValue]
 
@@ -347,18 +347,18 @@ class RecurrentSequence(OpenVINOPattern):
         h = carried[0]
         if gru is None:  # [X_t, H] [W^T; R^T] + B: one matmul
             weights = loop.invariant(e.concat([w_t, e.reshape(r_t, (1, *shape(r_t)))], 1))
-            pre = body.add(_product3(body, body.concat([x_t, h], 2), weights),
+            pre = body.add(product3(body, body.concat([x_t, h], 2), weights),
                            loop.invariant(_row(e, x_bias)))
             new = (list(lstm_cell(body, op, pre, carried[1], d))  # type: ignore[arg-type]
                    if isinstance(op, ov.LSTMSequenceOp) else [rnn_cell(body, op, pre, d)])  # type: ignore[arg-type]
         else:
-            x_t = body.add(_product3(body, x_t, loop.invariant(w_t)),
+            x_t = body.add(product3(body, x_t, loop.invariant(w_t)),
                            loop.invariant(_row(e, x_bias)))
-            h_gates = _product3(body, h, loop.invariant(e.reshape(r_t, (1, *shape(r_t)))))
+            h_gates = product3(body, h, loop.invariant(e.reshape(r_t, (1, *shape(r_t)))))
             inside = _GruWeights(
                 gru.x_bias, gru.r_zr, loop.invariant(e.reshape(gru.r_h, (1, hidden, hidden))),
                 None if gru.r_bias is None else loop.invariant(_row(e, gru.r_bias)))
-            new = [gru_cell(body, op, x_t, h_gates, h, _recurrence(inside, h, _product3), d)]  # type: ignore[arg-type]
+            new = [gru_cell(body, op, x_t, h_gates, h, _recurrence(inside, h, product3), d)]  # type: ignore[arg-type]
         y = new[0]
         if lengths is not None:
             running = self._running(e, loop, lengths, n, start, delta)

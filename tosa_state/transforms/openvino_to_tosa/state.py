@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-from xdsl.dialects.builtin import ModuleOp, StringAttr, TensorType, UnrankedTensorType, i1
+from xdsl.dialects.builtin import StringAttr, TensorType, UnrankedTensorType, i1
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, SSAValue
 
@@ -39,6 +39,7 @@ from tosa_state.dialects.tosa.variables import (
     VariableOp,
     VariableReadOp,
     VariableWriteOp,
+    init_flag_name,
 )
 from tosa_state.dtypes import numpy_to_dense
 from tosa_state.transforms.openvino_to_tosa.common import (
@@ -55,12 +56,7 @@ from tosa_state.transforms.openvino_to_tosa.common import (
     is_static,
 )
 
-INIT_FLAG_SUFFIX = "__initialized"
 _FLAG_TYPE = TensorType(i1, [])
-
-
-def init_flag_name(variable_id: str) -> str:
-    return variable_id + INIT_FLAG_SUFFIX
 
 
 def _variable_type(op: ov.ReadValueOp) -> TensorType:
@@ -197,11 +193,6 @@ class Assign(OpenVINOPattern):
             value = e.generalize(value, expected)
         e.at_end.append(VariableWriteOp(name, value))
         return []
-
-
-def existing_variables(module: ModuleOp) -> dict[str, VariableOp]:
-    """The module-level `tosa.variable` declarations a module already has."""
-    return {op.var_name: op for op in module.body.block.ops if isinstance(op, VariableOp)}
 
 
 STATE_PATTERNS = (ReadValue, Assign)

@@ -25,11 +25,11 @@ from xdsl.utils.exceptions import VerifyException
 from tosa_state.diagnostics import OPERATOR_ATTR, location_prefix
 from tosa_state.dialects.tfl.state import VarHandleOp
 from tosa_state.dialects.tosa import elementwise as tew
-from tosa_state.transforms.openvino_to_tosa.activation import clamp_bounds
 from tosa_state.transforms.tosa_builder.emitter import Emitter, Lowering
 from tosa_state.transforms.tosa_builder.values import (
     Deferred,
     Unsupported,
+    clamp_bounds,
     constant_ints,
     dtype_of,
     element,

@@ -20,8 +20,7 @@ from xdsl.dialects.builtin import TensorType, i1
 from xdsl.ir import SSAValue
 
 from tosa_state.dialects.tfl.control_flow import CallOnceOp, WhileOp
-from tosa_state.dialects.tosa.variables import VariableReadOp, VariableWriteOp
-from tosa_state.transforms.openvino_to_tosa.state import init_flag_name
+from tosa_state.dialects.tosa.variables import VariableReadOp, VariableWriteOp, init_flag_name
 from tosa_state.transforms.tflite_to_tosa.common import TflPattern, translate, zeros_like
 from tosa_state.transforms.tflite_to_tosa.state import declare
 from tosa_state.transforms.tosa_builder.emitter import Emitter

@@ -16,12 +16,11 @@ from tosa_state.transforms.tflite_to_tosa.quantized import (
     clamp_int8,
     lookup_table,
     per_tensor,
-    rescale,
     sigmoid_f32,
     table,
-    to_i32,
 )
 from tosa_state.transforms.tosa_builder.emitter import Emitter
+from tosa_state.transforms.tosa_builder.rescale import rescale, to_i32
 
 
 class Arithmetic(TflPattern):

@@ -16,17 +16,16 @@ from tosa_state.dialects.tfl.matrix import FullyConnectedOp
 from tosa_state.dialects.tfl.quantized import Quantization, quantization
 from tosa_state.dialects.tosa import elementwise as tew
 from tosa_state.dialects.tosa import tensor as tt
-from tosa_state.transforms.openvino_to_tosa.matrix import matmul
 from tosa_state.transforms.tflite_to_tosa.common import TflPattern, activate
 from tosa_state.transforms.tflite_to_tosa.quantized import (
     clamp_int8,
     emit_round_half_away,
-    multiplier_shift,
     nudged_zero_point,
     per_tensor,
-    rescale,
 )
 from tosa_state.transforms.tosa_builder.emitter import Emitter
+from tosa_state.transforms.tosa_builder.products import matmul
+from tosa_state.transforms.tosa_builder.rescale import multiplier_shift, rescale
 from tosa_state.transforms.tosa_builder.values import Unsupported, require_constant, shape
 
 

@@ -24,11 +24,11 @@ from xdsl.ir import SSAValue
 from tosa_state.dialects.tfl.rnn import LSTM_OPERANDS, UnidirectionalSequenceLSTMOp
 from tosa_state.dialects.tosa import elementwise as tew
 from tosa_state.dialects.tosa.variables import VariableReadOp, VariableWriteOp
-from tosa_state.transforms.openvino_to_tosa.matrix import matmul
 from tosa_state.transforms.tflite_to_tosa.common import TflPattern, activate
 from tosa_state.transforms.tflite_to_tosa.matrix import hybrid_matmul
 from tosa_state.transforms.tflite_to_tosa.quantized import divide
 from tosa_state.transforms.tosa_builder.emitter import Emitter
+from tosa_state.transforms.tosa_builder.products import matmul
 from tosa_state.transforms.tosa_builder.values import Unsupported, require_constant, shape
 
 _REFUSED = ("cell_to_", "projection_", "_layer_norm_")

@@ -30,8 +30,7 @@ from xdsl.rewriter import InsertPoint
 from xdsl.utils.exceptions import VerifyException
 
 from tosa_state import folding
-from tosa_state.diagnostics import SOURCE_ATTRS, TosaStateError
-from tosa_state.dialects import openvino as ov
+from tosa_state.diagnostics import SOURCE_ATTRS, TosaStateError, format_shape
 from tosa_state.dialects.tensor import BitcastOp
 from tosa_state.dialects.tosa import control_flow as cf
 from tosa_state.dialects.tosa import elementwise as tew
@@ -48,9 +47,11 @@ from tosa_state.transforms.to_tosa import merge_key, pure_class
 from tosa_state.transforms.tosa_builder.reuse import Key, PureOps, Values
 from tosa_state.transforms.tosa_builder.values import (
     DYN,
+    FOREIGN_CONSTANTS,
     Unsupported,
     broadcast_shape,
     constant,
+    dense,
     dims,
     dims_of,
     dtype_of,
@@ -95,19 +96,14 @@ def _runtime_value(value: SSAValue) -> Any:
     return constant(value)
 
 
-_CONSTANT_OPS = frozenset((tt.ConstOp, tt.ConstShapeOp, ov.ConstantOp))
-"""The ops whose values `folding` takes (exact classes: none of them is subclassed)."""
+_CONSTANT_OPS = frozenset((tt.ConstOp, tt.ConstShapeOp))
+"""The TOSA ops whose values `folding` takes, besides a source dialect's registered
+constants (`values.FOREIGN_CONSTANTS`); exact classes: none of them is subclassed."""
 
 
 def _is_constant(value: SSAValue) -> bool:
-    return type(value.owner) in _CONSTANT_OPS
-
-
-def _dense(value: SSAValue) -> Attribute | None:
-    owner = value.owner
-    if isinstance(owner, tt.ConstOp):
-        return owner.values
-    return owner.value if isinstance(owner, ov.ConstantOp) else None
+    owner_type = type(value.owner)
+    return owner_type in _CONSTANT_OPS or owner_type in FOREIGN_CONSTANTS
 
 
 _LAYOUT_OPS = (tt.TransposeOp, tt.ReshapeOp)
@@ -256,12 +252,12 @@ class Emitter:
     @staticmethod
     def _foldable(op: Operation) -> bool:
         operands = op.operands
-        if not operands or not all(type(v.owner) in _CONSTANT_OPS for v in operands):
+        if not operands or not all(_is_constant(v) for v in operands):
             return False  # first: most ops have a computed operand
         if isinstance(op, (*_STATE_OPS, tt.ConstOp, tt.ConstShapeOp)) or op.regions or (
                 op.has_trait(NotFolded)):
             return False
-        if isinstance(op, _LAYOUT_OPS) and mapped(_dense(op.operands[0])):
+        if isinstance(op, _LAYOUT_OPS) and mapped(dense(op.operands[0])):
             return False  # a weight used in place: the plan transposes it as a view
         sizes = [
             math.prod(r.type.get_shape())
@@ -508,8 +504,8 @@ class Emitter:
         else:
             sources = [i for i, d in enumerate(old) if d == DYN]
             if len(sources) != len(dynamic):
-                raise Unsupported(f"cannot reshape {ov.format_shape(old)} into "
-                                  f"{ov.format_shape(new_shape)} (dynamic dims would merge)")
+                raise Unsupported(f"cannot reshape {format_shape(old)} into "
+                                  f"{format_shape(new_shape)} (dynamic dims would merge)")
             axes = iter(sources)
             target = self.shape_operand(
                 [self.dim(value, next(axes)) if d == DYN else d for d in new_shape]

@@ -4,21 +4,23 @@ and `Unsupported`: an op that cannot be converted, with the reason the pass repo
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 
 import numpy as np
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     AnyFloat,
+    DenseIntOrFPElementsAttr,
     IntegerType,
     Signedness,
     TensorType,
+    UnrankedTensorType,
     i1,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 
-from tosa_state.dialects import openvino as ov
+from tosa_state.diagnostics import format_shape
 from tosa_state.dialects.tosa import tensor as tt
 from tosa_state.dtypes import (
     UnsupportedElementType,
@@ -110,8 +112,10 @@ def _reject_runtime_shape(value_type: Attribute) -> None:
 
 def element(value: SSAValue) -> Attribute:
     """The element type of a (ranked or unranked) tensor value."""
-    _reject_runtime_shape(value.type)
-    return ov.element_type(value.type)
+    value_type = value.type
+    _reject_runtime_shape(value_type)
+    assert isinstance(value_type, TensorType | UnrankedTensorType)
+    return value_type.element_type
 
 
 def is_float(element_type: Attribute) -> bool:
@@ -125,14 +129,33 @@ def dtype_of(element_type: Attribute) -> np.dtype:
         raise Unsupported(str(error)) from None
 
 
-def constant(value: SSAValue) -> np.ndarray | None:
-    """The array a `tosa.const` or `openvino.constant` holds, else None."""
+FOREIGN_CONSTANTS: dict[type[Operation], Callable[[Operation], DenseIntOrFPElementsAttr]] = {}
+"""A source dialect's constant op (`openvino.constant`) and how to read its value: its
+conversion registers it (`register_constant`), so that patterns read it, and the emitter
+folds on it, before it is converted; the builder imports no source dialect."""
+
+
+def register_constant(
+    cls: type[Operation], value: Callable[[Operation], DenseIntOrFPElementsAttr]
+) -> None:
+    """Make `constant` (and the emitter's folding) read the ops of `cls` by `value`."""
+    FOREIGN_CONSTANTS[cls] = value
+
+
+def dense(value: SSAValue) -> DenseIntOrFPElementsAttr | None:
+    """The attribute a `tosa.const` or a registered constant op holds, else None."""
     owner = value.owner
     if isinstance(owner, tt.ConstOp):
-        return dense_to_numpy(owner.values)
-    if isinstance(owner, ov.ConstantOp):
-        return dense_to_numpy(owner.value)
-    return None
+        return owner.values
+    read = FOREIGN_CONSTANTS.get(type(owner))
+    return read(owner) if read is not None else None  # type: ignore[arg-type]
+
+
+def constant(value: SSAValue) -> np.ndarray | None:
+    """The array a `tosa.const` or a registered constant op (`register_constant`) holds,
+    else None."""
+    attribute = dense(value)
+    return dense_to_numpy(attribute) if attribute is not None else None
 
 
 def require_constant(value: SSAValue, what: str) -> np.ndarray:
@@ -164,10 +187,25 @@ def broadcast_shape(shapes: Sequence[Sequence[int]]) -> tuple[int, ...]:
         sizes = [s[axis - rank + len(s)] for s in shapes if axis >= rank - len(s)]
         static = {d for d in sizes if d != DYN and d != 1}
         if len(static) > 1:
-            listed = " and ".join(ov.format_shape(s) for s in shapes)
+            listed = " and ".join(format_shape(s) for s in shapes)
             raise Unsupported(f"shapes {listed} cannot be broadcast (numpy rules)")
         out.append(static.pop() if static else DYN if DYN in sizes else 1)
     return tuple(out)
+
+
+def float_max(element_type: Attribute) -> float:
+    """The largest finite value of a float element type."""
+    return float(np.finfo(dtype_of(element_type)).max)
+
+
+def clamp_bounds(element_type: Attribute, low: float, high: float) -> tuple[float, float]:
+    """Bounds for `tosa.clamp` on `element_type`: integer bounds round inward (OpenVINO's
+    Clamp on integers) and saturate to the type's range."""
+    if is_float(element_type):
+        limit = float_max(element_type)
+        return max(low, -limit), min(high, limit)
+    info = np.iinfo(dtype_of(element_type))
+    return max(np.ceil(low), info.min), min(np.floor(high), info.max)
 
 
 def is_unsigned(element_type: Attribute) -> bool:
