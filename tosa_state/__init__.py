@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from tosa_state.api import compile_model, compile_tosa, read_model
     from tosa_state.context import make_context
     from tosa_state.diagnostics import TosaStateError
+    from tosa_state.request_guard import RequestBusyError
     from tosa_state.runtime import (
         CompiledModel,
         InferRequest,
@@ -27,7 +28,6 @@ if TYPE_CHECKING:
         Port,
         VariableState,
     )
-    from tosa_state.request_guard import RequestBusyError
     from tosa_state.validation import ValidationReport, validate
 
 _EXPORTS = {
