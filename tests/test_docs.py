@@ -36,6 +36,7 @@ EXTERNAL_PATHS = {
 
 NOT_PASSES = {
     "tosa-opt": "upstream MLIR's tool (tosa-tools)",
+    "tosa-tools": "the package of tosa-opt and the TOSA reference model",
     "tosa-state": "our CLI",
     "tosa-state-opt": "our CLI",
     "tosa-state-run": "our CLI",

@@ -397,7 +397,7 @@ def test_lstm_cell_1_peepholes(tmp_path: Path, input_forget: bool, clip: float) 
         ours = request.infer({"x": x, "h": h, "c": c, "p": weights[3]})
         expected = _lstm_cell_1_reference(x, h, c, weights, input_forget, clip)
         for got, want in zip((ours[0], ours[1]), expected, strict=True):
-            np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
+            np.testing.assert_allclose(got, want, rtol=0, atol=5e-7)  # measured 8.9e-8
 
 
 def _model(tmp_path: Path, node: Callable[[object], object],

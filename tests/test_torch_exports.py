@@ -232,4 +232,5 @@ def test_dynamic_state_shapes_are_explained(openvino_runtime: None, tmp_path: Pa
     for _ in range(2):
         with torch.no_grad():
             y, h, c = module(torch.from_numpy(x), h, c)
-        np.testing.assert_allclose(ours.infer({"x": x})["y"], y.numpy(), rtol=1e-5, atol=1e-5)
+        np.testing.assert_allclose(ours.infer({"x": x})["y"], y.numpy(), rtol=0,
+                                   atol=4e-7)  # measured 4.5e-8
