@@ -18,6 +18,7 @@ from tosa_state.files import write_atomically
 from tosa_state.tools.cli import ArgumentParser, package_version, run_tool
 from tosa_state.tools.npz import load_npz
 from tosa_state.transforms.specialize_input_shapes import parse_shapes
+from tosa_state.transforms.tosa_static_state import StaticState
 from tosa_state.transforms.tosa_validation import EXTENSIONS, PROFILES
 from tosa_state.transforms.tosa_validation import LEVELS as TOSA_LEVELS
 from tosa_state.validation import ATOL, LEVELS, RTOL, validate
@@ -117,7 +118,27 @@ def _arg_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _static_state(text: str | None) -> StaticState | None:
+    """`--static-state 64` or `--static-state max_prompt_len=48,min_response_len=16`."""
+    if text is None:
+        return None
+    if text.strip().isdigit():
+        return int(text)
+    options: dict[str, int] = {}
+    for item in filter(None, (part.strip() for part in text.split(","))):
+        name, _, value = item.partition("=")
+        if not value.strip().isdigit():
+            raise TosaStateError(f"error: --static-state expects N or name=N[,name=N], got "
+                                 f"{text!r}")
+        options[name.strip()] = int(value)
+    return options
+
+
 def _add_target_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--static-state", metavar="N|max_prompt_len=P,min_response_len=R",
+                        help="give every variable that grows by a concat a fixed capacity "
+                        "(tosa-static-state; --target tosa only: level 8k has no dynamic "
+                        "dimension)")
     parser.add_argument("--profile", "--profiles", dest="profiles", default="pro_fp",
                         metavar="P[,P]", help=f"TOSA profiles: {', '.join(PROFILES)} or both "
                         "(default pro_fp)")
@@ -133,7 +154,8 @@ def _add_target_options(parser: argparse.ArgumentParser) -> None:
 def _tosa_artifact(args: argparse.Namespace, progress: bool) -> TosaArtifact:
     return compile_tosa(args.model, args.profiles, args.extensions, args.level,
                         args.spec_version, entry=args.entry,
-                        input_shapes=parse_shapes(args.input_shape), progress=progress)
+                        input_shapes=parse_shapes(args.input_shape), progress=progress,
+                        static_state=_static_state(args.static_state))
 
 
 def _check(args: argparse.Namespace) -> int:
@@ -153,7 +175,8 @@ def _compile(args: argparse.Namespace) -> int:
         return 0
     compiled = compile_model(args.model, pipeline=args.pipeline, entry=args.entry,
                              input_shapes=parse_shapes(args.input_shape),
-                             progress=not args.quiet, device=IREE)
+                             progress=not args.quiet, device=IREE,
+                             static_state=_static_state(args.static_state))
     write_atomically(args.output, bytes(compiled.executable.artifact.data))  # type: ignore[attr-defined]
     return 0
 
