@@ -22,7 +22,7 @@ from tosa_state.frontends.tflite import import_tflite
 from tosa_state.printing import print_module
 from tosa_state.transforms import TosaIntegerStatePass
 from tosa_state.transforms.convert_tflite_to_tosa import ConvertTFLiteToTosaPass
-from tosa_state.transforms.tosa_integer_state import QUANTIZATION_ATTR
+from tosa_state.transforms.tosa_integer_state import SCALE_ATTR, ZERO_POINT_ATTR
 
 NAMES = ["seed_lstm_full_integer", "gru_full_integer"]
 STEPS, RESETS, SET_STATE_AT = 24, {8, 16}, 12
@@ -93,8 +93,8 @@ def test_the_state_becomes_int8_and_no_float_op_is_left(name: str) -> None:
     module = _converted(name)
     assert _float_ops(module) == []
     variables = [op for op in module.walk() if op.name == "tosa.variable"]
-    assert variables and all(str(v.element_type) == "i8" and QUANTIZATION_ATTR in v.attributes
-                             for v in variables)
+    assert variables and all(str(v.element_type) == "i8" and SCALE_ATTR in v.attributes
+                             and ZERO_POINT_ATTR in v.attributes for v in variables)
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -104,8 +104,8 @@ def test_int8_state_is_bit_exact_with_litert_and_carries_the_float_states_bits(
     equals LiteRT's; `query_state()` gives the int8 state, which dequantized (with the scale
     and zero point the variable records) is the float-state model's state, bit for bit."""
     module = _converted(name)
-    quantization = {v.var_name: {k: a.value.data for k, a in
-                                 v.attributes[QUANTIZATION_ATTR].data.items()}
+    quantization = {v.var_name: {"scale": v.attributes[SCALE_ATTR].value.data,
+                                 "zero_point": v.attributes[ZERO_POINT_ATTR].value.data}
                     for v in module.walk() if op_is_variable(v)}
     steps, other = _plan(name)
     compiled = ts.compile_model(module)
@@ -192,7 +192,7 @@ def test_vela_places_every_operator_on_the_npu(name: str, accelerator: str,
     doubleround) and Vela compiles its flatbuffer into NPU subgraphs only."""
     from peers.vela import compile_tosa, serialize
 
-    tosa = serialize(print_module(_converted(name), spelling="upstream"),
+    tosa = serialize(print_module(_converted(name), spelling="upstream", generic=True),
                      tmp_path / f"{name}.tosa")
     result = compile_tosa(tosa, accelerator, tmp_path / "out")
     assert result.all_on_npu, result.operators
@@ -208,7 +208,7 @@ def test_vela_rejects_the_float_state(tmp_path: Path) -> None:
 
     target = ("specification_version=1.0 level=8k profiles=pro_int,pro_fp "
               "extensions=variable,doubleround")
-    text = print_module(_converted(NAMES[0], integer_state=False), spelling="upstream")
+    text = print_module(_converted(NAMES[0], integer_state=False), spelling="upstream", generic=True)
     tosa = serialize(text, tmp_path / "float_state.tosa", target)
     with pytest.raises(VelaRejected, match="Input data type not supported"):
         compile_tosa(tosa, ACCELERATORS[0], tmp_path / "out")
@@ -228,7 +228,7 @@ def test_the_reference_model_is_bit_exact_with_litert(name: str, tosa_reference_
     from peers.vela import serialize
 
     module = _converted(name)
-    text = print_module(module, spelling="upstream")
+    text = print_module(module, spelling="upstream", generic=True)
     steps, other = _plan(name)
     donated = run_reference(text, [[y] for y in other]).state[-1]
     reference = run_reference(text, [[x] for x in steps], RESETS, {SET_STATE_AT: donated})
@@ -352,3 +352,46 @@ def test_compile_model_runs_the_pass_on_request() -> None:
         states[0].state = np.zeros((1, 20), np.float32)
     request.reset_state()
     assert all((s.state == -128).all() for s in request.query_state())
+
+
+@pytest.mark.peers
+@pytest.mark.parametrize("name", NAMES)
+def test_the_pro_int_artifact_runs_on_the_npu_and_the_reference_device(
+        name: str, tosa_reference_tools: None, tmp_path: Path) -> None:
+    """`tosa-state compile MODEL --target tosa --profile pro_int` runs the pass: its manifest
+    lists int8 variables with their scale and zero point, Vela places every operator of the
+    file on the NPU, and the file read back on the `reference` device gives LiteRT's outputs
+    over the 24 steps with resets and a set_state."""
+    import json
+
+    from peers.vela import compile_tosa
+    from test_error_paths import cli
+
+    from tosa_state.tools import main as tosa_state_main
+
+    tosa = tmp_path / f"{name}.tosa"
+    code, _, err = cli(tosa_state_main.main, "compile", str(MODELS / f"{name}.tflite"),
+                       "--target", "tosa", "--profile", "pro_int",
+                       "--extensions", "variable,doubleround", "-o", str(tosa))
+    assert code == 0, err
+    variables = json.loads(Path(f"{tosa}.json").read_text())["variables"]
+    assert variables and all(v["dtype"] == "int8" and v["size_bytes"] == np.prod(v["shape"])
+                             and v["quantization"]["scale"] > 0 for v in variables)
+    assert compile_tosa(tosa, ACCELERATORS[0], tmp_path / "vela").all_on_npu
+
+    compiled = ts.compile_model(tosa, device="reference")
+    steps, other = _plan(name)
+    donor = compiled.create_infer_request()
+    for y in other:
+        donor.infer([y])
+    donated = {s.name: s.state for s in donor.query_state()}
+    request = compiled.create_infer_request()
+    for k, (x, theirs) in enumerate(zip(steps, _litert_outputs(name, steps, other),
+                                        strict=True)):
+        if k in RESETS:
+            request.reset_state()
+        if k == SET_STATE_AT:
+            for s in request.query_state():
+                s.state = donated[s.name]
+        (ours,) = request.infer([x])
+        np.testing.assert_array_equal(ours, theirs, err_msg=f"step {k}")

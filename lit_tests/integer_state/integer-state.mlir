@@ -5,7 +5,7 @@
 // same bits.
 
 // Same scale and zero point (TensorFlow's full-integer export): the read is the value.
-// CHECK:       tosa.variable @h {tosa_state.quantization = {scale = 2.500000e-01 : f32, zero_point = 3 : i32}} = dense<3> : tensor<1x4xi8>
+// CHECK:       tosa.variable @h {tosa_state.scale = 2.500000e-01 : f32, tosa_state.zero_point = 3 : i32} = dense<3> : tensor<1x4xi8>
 // CHECK-LABEL: func.func @same_scale
 // CHECK-NEXT:    %[[R:.*]] = tosa.variable.read @h : tensor<1x4xi8>
 // CHECK-NEXT:    tosa.variable.write @h, %x : tensor<1x4xi8>
@@ -41,7 +41,7 @@ func.func @same_scale(%x: tensor<1x4xi8>, %y: tensor<1x4xf32>) -> (tensor<1x4xi8
 
 // The read's scale is half the write's: a tosa.rescale by 2 (it gives the float path's
 // value for all 256 stored values). A non-zero initial value is converted exactly.
-// CHECK:       tosa.variable @h {tosa_state.quantization = {scale = 5.000000e-01 : f32, zero_point = 0 : i32}} = dense<[{{\[}}2, -3, 0, 1]]> : tensor<1x4xi8>
+// CHECK:       tosa.variable @h {tosa_state.scale = 5.000000e-01 : f32, tosa_state.zero_point = 0 : i32} = dense<[{{\[}}2, -3, 0, 1]]> : tensor<1x4xi8>
 // CHECK-LABEL: func.func @rescaled
 // CHECK-NEXT:    %[[V:.*]] = tosa.variable.read @h : tensor<1x4xi8>
 // CHECK-NEXT:    %{{.*}} = "tosa.const"() <{values = dense<1073741824> : tensor<1xi32>}>
@@ -118,7 +118,7 @@ func.func @table(%x: tensor<1x4xi8>, %y: tensor<1x4xf32>) -> (tensor<1x4xi8>) {
 // -----
 
 // An int16 state (the same bits too).
-// CHECK:       tosa.variable @h {tosa_state.quantization = {scale = 0.0009765625 : f32, zero_point = 7 : i32}} = dense<7> : tensor<1x4xi16>
+// CHECK:       tosa.variable @h {tosa_state.scale = 0.0009765625 : f32, tosa_state.zero_point = 7 : i32} = dense<7> : tensor<1x4xi16>
 // CHECK-LABEL: func.func @int16
 // CHECK-NEXT:    %[[R:.*]] = tosa.variable.read @h : tensor<1x4xi16>
 // CHECK-NEXT:    tosa.variable.write @h, %x : tensor<1x4xi16>

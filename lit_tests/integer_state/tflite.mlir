@@ -5,7 +5,7 @@
 // and a tail of 4, selected by a constant mask), then an int8 state with no float op left.
 
 // The same scale and zero point on both sides (what the converter emits).
-// CHECK:       tosa.variable @h {tosa_state.quantization = {scale = 1.000000e-02 : f32, zero_point = -5 : i32}} = dense<-5> : tensor<1x12xi8>
+// CHECK:       tosa.variable @h {tosa_state.scale = 1.000000e-02 : f32, tosa_state.zero_point = -5 : i32} = dense<-5> : tensor<1x12xi8>
 // CHECK-LABEL: func.func @same
 // CHECK-NEXT:    %[[S:.*]] = tosa.variable.read @h : tensor<1x12xi8>
 // CHECK-NEXT:    tosa.variable.write @h, %x : tensor<1x12xi8>
@@ -24,7 +24,7 @@ func.func @same(%x: tensor<1x12xi8>) -> tensor<1x12xi8> {
 
 // The read quantizes at 0.8 times the write's scale with another zero point: the lanes
 // and the tail round some values differently, so each part gets its own requantization.
-// CHECK:       tosa.variable @h {tosa_state.quantization = {scale = 1.000000e-02 : f32, zero_point = -5 : i32}} = dense<-5> : tensor<1x12xi8>
+// CHECK:       tosa.variable @h {tosa_state.scale = 1.000000e-02 : f32, tosa_state.zero_point = -5 : i32} = dense<-5> : tensor<1x12xi8>
 // CHECK-LABEL: func.func @requantized
 // CHECK-NEXT:    %[[S:.*]] = tosa.variable.read @h : tensor<1x12xi8>
 // CHECK:         %[[FLAT:.*]] = tosa.reshape %[[S]], %{{.*}} : (tensor<1x12xi8>, !tosa.shape<1>) -> tensor<12xi8>

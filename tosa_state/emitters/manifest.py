@@ -16,6 +16,7 @@ from tosa_state.dialects.tosa.variables import VariableOp
 from tosa_state.runtime.ports import Port, input_ports, output_ports
 from tosa_state.runtime.variables import collect_specs
 from tosa_state.signature import select_entry
+from tosa_state.transforms.tosa_integer_state import SCALE_ATTR, ZERO_POINT_ATTR
 from tosa_state.transforms.tosa_validation import Target
 from tosa_state.transforms.tosa_validation.type_support import type_name
 
@@ -23,9 +24,6 @@ FORMAT = "tosa-state manifest 1"
 INLINE_LIMIT = 4096
 """Initial values of at most this many elements are listed; larger ones are given by their
 digest (the values are in the flatbuffer)."""
-SCALE_ATTR, ZERO_POINT_ATTR = "tosa_state.scale", "tosa_state.zero_point"
-"""Discardable attributes of a `tosa.variable` holding quantized values: the real value is
-`scale * (q - zero_point)`."""
 
 
 def _port(port: Port, tensor_name: str) -> dict[str, Any]:

@@ -26,10 +26,13 @@ MANIFEST_SUFFIX = ".json"
 
 
 def legalization(target: Target) -> str:
-    """The passes that bring a TOSA module to strict TOSA 1.0 for `target`: dequantize
+    """The passes that bring a TOSA module to strict TOSA 1.0 for `target`: float state
+    that holds quantized integers made integer for an integer-only target, dequantize
     expanded to TOSA ops, `i64` (which no profile has) computed in `i32`, and fixed-count
     loops unrolled unless the target has `controlflow`."""
     passes = ["tosa-expand-dequantize", "tosa-demote-i64"]
+    if "pro_fp" not in target.profiles:
+        passes.insert(0, "tosa-integer-state")
     if "controlflow" not in target.extensions:
         passes.append("tosa-unroll-loops")
     return ",".join(passes)

@@ -17,7 +17,7 @@ tosa.variable.write @h, %f
 ```
 becomes
 ```mlir
-tosa.variable @h {tosa_state.quantization = {scale = ..., zero_point = -128 : i32}}
+tosa.variable @h {tosa_state.scale = ... : f32, tosa_state.zero_point = -128 : i32}
     = dense<-128> : tensor<1x20xi8>
 %q = tosa.variable.read @h : tensor<1x20xi8>
 tosa.variable.write @h, %q2 : tensor<1x20xi8>
@@ -36,7 +36,8 @@ cone, a write not computed from one int8 / int16 tensor, writes that dequantize 
 an initial value no stored value gives, an int16 state of more than 256 elements — the
 variable is left as it is. The variable records the
 scale and zero point of its integers (fitted to the dequantized values: exact for an
-affine dequantize) in `tosa_state.quantization`; `query_state()` returns the integers.
+affine dequantize) in `tosa_state.scale` / `tosa_state.zero_point`; `query_state()` returns the
+integers.
 """
 
 from __future__ import annotations
@@ -49,7 +50,6 @@ import numpy as np
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
     BoolAttr,
-    DictionaryAttr,
     FloatAttr,
     IntegerAttr,
     IntegerType,
@@ -73,8 +73,9 @@ from tosa_state.dialects.tosa.elementwise_base import TosaElementwiseOperation
 from tosa_state.dialects.tosa.variables import VariableOp, VariableReadOp, VariableWriteOp
 from tosa_state.dtypes import dense_to_numpy, numpy_to_dense
 
-QUANTIZATION_ATTR = "tosa_state.quantization"
-"""`{scale = <f32>, zero_point = <i32>}` on an integer variable made by this pass."""
+SCALE_ATTR, ZERO_POINT_ATTR = "tosa_state.scale", "tosa_state.zero_point"
+"""Discardable attributes of a `tosa.variable` holding quantized integers (an f32 and an i32):
+the real value is `scale * (q - zero_point)` (the state manifest reports them)."""
 
 MAX_EVALUATED = 1 << 24
 """The most values (stored values x elements) a side is evaluated on: larger int16 states are
@@ -504,9 +505,8 @@ def _rewrite(plan: _Plan) -> None:
     var_type = TensorType(plan.element, variable.shape)
     new_var = VariableOp(variable.var_name, var_type, numpy_to_dense(plan.initial, plan.element))
     new_var.attributes.update(variable.attributes)
-    new_var.attributes[QUANTIZATION_ATTR] = DictionaryAttr({
-        "scale": FloatAttr(plan.scale, f32),
-        "zero_point": IntegerAttr(plan.zero_point, i32)})
+    new_var.attributes[SCALE_ATTR] = FloatAttr(plan.scale, f32)
+    new_var.attributes[ZERO_POINT_ATTR] = IntegerAttr(plan.zero_point, i32)
     rewriter.replace_op(variable, new_var)
     dead: list[Operation] = []
     for read, cone, how in plan.reads:
