@@ -124,7 +124,7 @@ def scheduling(text: str) -> dict[str, int]:
         subprocess.run([tool, *DEFAULT_FLAGS, "--compile-to=stream",
                         "--iree-scheduling-dump-statistics-format=pretty",
                         f"--iree-scheduling-dump-statistics-file={stats}", "-", "-o",
-                        os.devnull], input=text, text=True, check=True)
+                        str(Path(folder) / "out.mlir")], input=text, text=True, check=True)
         found = re.findall(r"//\s+([A-Za-z>\- ]+): (\d+)", stats.read_text())
     return {name.strip(): int(value) for name, value in found}
 

@@ -14,15 +14,15 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
-from xdsl.dialects.builtin import DYNAMIC_INDEX, FileLineColLoc, StringAttr
+from xdsl.dialects.builtin import DYNAMIC_INDEX, FileLineColLoc, NameLoc, StringAttr
 from xdsl.ir import Operation
 
 LAYER_ATTR = "openvino.layer"
 """A discardable attribute naming an op's OpenVINO layer, used by diagnostics when present."""
 OPERATOR_ATTR = "tfl.operator"
-"""A discardable attribute naming an op's TFLite operator (`operator #3 (ADD) in subgraph
-'main'`): the TFLite importer sets it, conversions keep it on the ops they make."""
-SOURCE_ATTRS = (LAYER_ATTR, OPERATOR_ATTR)
+"""A discardable attribute naming a `tfl` op's TFLite operator (`operator #3 (ADD) in
+subgraph 'main'`); the importer also makes it the op's location (a `NameLoc`), which the
+conversion gives the ops it makes, as an OpenVINO layer's `.xml` line."""
 
 VALUE_LIMIT = 80
 """About how many characters a value (a shape, indices, ...) takes in a message."""
@@ -76,13 +76,15 @@ def describe_layer(op: Operation) -> str | None:
     (`operator #3 (ADD) in subgraph 'main'` for one from TFLite).
 
     Taken from the op's `openvino.layer` (or `tfl.operator`) attribute when there is one,
-    else from the `<layer>` element the op's location points at; None for ops parsed from
-    MLIR text.
+    else from its location: a `NameLoc` (TFLite) or the `<layer>` element a file location
+    points at; None for ops parsed from MLIR text.
     """
-    for key in SOURCE_ATTRS:
+    for key in (LAYER_ATTR, OPERATOR_ATTR):
         if isinstance(attr := op.attributes.get(key), StringAttr):
             return attr.data
     loc = op.location
+    if isinstance(loc, NameLoc):
+        return loc.desc.data
     if not isinstance(loc, FileLineColLoc) or not loc.filename.data.endswith(".xml"):
         return None
     path = Path(loc.filename.data)

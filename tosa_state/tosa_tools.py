@@ -1,7 +1,11 @@
 """Arm's TOSA toolchain (`tosa-tools`, the `tosa` extra): where its binaries are, and
 `tosa-opt` run on a module's text. Used by the `.tosa` writer and reader and by device
 `reference`. Its binaries are run from the installed package's own `bin/` (never looked
-up on `PATH`), like any installed code."""
+up on `PATH`), like any installed code.
+
+Never give an MLIR tool `-o /dev/null`: one that fails deletes its output file, and run as
+root it deletes the device node (this machine's `/dev/null` became a regular file so).
+Write to a file in a temporary folder instead."""
 
 from __future__ import annotations
 

@@ -19,7 +19,7 @@
 
 // RUN: python -c "open('%t.onnx', 'wb').write(bytes([8, 7, 18, 196]))"
 // RUN: not tosa-state-run %t.onnx 2>&1 | FileCheck %s --check-prefix=ONNX
-// ONNX: .onnx: error: this is an ONNX model, which is not read directly; tosa-state reads MLIR text (.mlir), OpenVINO IR (.xml, its .bin beside it) and TFLite (.tflite); convert it to OpenVINO IR first: `ovc {{.*}}.onnx` writes {{.*}}.xml and {{.*}}.bin
+// ONNX: .onnx: error: this is an ONNX model, which is not read directly; tosa-state reads MLIR text (.mlir), OpenVINO IR (.xml, its .bin beside it), TFLite (.tflite) and TOSA flatbuffers (.tosa); convert it to OpenVINO IR first: `ovc {{.*}}.onnx` writes {{.*}}.xml and {{.*}}.bin
 // ONNX-NOT: {{.}}
 
 tosa.variable @acc = dense<0.0> : tensor<2x4xf32>

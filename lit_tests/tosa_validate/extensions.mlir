@@ -6,11 +6,13 @@
 // OK: tosa.cond_if
 func.func @main(%c: tensor<i1>, %x: tensor<4xi32>, %t: tensor<4xi16>, %table: tensor<513xi16>) -> (tensor<4xi32>, tensor<4xi8>, tensor<4xi32>) {
   // CHECK: extensions.mlir:[[# @LINE + 1]]:3: error: 'tosa.cond_if' op requires the 'controlflow' extension [extension]
-  %r = tosa.cond_if %c : tensor<i1> -> tensor<4xi32> {
-    tosa.yield %x : tensor<4xi32>
-  } else {
-    tosa.yield %x : tensor<4xi32>
-  }
+  %r = "tosa.cond_if"(%c, %x) ({
+  ^bb0(%a: tensor<4xi32>):
+    tosa.yield %a : tensor<4xi32>
+  }, {
+  ^bb0(%b: tensor<4xi32>):
+    tosa.yield %b : tensor<4xi32>
+  }) : (tensor<i1>, tensor<4xi32>) -> tensor<4xi32>
   %m = "tosa.const"() <{values = dense<1073741824> : tensor<1xi32>}> : () -> tensor<1xi32>
   %s = "tosa.const"() <{values = dense<31> : tensor<1xi8>}> : () -> tensor<1xi8>
   %z32 = "tosa.const"() <{values = dense<0> : tensor<1xi32>}> : () -> tensor<1xi32>

@@ -86,7 +86,8 @@ class ReferenceExecutable:
         self.written = _return_written_values(module, func)
         self.graph = self.folder / "graph.json"
         tosa_opt([f"--tosa-serialize-json=tosa-flatbuffer-filename={self.graph} "
-                  f"tosa-flatbuffer-schema={tool('tosa.fbs')}", "-o", os.devnull],
+                  f"tosa-flatbuffer-schema={tool('tosa.fbs')}",
+                  "-o", str(self.folder / "module.mlir")],  # never /dev/null: see tosa_tools
                  upstream_text(module), "serialize the model for the reference model")
         self.inputs, self.results, self.variables = _read_graph(self.graph, self.written)
 

@@ -11,7 +11,6 @@ form (which every upstream parser reads), after `tosa-validate` has accepted it.
 
 from __future__ import annotations
 
-import os
 import tempfile
 from pathlib import Path
 
@@ -30,6 +29,9 @@ def serialize(module: ModuleOp) -> bytes:
     """The flatbuffer of a module that is one TOSA graph (checked by `tosa-validate`)."""
     with tempfile.TemporaryDirectory(prefix="tosa_state_") as folder:
         path = Path(folder) / "model.tosa"
-        tosa_opt([f"--tosa-serialize=tosa-flatbuffer-filename={path}", "-o", os.devnull],
+        # never `-o /dev/null`: a failing tosa-opt deletes its output file (as root, the
+        # device node itself)
+        tosa_opt([f"--tosa-serialize=tosa-flatbuffer-filename={path}", "-o",
+                  str(Path(folder) / "module.mlir")],
                  upstream_text(module), "write the TOSA flatbuffer")
         return path.read_bytes()

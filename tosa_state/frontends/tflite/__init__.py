@@ -24,8 +24,10 @@ from xdsl.dialects.builtin import (
     DictionaryAttr,
     FunctionType,
     ModuleOp,
+    NameLoc,
     StringAttr,
     TensorType,
+    UnknownLoc,
     i8,
     i32,
 )
@@ -369,7 +371,9 @@ class _SubgraphBuilder:
         op = builder.build(op_input)
         if integer and code not in (BuiltinOperator.QUANTIZE, BuiltinOperator.DEQUANTIZE):
             set_quantization(op, quantization, op_input.result_quantization)
-        op.attributes[SOURCE_ATTR] = StringAttr(f"{where.operator} in subgraph '{where.subgraph}'")
+        source = StringAttr(f"{where.operator} in subgraph '{where.subgraph}'")
+        op.attributes[SOURCE_ATTR] = source
+        op.location = NameLoc(source, UnknownLoc())  # carried to the ops converted from it
         if op.name in ("tfl.while", "tfl.call_once"):
             self.importer.deferred.append((op, where))
         else:

@@ -30,7 +30,7 @@ from xdsl.rewriter import InsertPoint
 from xdsl.utils.exceptions import VerifyException
 
 from tosa_state import folding
-from tosa_state.diagnostics import SOURCE_ATTRS, TosaStateError, format_shape
+from tosa_state.diagnostics import TosaStateError, format_shape
 from tosa_state.dialects.tensor import BitcastOp
 from tosa_state.dialects.tosa import control_flow as cf
 from tosa_state.dialects.tosa import elementwise as tew
@@ -291,13 +291,10 @@ class Emitter:
             if isinstance(declaration, VariableOp):
                 self.lowering.variables[declaration.var_name] = declaration
         location = anchor.location
-        sources = {k: v for k in SOURCE_ATTRS if (v := anchor.attributes.get(k)) is not None}
         for op in (*self.declarations, *self.ops, *self.at_end):  # errors name the layer
             for inner in op.walk() if op.regions else (op,):
                 if isinstance(inner.location, UnknownLoc):
                     inner.location = location
-                for key, value in sources.items():
-                    inner.attributes.setdefault(key, value)
         block = anchor.parent_block()
         if self.at_end:
             assert block is not None and block.last_op is not None
