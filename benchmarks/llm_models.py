@@ -305,3 +305,72 @@ class OpenVINOModel:
 
     def reset_state(self) -> None:
         self.request.reset_state()
+
+
+# ---------------------------------------------------------------------------------------------
+# Static-capacity state (`tosa-static-state`), call by call against OpenVINO's dynamic model
+# ---------------------------------------------------------------------------------------------
+
+
+def static_step_inputs(tokens: np.ndarray, past: int, capacity: int,
+                       beam_idx: np.ndarray | None = None) -> dict[str, np.ndarray]:
+    """`step_inputs` for a model made static by `tosa-static-state{capacity=N}`, laid out as
+    OpenVINO GenAI's static generate model: the attention mask covers the capacity, ones
+    over the `past` valid rows and over the last `n` (where the concat puts the new ones),
+    zeros over the empty rows between; positions continue from `past` as before."""
+    inputs = step_inputs(tokens, past, beam_idx)
+    batch, count = tokens.shape
+    mask = np.zeros((batch, capacity), np.int64)
+    mask[:, :past] = 1
+    mask[:, capacity - count:] = 1
+    inputs["attention_mask"] = mask
+    return inputs
+
+
+class StaticGenerationPair(GenerationPair):
+    """A `GenerationPair` whose tosa-state side is made static with `capacity` (OpenVINO
+    runs the dynamic model as exported): ours gets `static_step_inputs`; each state compares
+    its first `past` rows along the time axis (2) with OpenVINO's, and the count variables
+    (`tosa_state.count_of`) hold `past`."""
+
+    def __init__(self, xml: Path, capacity: int, compiled=None) -> None:
+        import tosa_state
+        from tosa_state.api import DEFAULT_PIPELINE
+
+        self.capacity = capacity
+        if compiled is None:
+            pipeline = (f"tosa-static-state{{capacity={capacity}}},"
+                        f"{DEFAULT_PIPELINE}")
+            compiled = tosa_state.compile_model(xml, pipeline=pipeline)
+        super().__init__(xml, compiled)
+
+    def call(self, tokens: np.ndarray, beam_idx: np.ndarray | None = None) -> np.ndarray:
+        inputs = self.inputs(tokens, beam_idx)
+        ours_inputs = {**inputs, "attention_mask": static_step_inputs(
+            tokens, self.past, self.capacity)["attention_mask"]}
+        self.theirs.infer(inputs)
+        want = self.theirs.get_tensor("logits").data.copy()
+        got = self.ours.infer(ours_inputs)["logits"]
+        what = f"call {self.calls} (past {self.past}, {tokens.shape[1]} new tokens)"
+        if got.shape == want.shape:
+            self.max_error = max(self.max_error, float(np.max(np.abs(got - want), initial=0)))
+        np.testing.assert_allclose(got, want, rtol=RTOL, atol=ATOL, err_msg=f"{what}: logits")
+        ours_next, theirs_next = got[:, -1].argmax(-1), want[:, -1].argmax(-1)
+        np.testing.assert_array_equal(ours_next, theirs_next, err_msg=f"{what}: greedy tokens")
+        self.past += tokens.shape[1]
+        self.compare_states(what)
+        self.calls += 1
+        return theirs_next[:, None]
+
+    def compare_states(self, what: str) -> None:
+        theirs = {s.name: s.state.data.copy() for s in self.theirs.query_state()}
+        ours = {s.name: s.state for s in self.ours.query_state()}
+        counts = {name: value for name, value in ours.items() if name.endswith("__count")}
+        assert sorted(set(ours) - set(counts)) == sorted(theirs), f"{what}: states"
+        for name, want in theirs.items():
+            got = ours[name]
+            assert got.shape[2] == self.capacity, f"{what}: state {name} shape {got.shape}"
+            np.testing.assert_array_equal(counts[f"{name}__count"], [self.past],
+                                          err_msg=f"{what}: count of {name}")
+            np.testing.assert_allclose(got[:, :, :self.past], want, rtol=RTOL, atol=ATOL,
+                                       err_msg=f"{what}: state {name}")

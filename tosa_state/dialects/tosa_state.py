@@ -27,6 +27,18 @@ the types are OpenVINO's names (`u8`, `i8`, `u4`, `i4`, `nf4`, `u1`, `f8e4m3`, `
 for zero points also `f16` / `bf16` / `f32`). The op is pure (unused, it is erased) but
 `NotFolded`: no folder (the conversion's, the runtime plan's) may turn it into a constant of
 floats.
+
+`tosa_state.check_capacity` guards a variable of fixed capacity (`tosa-static-state`): a call
+whose `rows` new rows would not fit after the `count` rows the variable holds fails, naming
+the variable, its capacity and the length asked for, before any state is written:
+
+```mlir
+tosa_state.check_capacity %count, %rows {variable = "kv", capacity = 64 : i64}
+    : tensor<1xi32>, !tosa.shape<1>
+```
+
+It has no result and is not free of side effects (a failure is its effect): no pass erases
+it, and a plan runs no state write before it.
 """
 
 from __future__ import annotations
@@ -35,11 +47,14 @@ import math
 from collections.abc import Sequence
 
 from xdsl.dialects.builtin import (
+    I64,
     AnyFloat,
     DenseArrayBase,
+    IntegerAttr,
     StringAttr,
     TensorType,
     i8,
+    i32,
     i64,
 )
 from xdsl.ir import Attribute, Dialect, SSAValue
@@ -57,6 +72,7 @@ from xdsl.irdl import (
 from xdsl.traits import OpTrait, Pure
 from xdsl.utils.exceptions import VerifyException
 
+from tosa_state.dialects.tosa.common import ShapeType
 from tosa_state.packing import STORED_TYPES, packed_size
 
 
@@ -174,4 +190,37 @@ class DequantizeOp(IRDLOperation):
             )
 
 
-TOSA_STATE = Dialect("tosa_state", [DequantizeOp], [])
+@irdl_op_definition
+class CheckCapacityOp(IRDLOperation):
+    """Fails the call when `count` (`tensor<1xi32>`, the rows variable `variable` holds)
+    plus `rows` (`!tosa.shape<1>`, the rows the call adds) exceeds `capacity`."""
+
+    name = "tosa_state.check_capacity"
+
+    count = operand_def(TensorType)
+    rows = operand_def(ShapeType)
+    variable = prop_def(StringAttr)
+    capacity = prop_def(IntegerAttr[I64])
+
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "$count `,` $rows attr-dict `:` type($count) `,` type($rows)"
+
+    def __init__(self, count: SSAValue, rows: SSAValue, variable: str, capacity: int):
+        super().__init__(operands=[count, rows], properties={
+            "variable": StringAttr(variable), "capacity": IntegerAttr(capacity, i64)})
+
+    def verify_(self) -> None:
+        count_type = self.count.type
+        if not (isinstance(count_type, TensorType) and count_type.element_type == i32
+                and tuple(count_type.get_shape()) == (1,)):
+            raise VerifyException(f"the count must be a tensor<1xi32>, got {count_type}")
+        rows_type = self.rows.type
+        assert isinstance(rows_type, ShapeType)
+        if rows_type.rank != 1:
+            raise VerifyException(f"the rows must be a !tosa.shape<1>, got {rows_type}")
+        if self.capacity.value.data < 0:
+            raise VerifyException(f"the capacity must not be negative, got "
+                                  f"{self.capacity.value.data}")
+
+
+TOSA_STATE = Dialect("tosa_state", [DequantizeOp, CheckCapacityOp], [])

@@ -15,6 +15,7 @@ from tosa_state import folding
 def all_functions() -> list[InterpreterFunctions]:
     """One instance of each impl class (numpy impls for every op we can execute)."""
     from tosa_state.interpreter.builtin import BuiltinFunctions
+    from tosa_state.interpreter.capacity import CapacityFunctions
     from tosa_state.interpreter.compression import CompressionFunctions
     from tosa_state.interpreter.memref import MemRefFunctions
     from tosa_state.interpreter.ml_program import MLProgramFunctions
@@ -36,6 +37,7 @@ def all_functions() -> list[InterpreterFunctions]:
         MLProgramFunctions(),
         ScfFunctions(),
         CompressionFunctions(),
+        CapacityFunctions(),
     ]
 
 

@@ -25,6 +25,7 @@ from tosa_state.transforms.tosa_merge_sliced_elementwise import TosaMergeSlicedE
 from tosa_state.transforms.tosa_rank0_conditions import TosaRank0ConditionsPass
 from tosa_state.transforms.tosa_reduce_transposes import TosaReduceTransposesPass
 from tosa_state.transforms.tosa_sink_cond_if_inputs import TosaSinkCondIfInputsPass
+from tosa_state.transforms.tosa_static_state import TosaStaticStatePass
 from tosa_state.transforms.tosa_to_mlprogram import TosaToMLProgramPass
 from tosa_state.transforms.tosa_unroll_loops import TosaUnrollLoopsPass
 from tosa_state.transforms.tosa_validate import TosaValidatePass
@@ -74,6 +75,7 @@ def get_tosa_state_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         TosaLowerShapeOpsPass.name: lambda: TosaLowerShapeOpsPass,
         TosaDynamicEmptyDimsPass.name: lambda: TosaDynamicEmptyDimsPass,
         TosaSinkCondIfInputsPass.name: lambda: TosaSinkCondIfInputsPass,
+        TosaStaticStatePass.name: lambda: TosaStaticStatePass,
         MakeStatefulPass.name: lambda: MakeStatefulPass,
         ExternalizeStatePass.name: lambda: ExternalizeStatePass,
         ExportStateControlPass.name: lambda: ExportStateControlPass,
@@ -104,6 +106,7 @@ __all__ = [
     "TosaRank0ConditionsPass",
     "TosaReduceTransposesPass",
     "TosaSinkCondIfInputsPass",
+    "TosaStaticStatePass",
     "TosaToMLProgramPass",
     "TosaUnrollLoopsPass",
     "TosaValidatePass",

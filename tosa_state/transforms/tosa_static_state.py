@@ -1,0 +1,407 @@
+"""`tosa-static-state`: variables that grow along one axis get a fixed capacity.
+
+A decoder's KV cache grows by a concat of the step's new rows (OpenVINO's form):
+
+    tosa.variable @k : tensor<?x2x?x16xf32>
+    %past = ... tosa.variable.read @k ...             // reordered by beam_idx, ...
+    %all = tosa.concat %past, %new {axis = 2 : i32}   // past + n rows: the attention's keys
+    tosa.variable.write @k, %all
+
+With `capacity=N` (or `max-prompt-len=P min-response-len=R`, N = P + R, as OpenVINO GenAI's
+static pipeline names them) the variable holds N rows, and a variable of its own counts the
+valid ones:
+
+    tosa.variable @k : tensor<?x2xNx16xf32>
+    tosa.variable @k__count {tosa_state.count_of = "k"} = dense<0> : tensor<1xi32>
+    %count = tosa.variable.read @k__count
+    tosa_state.check_capacity %count, %n {variable = "k", capacity = N}
+    %kept = tosa.slice %past, 0, [.., N - n, ..]      // the past every reader sees
+    %all = tosa.concat %kept, %new {axis = 2 : i32}   // N rows
+    %stored = tosa.scatter %all, count + [0 .. n), %new   // the new rows moved to the count
+    tosa.variable.write @k, %stored
+    tosa.variable.write @k__count, %count + n
+
+The layout is that of OpenVINO GenAI's static generate model (past `N - n` rows, attention
+mask of `N`): rows `[0, count)` are the valid past, `[N - n, N)` the new rows, and a caller's
+`attention_mask` of length N has ones there and zeros over the empty rows in between, so
+their attention scores get the mask's minimum; positions stay `count + i` (`position_ids`),
+and the causal mask the model derives from the past's length (`N - n`) admits every valid
+past row and, among the new rows, the earlier ones. The stored value has the new rows at
+the count (the rows past it are never read unmasked). The beam reorder of the past (a
+gather on the whole buffer) and `reset_state` (the count back to 0; a cache that starts from
+an init computed at run time, OpenVINO's ReadValue-with-init, starts from that init padded
+to N) keep working. A call that would need more than N rows fails at the check, before any
+state is written. Other dynamic dims stay as they are (`specialize-input-shapes` fixes
+them).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import numpy as np
+from xdsl.context import Context
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    DenseIntOrFPElementsAttr,
+    ModuleOp,
+    StringAttr,
+    TensorType,
+    i32,
+)
+from xdsl.dialects.func import FuncOp
+from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.utils.exceptions import PassFailedException
+
+from tosa_state.diagnostics import LAYER_ATTR, TosaStateError, error_at
+from tosa_state.dialects.tosa.common import ConstOp, ConstShapeOp
+from tosa_state.dialects.tosa.control_flow import IfOp
+from tosa_state.dialects.tosa.data_layout import ConcatOp, PadOp, ReshapeOp, SliceOp, TileOp
+from tosa_state.dialects.tosa.elementwise import AddOp
+from tosa_state.dialects.tosa.reduction import ReduceSumOp
+from tosa_state.dialects.tosa.scatter_gather import ScatterOp
+from tosa_state.dialects.tosa.shape import ConcatShapeOp, DimOp, MulShapeOp, SubShapeOp
+from tosa_state.dialects.tosa.variables import (
+    VariableOp,
+    VariableReadOp,
+    VariableWriteOp,
+    iter_declarations,
+    lookup_variable,
+)
+from tosa_state.dialects.tosa_state import CheckCapacityOp
+
+COUNT_ATTR = "tosa_state.count_of"
+"""On a count variable: the name of the variable whose valid rows it counts."""
+
+
+class StaticStateError(TosaStateError):
+    """Options that give no capacity, or a growing variable the pass cannot make static."""
+
+
+@dataclass(frozen=True)
+class TosaStaticStatePass(ModulePass):
+    """Variables that grow by a concat along one axis get a fixed capacity plus a count of
+    valid rows. `capacity=N`, or `max-prompt-len=P min-response-len=R` (N = P + R)."""
+
+    name = "tosa-static-state"
+
+    capacity: int | None = None
+    max_prompt_len: int | None = None
+    min_response_len: int | None = None
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        try:
+            capacity = static_capacity(self.capacity, self.max_prompt_len,
+                                       self.min_response_len)
+            make_state_static(op, capacity)
+        except TosaStateError as error:
+            raise PassFailedException(str(error)) from None
+
+
+def static_capacity(capacity: int | None, max_prompt_len: int | None = None,
+                    min_response_len: int | None = None) -> int:
+    """The capacity the options give: `capacity`, or `max_prompt_len + min_response_len`."""
+    lengths = (max_prompt_len, min_response_len)
+    if capacity is not None and any(n is not None for n in lengths):
+        raise StaticStateError("error: tosa-static-state takes capacity=N or max-prompt-len=P "
+                               "min-response-len=R, not both")
+    if capacity is None:
+        if any(n is None for n in lengths):
+            raise StaticStateError("error: tosa-static-state needs capacity=N or "
+                                   "max-prompt-len=P min-response-len=R")
+        if min(lengths) < 0:  # type: ignore[type-var]
+            raise StaticStateError("error: tosa-static-state's max-prompt-len and "
+                                   "min-response-len must not be negative")
+        capacity = max_prompt_len + min_response_len  # type: ignore[operator]
+    if capacity < 1:
+        raise StaticStateError(f"error: tosa-static-state's capacity must be at least 1, got "
+                               f"{capacity}")
+    return capacity
+
+
+@dataclass
+class _Growing:
+    """A variable written with `concat(past, new)` along its dynamic `axis`."""
+
+    var: VariableOp
+    write: VariableWriteOp
+    concat: ConcatOp
+    axis: int
+
+
+def make_state_static(module: ModuleOp, capacity: int) -> list[str]:
+    """Gives every growing variable of `module` the fixed `capacity`; returns their names."""
+    found = list(_growing(module, capacity))
+    for growing in found:
+        _make_static(module, growing, capacity)
+    return [growing.var.var_name for growing in found]
+
+
+def _growing(module: ModuleOp, capacity: int) -> Iterator[_Growing]:
+    writes: dict[str, list[VariableWriteOp]] = {}
+    for op in module.walk():
+        if isinstance(op, VariableWriteOp):
+            writes.setdefault(op.var_name, []).append(op)
+    for name, ops in writes.items():
+        write = ops[-1]
+        var = lookup_variable(write, name)
+        concat = write.input1.owner
+        if var is None or not isinstance(concat, ConcatOp):
+            continue
+        axis = concat.axis.value.data
+        if var.shape[axis] != -1:
+            continue  # a window of fixed length: nothing grows
+        _check(name, ops, write, concat, axis, capacity)
+        yield _Growing(var, write, concat, axis)
+
+
+def _check(name: str, writes: list[VariableWriteOp], write: VariableWriteOp, concat: ConcatOp,
+           axis: int, capacity: int) -> None:
+    def refuse(op: Operation, why: str) -> StaticStateError:
+        return StaticStateError(error_at(op, f"tosa-static-state cannot give '{name}' a "
+                                         f"fixed capacity: {why}"))
+
+    if len(writes) > 1:
+        raise refuse(writes[0], "it is written more than once")
+    if not isinstance(write.parent_op(), FuncOp) or concat.parent_block() is not \
+            write.parent_block():
+        raise refuse(write, "it is written inside a region, or by a concat in another block")
+    if len(concat.input1) != 2:
+        raise refuse(concat, f"it grows by a concat of {len(concat.input1)} values (past, "
+                     f"new expected)")
+    past, new = concat.input1
+    if not _reaches_read(past, name):
+        why = ("the new rows come first (it grows at the front)" if _reaches_read(new, name)
+               else "the concat's first operand is not computed from its value")
+        raise refuse(concat, why)
+    rows = _dim(new, axis)
+    if rows is not None and rows > capacity:
+        raise refuse(concat, f"a call adds {rows} rows, more than the capacity {capacity}")
+
+
+def _reaches_read(value: SSAValue, name: str) -> bool:
+    """Whether `value` is computed from a read of variable `name` (through any ops)."""
+    seen: set[SSAValue] = set()
+    stack = [value]
+    while stack:
+        current = stack.pop()
+        if current in seen:
+            continue
+        seen.add(current)
+        owner = current.owner
+        if isinstance(owner, VariableReadOp):
+            if owner.var_name == name:
+                return True
+            continue
+        if isinstance(owner, Operation):
+            stack.extend(owner.operands)
+            for region in owner.regions:
+                for block in region.blocks:
+                    if block.last_op is not None:
+                        stack.extend(block.last_op.operands)
+    return False
+
+
+def _dim(value: SSAValue, axis: int) -> int | None:
+    value_type = value.type
+    assert isinstance(value_type, TensorType)
+    dim = value_type.get_shape()[axis]
+    return None if dim == DYNAMIC_INDEX else dim
+
+
+def _with_dim(value_type: Attribute, axis: int, size: int | None) -> TensorType:
+    assert isinstance(value_type, TensorType)
+    shape = list(value_type.get_shape())
+    shape[axis] = DYNAMIC_INDEX if size is None else size
+    return TensorType(value_type.element_type, shape)
+
+
+def _make_static(module: ModuleOp, growing: _Growing, capacity: int) -> None:
+    var, axis, concat = growing.var, growing.axis, growing.concat
+    name = var.var_name
+    static_type = _with_dim(var.tensor_type, axis, capacity)
+    count_name = _fresh_name(module, f"{name}__count")
+    _declare(var, static_type, count_name)
+    for op in list(module.walk()):
+        if isinstance(op, VariableReadOp) and op.var_name == name:
+            read = Rewriter.replace_value_with_new_type(op.results[0], static_type)
+            _pad_inits(read, axis, capacity)
+    past, new = concat.input1
+    builder = _Builder(concat)
+    count = builder.add(VariableReadOp(count_name, TensorType(i32, [1]))).results[0]
+    rows = builder.dim(new, axis)
+    check = builder.add(CheckCapacityOp(count, rows, name, capacity))
+    check.location = concat.location
+    if LAYER_ATTR in concat.attributes:
+        check.attributes[LAYER_ATTR] = concat.attributes[LAYER_ATTR]
+    kept_rows = builder.add(SubShapeOp(builder.shape([capacity]), rows)).results[0]
+    new_rows = _dim(new, axis)
+    kept_type = _with_dim(past.type, axis, None if new_rows is None else capacity - new_rows)
+    sizes = [kept_rows if d == axis else builder.dim(past, d) for d in range(_rank(past))]
+    kept = builder.add(SliceOp(past, builder.shape([0] * _rank(past)),
+                               builder.add(ConcatShapeOp(sizes)).results[0], kept_type))
+    _replace_later_uses(past, kept.results[0], concat)
+    concat.operands[0] = kept.results[0]
+    if new_rows is not None and _dim(concat.output, axis) is None:
+        Rewriter.replace_value_with_new_type(concat.output, _with_dim(concat.output.type, axis,
+                                                                      capacity))
+    after = _Builder(growing.write)
+    stored = after.scatter(concat.output, new, count, rows, axis, capacity, static_type)
+    growing.write.operands[0] = stored
+    Rewriter.insert_op(VariableWriteOp(count_name, after.add_count(count, rows)),
+                       InsertPoint.after(growing.write))
+
+
+def _declare(var: VariableOp, static_type: TensorType, count_name: str) -> None:
+    static = VariableOp(var.var_name, static_type, None)
+    static.attributes.update(var.attributes)
+    zero = DenseIntOrFPElementsAttr.from_list(TensorType(i32, [1]), [0])
+    count = VariableOp(count_name, TensorType(i32, [1]), zero)
+    count.attributes[COUNT_ATTR] = StringAttr(var.var_name)
+    Rewriter.replace_op(var, [static, count])
+
+
+def _fresh_name(module: ModuleOp, name: str) -> str:
+    taken = {op.var_name for op in iter_declarations(module)}
+    candidate, index = name, 0
+    while candidate in taken:
+        index += 1
+        candidate = f"{name}{index}"
+    return candidate
+
+
+def _pad_inits(read: SSAValue, axis: int, capacity: int) -> None:
+    """The inits a `tosa.cond_if` chooses instead of the variable (OpenVINO's ReadValue with
+    an init computed at run time) start empty along `axis`: padded to the capacity."""
+    for use in list(read.uses):
+        cond_if = use.operation
+        if not isinstance(cond_if, IfOp) or use.index == 0:
+            continue
+        for index, init in enumerate(cond_if.input_list):
+            if init is read:
+                continue
+            if _dim(init, axis) != 0:
+                raise StaticStateError(error_at(cond_if, (
+                    f"tosa-static-state cannot give '{read.owner.var_name}' a fixed "  # type: ignore[union-attr]
+                    f"capacity: the init chosen instead of its value must be empty along "
+                    f"axis {axis}, got {init.type}")))
+            padded_type = _with_dim(init.type, axis, capacity)
+            builder = _Builder(cond_if)
+            padding = [0] * (2 * _rank(init))
+            padding[2 * axis + 1] = capacity
+            element = padded_type.element_type
+            zero = DenseIntOrFPElementsAttr.from_list(TensorType(element, [1]), [0])
+            pad = builder.add(PadOp(init, builder.shape(padding),
+                                    builder.add(ConstOp(zero)).results[0], padded_type))
+            cond_if.operands[1 + index] = pad.results[0]
+            for region in cond_if.regions:
+                Rewriter.replace_value_with_new_type(region.block.args[index], padded_type)
+
+
+def _replace_later_uses(value: SSAValue, new: SSAValue, after: Operation) -> None:
+    """`value`'s uses in the ops of `after`'s block that come after it (or in their
+    regions) read `new` instead."""
+    block = after.parent_block()
+    assert block is not None
+    later: set[Operation] = set()
+    op = after.next_op
+    while op is not None:
+        later.add(op)
+        op = op.next_op
+    for use in list(value.uses):
+        if _ancestor_in(use.operation, block) in later:
+            use.operation.operands[use.index] = new
+
+
+def _ancestor_in(op: Operation, block: Block) -> Operation | None:
+    while op.parent_block() is not block:
+        parent = op.parent_op()
+        if parent is None:
+            return None
+        op = parent
+    return op
+
+
+def _rank(value: SSAValue) -> int:
+    value_type = value.type
+    assert isinstance(value_type, TensorType)
+    return value_type.get_num_dims()
+
+
+class _Builder:
+    """Inserts ops before `anchor`."""
+
+    def __init__(self, anchor: Operation):
+        self.point = InsertPoint.before(anchor)
+
+    def add(self, op: Operation) -> Operation:
+        Rewriter.insert_op(op, self.point)
+        return op
+
+    def shape(self, values: list[int]) -> SSAValue:
+        return self.add(ConstShapeOp(values)).results[0]
+
+    def dim(self, value: SSAValue, axis: int) -> SSAValue:
+        size = _dim(value, axis)
+        return self.shape([size]) if size is not None else self.add(DimOp(value, axis)).results[0]
+
+    def product(self, value: SSAValue, axes: range) -> tuple[SSAValue, int | None]:
+        """The product of `value`'s dims `axes`, as a shape value and (when static) an int."""
+        total: SSAValue = self.shape([1])
+        static: int | None = 1
+        for axis in axes:
+            size = _dim(value, axis)
+            static = None if static is None or size is None else static * size
+            total = self.add(MulShapeOp(total, self.dim(value, axis))).results[0]
+        return total, static
+
+    def rows_as_tensor(self, rows: SSAValue) -> SSAValue:
+        """`rows` (a `!tosa.shape<1>`) as a `tensor<1xi32>`: the sum of that many ones."""
+        one = DenseIntOrFPElementsAttr.from_list(TensorType(i32, [1]), [1])
+        ones = self.add(TileOp(self.add(ConstOp(one)).results[0], rows,
+                               TensorType(i32, [DYNAMIC_INDEX]))).results[0]
+        return self.add(ReduceSumOp(ones, 0, TensorType(i32, [1]))).results[0]
+
+    def add_count(self, count: SSAValue, rows: SSAValue) -> SSAValue:
+        return self.add(AddOp(count, self.rows_as_tensor(rows))).results[0]
+
+    def scatter(self, full: SSAValue, new: SSAValue, count: SSAValue, rows: SSAValue,
+                axis: int, capacity: int, result_type: TensorType) -> SSAValue:
+        """`full` (`capacity` rows along `axis`) with rows `[count, count + rows)` set to
+        `new`: a `tosa.scatter` on `[outer, capacity, inner]` views."""
+        rank = _rank(full)
+        outer, outer_static = self.product(full, range(axis))
+        inner, inner_static = self.product(full, range(axis + 1, rank))
+        element = result_type.element_type
+        dyn = DYNAMIC_INDEX
+
+        def as3(value: SSAValue, size: SSAValue, static: int | None) -> SSAValue:
+            shape = self.add(ConcatShapeOp([outer, size, inner])).results[0]
+            kind = TensorType(element, [outer_static or dyn, static or dyn, inner_static or dyn])
+            return self.add(ReshapeOp(value, shape, kind)).results[0]
+
+        new_rows = _dim(new, axis)
+        values = as3(full, self.shape([capacity]), capacity)
+        updates = as3(new, rows, new_rows)
+        iota = DenseIntOrFPElementsAttr.from_list(
+            TensorType(i32, [capacity]), np.arange(capacity, dtype=np.int32).tolist())
+        positions = self.add(SliceOp(self.add(ConstOp(iota)).results[0], self.shape([0]), rows,
+                                     TensorType(i32, [new_rows or dyn]))).results[0]
+        positions = self.add(AddOp(positions, count)).results[0]
+        row = self.add(ReshapeOp(positions, self.add(ConcatShapeOp(
+            [self.shape([1]), rows])).results[0], TensorType(i32, [1, new_rows or dyn])))
+        indices = self.add(TileOp(row.results[0], self.add(ConcatShapeOp(
+            [outer, self.shape([1])])).results[0],
+            TensorType(i32, [outer_static or dyn, new_rows or dyn]))).results[0]
+        stored = self.add(ScatterOp(values, indices, updates)).results[0]
+        sizes = [self.dim(full, d) if d != axis else self.shape([capacity]) for d in range(rank)]
+        shape = self.add(ConcatShapeOp(sizes)).results[0]
+        return self.add(ReshapeOp(stored, shape, result_type)).results[0]
+
+
+__all__ = ["COUNT_ATTR", "StaticStateError", "TosaStaticStatePass", "make_state_static",
+           "static_capacity"]
+
