@@ -40,7 +40,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-import numpy as np
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
@@ -48,6 +47,7 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     StringAttr,
     TensorType,
+    i1,
     i32,
 )
 from xdsl.dialects.func import FuncOp
@@ -60,7 +60,7 @@ from tosa_state.diagnostics import LAYER_ATTR, TosaStateError, error_at
 from tosa_state.dialects.tosa.common import ConstOp, ConstShapeOp
 from tosa_state.dialects.tosa.control_flow import IfOp
 from tosa_state.dialects.tosa.data_layout import ConcatOp, PadOp, ReshapeOp, SliceOp, TileOp
-from tosa_state.dialects.tosa.elementwise import AddOp
+from tosa_state.dialects.tosa.elementwise import AddOp, SelectOp
 from tosa_state.dialects.tosa.reduction import ReduceSumOp
 from tosa_state.dialects.tosa.scatter_gather import ScatterOp
 from tosa_state.dialects.tosa.shape import ConcatShapeOp, DimOp, MulShapeOp, SubShapeOp
@@ -225,29 +225,29 @@ def _make_static(module: ModuleOp, growing: _Growing, capacity: int) -> None:
     static_type = _with_dim(var.tensor_type, axis, capacity)
     count_name = _fresh_name(module, f"{name}__count")
     _declare(var, static_type, count_name)
+    flags: list[SSAValue] = []
     for op in list(module.walk()):
         if isinstance(op, VariableReadOp) and op.var_name == name:
             read = Rewriter.replace_value_with_new_type(op.results[0], static_type)
-            _pad_inits(read, axis, capacity)
+            flags += _pad_inits(read, axis, capacity)
     past, new = concat.input1
     builder = _Builder(concat)
     count = builder.add(VariableReadOp(count_name, TensorType(i32, [1]))).results[0]
-    rows = builder.dim(new, axis)
-    check = builder.add(CheckCapacityOp(count, rows, name, capacity))
+    if len(flags) == 1:  # the init is used: nothing is held yet (after a reset of the variable)
+        count = builder.counted(count, flags[0])
+    rows = builder.size(new, axis)
+    check = builder.add(CheckCapacityOp(count, builder.shape([rows]), name, capacity))
     check.location = concat.location
     if LAYER_ATTR in concat.attributes:
         check.attributes[LAYER_ATTR] = concat.attributes[LAYER_ATTR]
-    kept_rows = builder.add(SubShapeOp(builder.shape([capacity]), rows)).results[0]
-    new_rows = _dim(new, axis)
-    kept_type = _with_dim(past.type, axis, None if new_rows is None else capacity - new_rows)
-    sizes = [kept_rows if d == axis else builder.dim(past, d) for d in range(_rank(past))]
-    kept = builder.add(SliceOp(past, builder.shape([0] * _rank(past)),
-                               builder.add(ConcatShapeOp(sizes)).results[0], kept_type))
-    _replace_later_uses(past, kept.results[0], concat)
-    concat.operands[0] = kept.results[0]
-    if new_rows is not None and _dim(concat.output, axis) is None:
-        Rewriter.replace_value_with_new_type(concat.output, _with_dim(concat.output.type, axis,
-                                                                      capacity))
+    kept_rows: Size = capacity - rows if isinstance(rows, int) else builder.add(
+        SubShapeOp(builder.shape([capacity]), rows)).results[0]
+    sizes = [kept_rows if d == axis else builder.size(past, d) for d in range(_rank(past))]
+    kept_type = _with_dim(past.type, axis, kept_rows if isinstance(kept_rows, int) else None)
+    kept = builder.add(SliceOp(past, builder.shape([0] * _rank(past)), builder.shape(sizes),
+                               kept_type)).results[0]
+    _replace_later_uses(past, kept, concat)
+    concat.operands[0] = kept
     after = _Builder(growing.write)
     stored = after.scatter(concat.output, new, count, rows, axis, capacity, static_type)
     growing.write.operands[0] = stored
@@ -256,7 +256,11 @@ def _make_static(module: ModuleOp, growing: _Growing, capacity: int) -> None:
 
 
 def _declare(var: VariableOp, static_type: TensorType, count_name: str) -> None:
-    static = VariableOp(var.var_name, static_type, None)
+    initial = None
+    if static_type.has_static_shape():  # it started empty: zeros (a splat)
+        initial = DenseIntOrFPElementsAttr.from_list(TensorType(static_type.element_type,
+                                                                static_type.get_shape()), [0])
+    static = VariableOp(var.var_name, static_type, initial)
     static.attributes.update(var.attributes)
     zero = DenseIntOrFPElementsAttr.from_list(TensorType(i32, [1]), [0])
     count = VariableOp(count_name, TensorType(i32, [1]), zero)
@@ -273,9 +277,11 @@ def _fresh_name(module: ModuleOp, name: str) -> str:
     return candidate
 
 
-def _pad_inits(read: SSAValue, axis: int, capacity: int) -> None:
+def _pad_inits(read: SSAValue, axis: int, capacity: int) -> list[SSAValue]:
     """The inits a `tosa.cond_if` chooses instead of the variable (OpenVINO's ReadValue with
-    an init computed at run time) start empty along `axis`: padded to the capacity."""
+    an init computed at run time) start empty along `axis`: padded to the capacity. Returns
+    the conditions of those `tosa.cond_if`s (true: the variable's value is used)."""
+    conditions: list[SSAValue] = []
     for use in list(read.uses):
         cond_if = use.operation
         if not isinstance(cond_if, IfOp) or use.index == 0:
@@ -299,6 +305,8 @@ def _pad_inits(read: SSAValue, axis: int, capacity: int) -> None:
             cond_if.operands[1 + index] = pad.results[0]
             for region in cond_if.regions:
                 Rewriter.replace_value_with_new_type(region.block.args[index], padded_type)
+        conditions.append(cond_if.condition)
+    return conditions
 
 
 def _replace_later_uses(value: SSAValue, new: SSAValue, after: Operation) -> None:
@@ -331,8 +339,12 @@ def _rank(value: SSAValue) -> int:
     return value_type.get_num_dims()
 
 
+Size = int | SSAValue
+"""A dimension: its value when static, else a `!tosa.shape<1>` computed at run time."""
+
+
 class _Builder:
-    """Inserts ops before `anchor`."""
+    """Inserts ops before `anchor`; static sizes are folded into constants."""
 
     def __init__(self, anchor: Operation):
         self.point = InsertPoint.before(anchor)
@@ -341,65 +353,90 @@ class _Builder:
         Rewriter.insert_op(op, self.point)
         return op
 
-    def shape(self, values: list[int]) -> SSAValue:
-        return self.add(ConstShapeOp(values)).results[0]
+    def const(self, values: list[int], shape: list[int] | None = None) -> SSAValue:
+        kind = TensorType(i32, shape or [len(values)])
+        return self.add(ConstOp(DenseIntOrFPElementsAttr.from_list(kind, values))).results[0]
 
-    def dim(self, value: SSAValue, axis: int) -> SSAValue:
-        size = _dim(value, axis)
-        return self.shape([size]) if size is not None else self.add(DimOp(value, axis)).results[0]
+    def shape(self, sizes: list[Size]) -> SSAValue:
+        """A `!tosa.shape` of `sizes`: one constant when all are static."""
+        parts: list[SSAValue] = []
+        run: list[int] = []
+        for size in sizes:
+            if isinstance(size, int):
+                run.append(size)
+                continue
+            if run:
+                parts.append(self.add(ConstShapeOp(run)).results[0])
+                run = []
+            parts.append(size)
+        if run or not parts:
+            parts.append(self.add(ConstShapeOp(run)).results[0])
+        return parts[0] if len(parts) == 1 else self.add(ConcatShapeOp(parts)).results[0]
 
-    def product(self, value: SSAValue, axes: range) -> tuple[SSAValue, int | None]:
-        """The product of `value`'s dims `axes`, as a shape value and (when static) an int."""
-        total: SSAValue = self.shape([1])
-        static: int | None = 1
+    def size(self, value: SSAValue, axis: int) -> Size:
+        static = _dim(value, axis)
+        return static if static is not None else self.add(DimOp(value, axis)).results[0]
+
+    def product(self, value: SSAValue, axes: range) -> Size:
+        """The product of `value`'s dims `axes`."""
+        static, total = 1, None
         for axis in axes:
-            size = _dim(value, axis)
-            static = None if static is None or size is None else static * size
-            total = self.add(MulShapeOp(total, self.dim(value, axis))).results[0]
-        return total, static
+            size = self.size(value, axis)
+            if isinstance(size, int):
+                static *= size
+            else:
+                total = size if total is None else self.add(MulShapeOp(total, size)).results[0]
+        if total is None:
+            return static
+        if static == 1:
+            return total
+        return self.add(MulShapeOp(total, self.shape([static]))).results[0]
 
-    def rows_as_tensor(self, rows: SSAValue) -> SSAValue:
-        """`rows` (a `!tosa.shape<1>`) as a `tensor<1xi32>`: the sum of that many ones."""
-        one = DenseIntOrFPElementsAttr.from_list(TensorType(i32, [1]), [1])
-        ones = self.add(TileOp(self.add(ConstOp(one)).results[0], rows,
-                               TensorType(i32, [DYNAMIC_INDEX]))).results[0]
-        return self.add(ReduceSumOp(ones, 0, TensorType(i32, [1]))).results[0]
+    def counted(self, count: SSAValue, condition: SSAValue) -> SSAValue:
+        """`count` where `condition` (one i1) holds, else 0."""
+        flag = self.add(ReshapeOp(condition, self.shape([1]), TensorType(i1, [1]))).results[0]
+        return self.add(SelectOp(flag, count, self.const([0]))).results[0]
 
-    def add_count(self, count: SSAValue, rows: SSAValue) -> SSAValue:
-        return self.add(AddOp(count, self.rows_as_tensor(rows))).results[0]
+    def as_tensor(self, rows: Size) -> SSAValue:
+        """`rows` as a `tensor<1xi32>` (at run time: the sum of that many ones)."""
+        if isinstance(rows, int):
+            return self.const([rows])
+        ones = self.add(TileOp(self.const([1]), rows, TensorType(i32, [DYNAMIC_INDEX])))
+        return self.add(ReduceSumOp(ones.results[0], 0, TensorType(i32, [1]))).results[0]
 
-    def scatter(self, full: SSAValue, new: SSAValue, count: SSAValue, rows: SSAValue,
+    def add_count(self, count: SSAValue, rows: Size) -> SSAValue:
+        return self.add(AddOp(count, self.as_tensor(rows))).results[0]
+
+    def scatter(self, full: SSAValue, new: SSAValue, count: SSAValue, rows: Size,
                 axis: int, capacity: int, result_type: TensorType) -> SSAValue:
         """`full` (`capacity` rows along `axis`) with rows `[count, count + rows)` set to
         `new`: a `tosa.scatter` on `[outer, capacity, inner]` views."""
         rank = _rank(full)
-        outer, outer_static = self.product(full, range(axis))
-        inner, inner_static = self.product(full, range(axis + 1, rank))
+        outer = self.product(full, range(axis))
+        inner = self.product(full, range(axis + 1, rank))
         element = result_type.element_type
-        dyn = DYNAMIC_INDEX
 
-        def as3(value: SSAValue, size: SSAValue, static: int | None) -> SSAValue:
-            shape = self.add(ConcatShapeOp([outer, size, inner])).results[0]
-            kind = TensorType(element, [outer_static or dyn, static or dyn, inner_static or dyn])
-            return self.add(ReshapeOp(value, shape, kind)).results[0]
+        def static(size: Size) -> int:
+            return size if isinstance(size, int) else DYNAMIC_INDEX
 
-        new_rows = _dim(new, axis)
-        values = as3(full, self.shape([capacity]), capacity)
-        updates = as3(new, rows, new_rows)
-        iota = DenseIntOrFPElementsAttr.from_list(
-            TensorType(i32, [capacity]), np.arange(capacity, dtype=np.int32).tolist())
-        positions = self.add(SliceOp(self.add(ConstOp(iota)).results[0], self.shape([0]), rows,
-                                     TensorType(i32, [new_rows or dyn]))).results[0]
+        def as3(value: SSAValue, size: Size) -> SSAValue:
+            kind = TensorType(element, [static(outer), static(size), static(inner)])
+            return self.add(ReshapeOp(value, self.shape([outer, size, inner]), kind)).results[0]
+
+        values, updates = as3(full, capacity), as3(new, rows)
+        if isinstance(rows, int):
+            positions = self.const(list(range(rows)))
+        else:
+            positions = self.add(SliceOp(self.const(list(range(capacity))), self.shape([0]),
+                                         rows, TensorType(i32, [DYNAMIC_INDEX]))).results[0]
         positions = self.add(AddOp(positions, count)).results[0]
-        row = self.add(ReshapeOp(positions, self.add(ConcatShapeOp(
-            [self.shape([1]), rows])).results[0], TensorType(i32, [1, new_rows or dyn])))
-        indices = self.add(TileOp(row.results[0], self.add(ConcatShapeOp(
-            [outer, self.shape([1])])).results[0],
-            TensorType(i32, [outer_static or dyn, new_rows or dyn]))).results[0]
+        row = self.add(ReshapeOp(positions, self.shape([1, rows]),
+                                 TensorType(i32, [1, static(rows)]))).results[0]
+        indices = self.add(TileOp(row, self.shape([outer, 1]),
+                                  TensorType(i32, [static(outer), static(rows)]))).results[0]
         stored = self.add(ScatterOp(values, indices, updates)).results[0]
-        sizes = [self.dim(full, d) if d != axis else self.shape([capacity]) for d in range(rank)]
-        shape = self.add(ConcatShapeOp(sizes)).results[0]
-        return self.add(ReshapeOp(stored, shape, result_type)).results[0]
+        sizes = [capacity if d == axis else self.size(full, d) for d in range(rank)]
+        return self.add(ReshapeOp(stored, self.shape(sizes), result_type)).results[0]
 
 
 __all__ = ["COUNT_ATTR", "StaticStateError", "TosaStaticStatePass", "make_state_static",
