@@ -12,7 +12,8 @@ OpenVINO runs the dynamic export:
   length asked for, and leaves every variable as it was: the request then goes on (a reset,
   a prompt) exactly as a fresh one.
 
-Both at the default level (memref globals) and at the TOSA level (the pass alone).
+At the default level (memref globals), at the TOSA level (the pass alone) and at the
+ml_program level.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ CAPACITY = 64
 PIPELINES = {
     "memref": f"tosa-static-state{{capacity={CAPACITY}}},{DEFAULT_PIPELINE}",
     "tosa": f"tosa-static-state{{max-prompt-len={CAPACITY - 16} min-response-len=16}}",
+    "ml_program": f"tosa-static-state{{capacity={CAPACITY}}},tosa-to-mlprogram",
 }
 
 
