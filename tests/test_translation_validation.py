@@ -111,6 +111,8 @@ EXPECTED_ERRORS: dict[str, tuple[str, ...]] = {
     "test_peers.py:READ_UNINITIALISED": (f"variable 'prev' {_NEVER_WRITTEN}",),
     "test_runtime.py:SNAPSHOT": (f"variable 'w' {_NEVER_WRITTEN}",),
     "test_runtime.py:UNINITIALISED": (f"variable 'w' {_NEVER_WRITTEN}",),
+    "static_cache.mlir": ("variable 'kv' has a static capacity of 4 rows: this call asks for",
+                          "variable 'kv' holds"),
     "test_runtime.py:COMPUTED_INIT": ("variable 'v' has no value yet: its initial value is "
                                       "computed from the model's inputs at the next inference",),
 }
@@ -279,6 +281,11 @@ def _without_locations(value: Any) -> Any:
         return type(value)(_without_locations(v) for v in value)
     return value
 
+UPSTREAM_LESS = {
+    "static_cache.mlir": "'tosa_state.check_capacity' op has no upstream MLIR spelling: it is",
+}
+"""Programs holding ops of our own dialects, which the upstream spelling refuses to print."""
+
 
 @pytest.mark.parametrize("program", ALL_PROGRAMS, ids=lambda p: p.name)
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
@@ -291,6 +298,10 @@ def test_levels_agree_bit_for_bit(program: Program, variant: str) -> None:
     unexpected = [e for e in errors if not any(w in e for w in wanted)]
     assert not unexpected, f"the reference run failed: {unexpected[0]}"
     assert all(any(w in e for e in errors) for w in wanted), (wanted, errors)
+    if variant.endswith("reparsed") and program.name in UPSTREAM_LESS:
+        with pytest.raises(TosaStateError, match=UPSTREAM_LESS[program.name]):
+            VARIANTS[variant](program)  # upstream tools could not parse the text
+        return
     actual = run_sequence(VARIANTS[variant](program), program.name)
     if variant.endswith("reparsed"):
         expected, actual = _without_locations(expected), _without_locations(actual)

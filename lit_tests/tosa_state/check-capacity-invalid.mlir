@@ -23,3 +23,4 @@ func.func @negative(%c: tensor<1xi32>, %r: !tosa.shape<1>) {
   tosa_state.check_capacity %c, %r {variable = "kv", capacity = -1 : i64} : tensor<1xi32>, !tosa.shape<1>
   func.return
 }
+

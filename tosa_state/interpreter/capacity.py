@@ -18,9 +18,13 @@ class CapacityExceeded(InferenceError):
 
 def check_capacity(variable: str, capacity: int, count: Any, rows: tuple[int, ...]) -> None:
     """Raises `CapacityExceeded` when `count` held rows plus `rows` new ones exceed
-    `capacity`."""
+    `capacity`, or the count is out of `[0, capacity]`."""
     held = int(count.reshape(-1)[0])
     wanted = held + int(rows[0])
+    if not 0 <= held <= capacity:  # a count set by hand
+        raise CapacityExceeded(
+            f"error: variable '{variable}' holds {held} rows by its count, outside [0, "
+            f"{capacity}]; nothing was changed (reset_state() empties it)")
     if wanted > capacity:
         raise CapacityExceeded(
             f"error: variable '{variable}' has a static capacity of {capacity} rows: this call "
