@@ -4,7 +4,7 @@
 // No upstream tool parses tosa_state.check_capacity, and no pass lowers it: the upstream
 // spelling refuses it, saying what it is; our own spelling prints it.
 
-// CHECK: check-capacity-upstream.mlir:[[# @LINE + 4]]:3: error: 'tosa_state.check_capacity' op has no upstream MLIR spelling: it is a static state's guard (tosa-static-state), which only tosa-state's interpreter runs
+// CHECK: check-capacity-upstream.mlir:[[# @LINE + 3]]:3: error: 'tosa_state.check_capacity' op has no upstream MLIR spelling: it is a static state's guard (tosa-static-state), which only tosa-state's interpreter runs
 // DOTTED: tosa_state.check_capacity %c, %r {variable = "kv", capacity = 8 : i64} : tensor<1xi32>, !tosa.shape<1>
 func.func @upstream(%c: tensor<1xi32>, %r: !tosa.shape<1>) {
   tosa_state.check_capacity %c, %r {variable = "kv", capacity = 8 : i64} : tensor<1xi32>, !tosa.shape<1>
