@@ -1,4 +1,4 @@
-"""`tosa-static-state` on optimum-intel's tiny Llama (`test_llm_exports.py`): the KV caches
+"""`tosa-static-state` on optimum-intel's tiny decoders (`test_llm_exports.py`): the KV caches
 get a capacity of 64 rows and a count each, and the static model, fed as OpenVINO GenAI feeds
 its static generate model (an attention mask over the capacity: ones over the valid past
 and the new rows, which the concat puts last; `llm_models.static_step_inputs`), generates as
@@ -12,8 +12,8 @@ OpenVINO runs the dynamic export:
   length asked for, and leaves every variable as it was: the request then goes on (a reset,
   a prompt) exactly as a fresh one.
 
-At the default level (memref globals), at the TOSA level (the pass alone) and at the
-ml_program level.
+The Llama at the default level (memref globals), at the TOSA level (the pass alone) and at
+the ml_program level; Qwen2, GPT-2, Phi-3, Mistral and Gemma generate at the default level.
 """
 
 from __future__ import annotations
@@ -48,6 +48,15 @@ def test_static_llama_generation_matches_openvino(llm_exports: dict[str, Path],
                                                   static_llama) -> None:
     pair = llm_models.StaticGenerationPair(llm_exports["llama"], CAPACITY, static_llama)
     assert len(pair.state_names) == 8  # key and value of two layers, and their counts
+    llm_models.run_generation(pair)
+    assert pair.calls == 20
+
+
+@pytest.mark.parametrize("family", [f for f in llm_models.FAMILIES if f != "llama"])
+def test_static_generation_of_the_other_families_matches_openvino(
+        llm_exports: dict[str, Path], family: str) -> None:
+    """Qwen2, GPT-2, Phi-3, Mistral, Gemma (default level): their caches grow alike."""
+    pair = llm_models.StaticGenerationPair(llm_exports[family], CAPACITY)
     llm_models.run_generation(pair)
     assert pair.calls == 20
 
