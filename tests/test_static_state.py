@@ -26,22 +26,23 @@ import optimum.intel  # noqa: F401  (a hard requirement: missing fails the suite
 import pytest
 
 import tosa_state
-from tosa_state.api import DEFAULT_PIPELINE
-from tosa_state.diagnostics import InferenceError
+from tosa_state.diagnostics import InferenceError, TosaStateError
 
 pytestmark = pytest.mark.peers
 
 CAPACITY = 64
-PIPELINES = {
-    "memref": f"tosa-static-state{{capacity={CAPACITY}}},{DEFAULT_PIPELINE}",
-    "tosa": f"tosa-static-state{{max-prompt-len={CAPACITY - 16} min-response-len=16}}",
-    "ml_program": f"tosa-static-state{{capacity={CAPACITY}}},tosa-to-mlprogram",
+LEVELS = {  # compile_model's options at each level
+    "memref": {"static_state": CAPACITY},
+    "tosa": {"pipeline": f"tosa-static-state{{max-prompt-len={CAPACITY - 16} "
+                         f"min-response-len=16}}"},
+    "ml_program": {"pipeline": "tosa-to-mlprogram",
+                   "static_state": {"max_prompt_len": CAPACITY - 16, "min_response_len": 16}},
 }
 
 
-@pytest.fixture(scope="module", params=sorted(PIPELINES))
+@pytest.fixture(scope="module", params=sorted(LEVELS))
 def static_llama(request: pytest.FixtureRequest, llm_exports: dict[str, Path]):
-    return tosa_state.compile_model(llm_exports["llama"], pipeline=PIPELINES[request.param])
+    return tosa_state.compile_model(llm_exports["llama"], **LEVELS[request.param])
 
 
 def test_static_llama_generation_matches_openvino(llm_exports: dict[str, Path],
@@ -103,3 +104,51 @@ def test_a_prompt_longer_than_the_capacity_fails_from_the_initial_state(static_l
     np.testing.assert_array_equal(_call(request, short, past=0), want)
     request.reset_state()
     np.testing.assert_array_equal(_call(request, short, past=0), want)
+
+
+GROWING = """
+tosa.variable @k : tensor<1x?xf32>
+func.func @main(%new: tensor<1x1xf32>) -> tensor<1x?xf32> {
+  %past = tosa.variable.read @k : tensor<1x?xf32>
+  %all = tosa.concat %past, %new {axis = 1 : i32} : (tensor<1x?xf32>, tensor<1x1xf32>) -> tensor<1x?xf32>
+  tosa.variable.write @k, %all : tensor<1x?xf32>
+  func.return %all : tensor<1x?xf32>
+}
+"""
+
+
+@pytest.mark.parametrize("static_state, message", [
+    ({"max_prompt_len": 4}, "needs capacity=N or max-prompt-len=P min-response-len=R"),
+    ({"max_prompt_len": 4, "min_respons_len": 2}, "static_state has no option 'min_respons_len' "
+                                                  "\\(options: capacity, max_prompt_len"),
+    ("64", "static_state must be a capacity \\(an int\\) or a dict"),
+    (0, "capacity must be at least 1, got 0"),
+])
+def test_compile_model_refuses_a_static_state_that_gives_no_capacity(
+        tmp_path: Path, static_state: object, message: str) -> None:
+    (tmp_path / "m.mlir").write_text(GROWING)
+    with pytest.raises(TosaStateError, match=message):
+        tosa_state.compile_model(tmp_path / "m.mlir", static_state=static_state)  # type: ignore[arg-type]
+
+
+def test_compile_model_with_static_state_for_device_iree_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "m.mlir").write_text(GROWING)
+    with pytest.raises(TosaStateError, match="static_state is not supported on device 'iree' "
+                                             "yet"):
+        tosa_state.compile_model(tmp_path / "m.mlir", static_state=8, device="iree")
+
+
+def test_compile_model_with_max_prompt_len_and_min_response_len(tmp_path: Path) -> None:
+    """N = P + R rows, then a clear error; the count is listed with the state."""
+    (tmp_path / "m.mlir").write_text(GROWING)
+    compiled = tosa_state.compile_model(
+        tmp_path / "m.mlir", static_state={"max_prompt_len": 3, "min_response_len": 2})
+    request = compiled.create_infer_request()
+    for step in range(5):
+        request.infer([np.full((1, 1), step, np.float32)])
+    states = _states(request)
+    np.testing.assert_array_equal(states["k"], [[0, 1, 2, 3, 4]])
+    np.testing.assert_array_equal(states["k__count"], [5])
+    with pytest.raises(InferenceError, match=r"m\.mlir:5:3: error: variable 'k' has a static "
+                                             r"capacity of 5 rows: this call asks for 6"):
+        request.infer([np.ones((1, 1), np.float32)])

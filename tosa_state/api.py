@@ -33,6 +33,12 @@ from tosa_state.transforms.convert_tflite_to_tosa import ConvertTFLiteToTosaPass
 from tosa_state.transforms.pipeline import apply_pipeline
 from tosa_state.transforms.specialize_input_shapes import InputShapes, specialize_input_shapes
 from tosa_state.transforms.tosa_hoist_variables import hoist_variables
+from tosa_state.transforms.tosa_static_state import (
+    StaticState,
+    StaticStateError,
+    capacity_of,
+    make_state_static,
+)
 from tosa_state.transforms.tosa_validation import Target
 from tosa_state.verification import verify_module
 
@@ -55,6 +61,7 @@ def compile_model(
     input_shapes: InputShapes | None = None,
     progress: bool = False,
     device: str = INTERPRETER,
+    static_state: StaticState | None = None,
 ) -> CompiledModel:
     """Read (or copy) `model`, bring it to TOSA, lower it with `pipeline` and plan it.
 
@@ -68,12 +75,18 @@ def compile_model(
     pipeline then lowers to `ml_program` globals. `device="reference"` runs the model's
     TOSA artifact (`compile_tosa`, PRO-FP and PRO-INT, level none) in Arm's TOSA reference
     model (`tosa_state.devices.reference`).
+    `static_state=N` (or `{"max_prompt_len": P, "min_response_len": R}`, N = P + R) gives
+    every variable that grows by a concat a fixed capacity of N rows (`tosa-static-state`;
+    device `interpreter` only, for now).
     """
     device = check_device(device)
     pipeline = DEFAULT_PIPELINES[device] if pipeline is None else pipeline
+    capacity = None if static_state is None else _capacity(static_state, device)
     with (_collector_paused(),
           Progress.on_terminal("compiling: reading", total=5, enabled=progress) as bar):
         ctx, module = _to_tosa(model, entry, input_shapes, bar)
+        if capacity is not None:
+            make_state_static(module, capacity)
         bar.describe(f"compiling: {pipeline or 'planning'}")
         apply_pipeline(ctx, module, pipeline, verify_each=False)
         verify_module(module)
@@ -145,6 +158,14 @@ def _to_tosa(model: str | os.PathLike[str] | ModuleOp, entry: str | None,
     hoist_variables(ctx, module)
     bar.advance()
     return ctx, module
+
+
+def _capacity(static_state: StaticState, device: str) -> int:
+    capacity = capacity_of(static_state)
+    if device != INTERPRETER:
+        raise StaticStateError(f"error: static_state is not supported on device '{device}' "
+                               f"yet (only the interpreter runs its capacity check: issue 26)")
+    return capacity
 
 
 @contextmanager

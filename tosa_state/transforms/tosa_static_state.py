@@ -37,7 +37,7 @@ them).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -130,6 +130,29 @@ class _Growing:
     write: VariableWriteOp
     concat: ConcatOp
     axis: int
+
+
+StaticState = int | Mapping[str, int]
+"""`compile_model`'s `static_state`: a capacity, or `{"max_prompt_len": P,
+"min_response_len": R}` (OpenVINO GenAI's names; or `{"capacity": N}`)."""
+
+_OPTIONS = ("capacity", "max_prompt_len", "min_response_len")
+
+
+def capacity_of(static_state: StaticState) -> int:
+    """The capacity `static_state` asks for (`StaticStateError` when it asks for none)."""
+    if isinstance(static_state, Mapping):
+        unknown = sorted(set(static_state) - set(_OPTIONS))
+        if unknown:
+            raise StaticStateError(f"error: static_state has no option {unknown[0]!r} "
+                                   f"(options: {', '.join(_OPTIONS)})")
+        options = {name: static_state.get(name) for name in _OPTIONS}
+    elif isinstance(static_state, int) and not isinstance(static_state, bool):
+        options = {"capacity": static_state}
+    else:
+        raise StaticStateError(f"error: static_state must be a capacity (an int) or a dict of "
+                               f"{', '.join(_OPTIONS)}, got {static_state!r}")
+    return static_capacity(**options)
 
 
 def make_state_static(module: ModuleOp, capacity: int) -> list[str]:
@@ -439,6 +462,6 @@ class _Builder:
         return self.add(ReshapeOp(stored, self.shape(sizes), result_type)).results[0]
 
 
-__all__ = ["COUNT_ATTR", "StaticStateError", "TosaStaticStatePass", "make_state_static",
-           "static_capacity"]
+__all__ = ["COUNT_ATTR", "StaticState", "StaticStateError", "TosaStaticStatePass",
+           "capacity_of", "make_state_static", "static_capacity"]
 
