@@ -225,17 +225,22 @@ class GenerationPair:
         inputs = self.inputs(tokens, beam_idx)
         self.theirs.infer(inputs)
         want = self.theirs.get_tensor("logits").data.copy()
-        got = self.ours.infer(inputs)["logits"]
+        got = self.ours.infer(self.our_inputs(inputs, tokens))["logits"]
         what = f"call {self.calls} (past {self.past}, {tokens.shape[1]} new tokens)"
         if got.shape == want.shape:
             self.max_error = max(self.max_error, float(np.max(np.abs(got - want), initial=0)))
         np.testing.assert_allclose(got, want, rtol=RTOL, atol=ATOL, err_msg=f"{what}: logits")
         ours_next, theirs_next = got[:, -1].argmax(-1), want[:, -1].argmax(-1)
         np.testing.assert_array_equal(ours_next, theirs_next, err_msg=f"{what}: greedy tokens")
-        self.compare_states(what)
         self.past += tokens.shape[1]
+        self.compare_states(what)
         self.calls += 1
         return theirs_next[:, None]
+
+    def our_inputs(self, inputs: dict[str, np.ndarray], tokens: np.ndarray
+                   ) -> dict[str, np.ndarray]:
+        """What tosa-state's request gets for OpenVINO's `inputs` (the same here)."""
+        return inputs
 
     def compare_states(self, what: str) -> None:
         theirs = {s.name: s.state.data.copy() for s in self.theirs.query_state()}
@@ -329,38 +334,21 @@ def static_step_inputs(tokens: np.ndarray, past: int, capacity: int,
 
 class StaticGenerationPair(GenerationPair):
     """A `GenerationPair` whose tosa-state side is made static with `capacity` (OpenVINO
-    runs the dynamic model as exported): ours gets `static_step_inputs`; each state compares
-    its first `past` rows along the time axis (2) with OpenVINO's, and the count variables
-    (`tosa_state.count_of`) hold `past`."""
+    runs the dynamic model as exported): ours gets the attention mask of `static_step_inputs`;
+    each state compares its first `past` rows along the time axis (2) with OpenVINO's, and the
+    count variables (`tosa_state.count_of`) hold `past`."""
 
     def __init__(self, xml: Path, capacity: int, compiled=None) -> None:
         import tosa_state
-        from tosa_state.api import DEFAULT_PIPELINE
 
         self.capacity = capacity
-        if compiled is None:
-            pipeline = (f"tosa-static-state{{capacity={capacity}}},"
-                        f"{DEFAULT_PIPELINE}")
-            compiled = tosa_state.compile_model(xml, pipeline=pipeline)
+        compiled = compiled or tosa_state.compile_model(xml, static_state=capacity)
         super().__init__(xml, compiled)
 
-    def call(self, tokens: np.ndarray, beam_idx: np.ndarray | None = None) -> np.ndarray:
-        inputs = self.inputs(tokens, beam_idx)
-        ours_inputs = {**inputs, "attention_mask": static_step_inputs(
-            tokens, self.past, self.capacity)["attention_mask"]}
-        self.theirs.infer(inputs)
-        want = self.theirs.get_tensor("logits").data.copy()
-        got = self.ours.infer(ours_inputs)["logits"]
-        what = f"call {self.calls} (past {self.past}, {tokens.shape[1]} new tokens)"
-        if got.shape == want.shape:
-            self.max_error = max(self.max_error, float(np.max(np.abs(got - want), initial=0)))
-        np.testing.assert_allclose(got, want, rtol=RTOL, atol=ATOL, err_msg=f"{what}: logits")
-        ours_next, theirs_next = got[:, -1].argmax(-1), want[:, -1].argmax(-1)
-        np.testing.assert_array_equal(ours_next, theirs_next, err_msg=f"{what}: greedy tokens")
-        self.past += tokens.shape[1]
-        self.compare_states(what)
-        self.calls += 1
-        return theirs_next[:, None]
+    def our_inputs(self, inputs: dict[str, np.ndarray], tokens: np.ndarray
+                   ) -> dict[str, np.ndarray]:
+        mask = static_step_inputs(tokens, self.past, self.capacity)["attention_mask"]
+        return {**inputs, "attention_mask": mask}
 
     def compare_states(self, what: str) -> None:
         theirs = {s.name: s.state.data.copy() for s in self.theirs.query_state()}
