@@ -112,3 +112,21 @@ func.func @main(%x: tensor<1x1xf32>, %y: tensor<?x4xf32>) -> tensor<1x3xf32> {
   tosa.variable.write @h, %y : tensor<?x4xf32>
   func.return %next : tensor<1x3xf32>
 }
+
+// -----
+
+// A count's name already taken: the next free one.
+
+// CHECK-LABEL: tosa.variable @k__count = dense<7> : tensor<1xi32>
+// CHECK-NEXT:  tosa.variable @k = dense<0.000000e+00> : tensor<1x8xf32>
+// CHECK-NEXT:  tosa.variable @k__count1 {tosa_state.count_of = "k"} = dense<0> : tensor<1xi32>
+// CHECK:       tosa.variable.read @k__count1
+// CHECK:       tosa.variable.write @k__count1
+tosa.variable @k__count = dense<7> : tensor<1xi32>
+tosa.variable @k : tensor<1x?xf32>
+func.func @main(%new: tensor<1x1xf32>) -> tensor<1x?xf32> {
+  %past = tosa.variable.read @k : tensor<1x?xf32>
+  %all = tosa.concat %past, %new {axis = 1 : i32} : (tensor<1x?xf32>, tensor<1x1xf32>) -> tensor<1x?xf32>
+  tosa.variable.write @k, %all : tensor<1x?xf32>
+  func.return %all : tensor<1x?xf32>
+}

@@ -158,8 +158,15 @@ def capacity_of(static_state: StaticState) -> int:
 def make_state_static(module: ModuleOp, capacity: int) -> list[str]:
     """Gives every growing variable of `module` the fixed `capacity`; returns their names."""
     found = list(_growing(module, capacity))
+    names = {growing.var.var_name for growing in found}
+    reads: dict[str, list[VariableReadOp]] = {name: [] for name in names}
+    for op in module.walk():
+        if isinstance(op, VariableReadOp) and op.var_name in names:
+            reads[op.var_name].append(op)
+    taken = {op.var_name for op in iter_declarations(module)}
     for growing in found:
-        _make_static(module, growing, capacity)
+        count_name = _fresh_name(taken, f"{growing.var.var_name}__count")
+        _make_static(growing, capacity, reads[growing.var.var_name], count_name)
     return [growing.var.var_name for growing in found]
 
 
@@ -242,17 +249,16 @@ def _with_dim(value_type: Attribute, axis: int, size: int | None) -> TensorType:
     return TensorType(value_type.element_type, shape)
 
 
-def _make_static(module: ModuleOp, growing: _Growing, capacity: int) -> None:
+def _make_static(growing: _Growing, capacity: int, reads: list[VariableReadOp],
+                 count_name: str) -> None:
     var, axis, concat = growing.var, growing.axis, growing.concat
     name = var.var_name
     static_type = _with_dim(var.tensor_type, axis, capacity)
-    count_name = _fresh_name(module, f"{name}__count")
     _declare(var, static_type, count_name)
     flags: list[SSAValue] = []
-    for op in list(module.walk()):
-        if isinstance(op, VariableReadOp) and op.var_name == name:
-            read = Rewriter.replace_value_with_new_type(op.results[0], static_type)
-            flags += _pad_inits(read, axis, capacity)
+    for op in reads:
+        read = Rewriter.replace_value_with_new_type(op.results[0], static_type)
+        flags += _pad_inits(read, axis, capacity)
     past, new = concat.input1
     builder = _Builder(concat)
     count = builder.add(VariableReadOp(count_name, TensorType(i32, [1]))).results[0]
@@ -291,12 +297,13 @@ def _declare(var: VariableOp, static_type: TensorType, count_name: str) -> None:
     Rewriter.replace_op(var, [static, count])
 
 
-def _fresh_name(module: ModuleOp, name: str) -> str:
-    taken = {op.var_name for op in iter_declarations(module)}
+def _fresh_name(taken: set[str], name: str) -> str:
+    """`name`, or `name1`, `name2`... if taken; then taken."""
     candidate, index = name, 0
     while candidate in taken:
         index += 1
         candidate = f"{name}{index}"
+    taken.add(candidate)
     return candidate
 
 
