@@ -130,3 +130,28 @@ func.func @main(%new: tensor<1x1xf32>) -> tensor<1x?xf32> {
   tosa.variable.write @k, %all : tensor<1x?xf32>
   func.return %all : tensor<1x?xf32>
 }
+
+// -----
+
+// A concat more static than the variable is written through a reshape to the variable's
+// run-time shape: the stored value replaces both.
+
+// CHECK-LABEL: tosa.variable @kv : tensor<?x2x8xf32>
+// CHECK:       %[[ALL:.*]] = tosa.concat %{{.*}}, %new {axis = 2 : i32} : (tensor<1x2x7xf32>, tensor<1x2x1xf32>) -> tensor<1x2x?xf32>
+// CHECK-NOT:   %stored = tosa.reshape
+// CHECK:       %[[STORED:.*]] = tosa.scatter
+// CHECK:       %[[VALUE:.*]] = tosa.reshape %[[STORED]], %{{.*}} : (tensor<2x8x1xf32>, !tosa.shape<3>) -> tensor<?x2x8xf32>
+// CHECK:       tosa.variable.write @kv, %[[VALUE]] : tensor<?x2x8xf32>
+tosa.variable @kv : tensor<?x2x?xf32>
+func.func @main(%new: tensor<1x2x1xf32>) -> tensor<1x2x?xf32> {
+  %state = tosa.variable.read @kv : tensor<?x2x?xf32>
+  %shape = tosa.const_shape {values = dense<[1, 2, -1]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %past = tosa.reshape %state, %shape : (tensor<?x2x?xf32>, !tosa.shape<3>) -> tensor<1x2x?xf32>
+  %all = tosa.concat %past, %new {axis = 2 : i32} : (tensor<1x2x?xf32>, tensor<1x2x1xf32>) -> tensor<1x2x?xf32>
+  %d = tosa.dim %all {axis = 2 : i32} : (tensor<1x2x?xf32>) -> !tosa.shape<1>
+  %s = tosa.const_shape {values = dense<[-1, 2]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %back = tosa.concat_shape %s, %d : (!tosa.shape<2>, !tosa.shape<1>) -> !tosa.shape<3>
+  %stored = tosa.reshape %all, %back : (tensor<1x2x?xf32>, !tosa.shape<3>) -> tensor<?x2x?xf32>
+  tosa.variable.write @kv, %stored : tensor<?x2x?xf32>
+  func.return %all : tensor<1x2x?xf32>
+}

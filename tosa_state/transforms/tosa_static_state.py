@@ -178,14 +178,23 @@ def _growing(module: ModuleOp, capacity: int) -> Iterator[_Growing]:
     for name, ops in writes.items():
         write = ops[-1]
         var = lookup_variable(write, name)
-        concat = write.input1.owner
-        if var is None or not isinstance(concat, ConcatOp):
+        concat = _written_concat(write)
+        if var is None or concat is None:
             continue
         axis = concat.axis.value.data
         if var.shape[axis] != -1:
             continue  # a window of fixed length: nothing grows
         _check(name, ops, write, concat, axis, capacity)
         yield _Growing(var, write, concat, axis)
+
+
+def _written_concat(write: VariableWriteOp) -> ConcatOp | None:
+    """The concat `write` stores, directly or through the `tosa.reshape` to the variable's
+    own run-time shape that a more static value gets (`1x2x?x4` into `?x2x?x4`)."""
+    value = write.input1
+    if isinstance(reshape := value.owner, ReshapeOp) and _rank(reshape.input1) == _rank(value):
+        value = reshape.input1
+    return value.owner if isinstance(value.owner, ConcatOp) else None
 
 
 def _check(name: str, writes: list[VariableWriteOp], write: VariableWriteOp, concat: ConcatOp,
@@ -279,7 +288,10 @@ def _make_static(growing: _Growing, capacity: int, reads: list[VariableReadOp],
     concat.operands[0] = kept
     after = _Builder(growing.write)
     stored = after.scatter(concat.output, new, count, rows, axis, capacity, static_type)
+    written = growing.write.input1.owner
     growing.write.operands[0] = stored
+    if written is not concat and isinstance(written, Operation) and not written.results[0].uses:
+        Rewriter.erase_op(written)  # the reshape to the variable's run-time shape
     Rewriter.insert_op(VariableWriteOp(count_name, after.add_count(count, rows)),
                        InsertPoint.after(growing.write))
 
