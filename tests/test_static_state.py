@@ -152,3 +152,21 @@ def test_compile_model_with_max_prompt_len_and_min_response_len(tmp_path: Path) 
     with pytest.raises(InferenceError, match=r"m\.mlir:5:3: error: variable 'k' has a static "
                                              r"capacity of 5 rows: this call asks for 6"):
         request.infer([np.ones((1, 1), np.float32)])
+
+
+def test_one_token_steps_with_every_input_specialised_from_the_initial_state(
+        llm_exports: dict[str, Path]) -> None:
+    """`input_shapes` fixes the other dynamic dims (batch 1, one token, the mask of the
+    capacity): the prompt goes in one token a call, from the initial state, and generation
+    stays OpenVINO's."""
+    xml = llm_exports["llama"]
+    shapes = {"input_ids": [1, 1], "attention_mask": [1, CAPACITY], "position_ids": [1, 1],
+              "beam_idx": [1]}
+    compiled = tosa_state.compile_model(xml, static_state=CAPACITY, input_shapes=shapes)
+    assert [port.shape for port in compiled.inputs] == [tuple(s) for s in shapes.values()]
+    pair = llm_models.StaticGenerationPair(xml, CAPACITY, compiled)
+    tokens = llm_models.prompt(1, 6, seed=3)
+    for past in range(5):
+        pair.call(tokens[:, past:past + 1])
+    pair.generate(tokens[:, 5:], steps=5)
+    assert pair.calls == 11
