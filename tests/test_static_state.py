@@ -5,7 +5,8 @@ and the new rows, which the concat puts last; `llm_models.static_step_inputs`), 
 OpenVINO runs the dynamic export:
 
 - `llm_models.run_generation`: a prompt and 8 greedy steps, `reset_state()`, a second prompt,
-  a batch of 2 with a `beam_idx` that swaps, then duplicates, the rows; logits within the
+  a batch of 2 with a `beam_idx` that swaps, then duplicates, the rows (and for the Llama
+  then 3 tokens at once after that past, as a chunked prompt); logits within the
   tolerances of every LLM comparison (1e-4 relative, 1e-5 absolute), the same tokens, each
   cache's first `past` rows equal to OpenVINO's and its count equal to `past`;
 - a call that would pass the capacity fails naming the variable, the capacity and the
@@ -50,7 +51,8 @@ def test_static_llama_generation_matches_openvino(llm_exports: dict[str, Path],
     pair = llm_models.StaticGenerationPair(llm_exports["llama"], CAPACITY, static_llama)
     assert len(pair.state_names) == 8  # key and value of two layers, and their counts
     llm_models.run_generation(pair)
-    assert pair.calls == 20
+    pair.call(llm_models.prompt(2, 3, seed=8))  # several new rows after a past (a chunk)
+    assert pair.calls == 21
 
 
 @pytest.mark.parametrize("family", [f for f in llm_models.FAMILIES if f != "llama"])
