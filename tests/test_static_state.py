@@ -174,3 +174,20 @@ def test_one_token_steps_with_every_input_specialised_from_the_initial_state(
         pair.call(tokens[:, past:past + 1])
     pair.generate(tokens[:, 5:], steps=5)
     assert pair.calls == 11
+
+
+def test_a_count_set_out_of_range_fails_the_next_call(tmp_path: Path) -> None:
+    """The count is state like any other (an f32, cast to i32 where used): set outside
+    [0, capacity], the next call fails naming it and changes nothing."""
+    (tmp_path / "m.mlir").write_text(GROWING)
+    request = tosa_state.compile_model(tmp_path / "m.mlir", static_state=5).create_infer_request()
+    count = next(state for state in request.query_state() if state.name == "k__count")
+    assert count.state.dtype == np.float32
+    for value, held in ((-3.0, -3), (6.0, 6)):
+        count.state = np.array([value], np.float32)
+        before = _states(request)
+        with pytest.raises(InferenceError, match=f"variable 'k' holds {held} rows by its "
+                                                 f"count, outside \\[0, 5\\]"):
+            request.infer([np.ones((1, 1), np.float32)])
+        for name, state in _states(request).items():
+            np.testing.assert_array_equal(state, before[name], err_msg=name)
