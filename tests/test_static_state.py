@@ -5,7 +5,8 @@ and the new rows, which the concat puts last; `llm_models.static_step_inputs`), 
 OpenVINO runs the dynamic export:
 
 - `llm_models.run_generation`: a prompt and 8 greedy steps, `reset_state()`, a second prompt,
-  a batch of 2 with a `beam_idx` that swaps, then duplicates, the rows; logits within the
+  a batch of 2 with a `beam_idx` that swaps, then duplicates, the rows (and for the Llama
+  then 3 tokens at once after that past, as a chunked prompt); logits within the
   tolerances of every LLM comparison (1e-4 relative, 1e-5 absolute), the same tokens, each
   cache's first `past` rows equal to OpenVINO's and its count equal to `past`;
 - a call that would pass the capacity fails naming the variable, the capacity and the
@@ -50,7 +51,8 @@ def test_static_llama_generation_matches_openvino(llm_exports: dict[str, Path],
     pair = llm_models.StaticGenerationPair(llm_exports["llama"], CAPACITY, static_llama)
     assert len(pair.state_names) == 8  # key and value of two layers, and their counts
     llm_models.run_generation(pair)
-    assert pair.calls == 20
+    pair.call(llm_models.prompt(2, 3, seed=8))  # several new rows after a past (a chunk)
+    assert pair.calls == 21
 
 
 @pytest.mark.parametrize("family", [f for f in llm_models.FAMILIES if f != "llama"])
@@ -131,11 +133,13 @@ def test_compile_model_refuses_a_static_state_that_gives_no_capacity(
         tosa_state.compile_model(tmp_path / "m.mlir", static_state=static_state)  # type: ignore[arg-type]
 
 
-def test_compile_model_with_static_state_for_device_iree_is_refused(tmp_path: Path) -> None:
+@pytest.mark.parametrize("device", ["iree", "reference"])
+def test_compile_model_with_static_state_for_another_device_is_refused(
+        tmp_path: Path, device: str) -> None:
     (tmp_path / "m.mlir").write_text(GROWING)
-    with pytest.raises(TosaStateError, match="static_state is not supported on device 'iree' "
-                                             "yet"):
-        tosa_state.compile_model(tmp_path / "m.mlir", static_state=8, device="iree")
+    with pytest.raises(TosaStateError, match=f"static_state is not supported on device "
+                                             f"'{device}' yet \\(only the interpreter"):
+        tosa_state.compile_model(tmp_path / "m.mlir", static_state=8, device=device)
 
 
 def test_compile_model_with_max_prompt_len_and_min_response_len(tmp_path: Path) -> None:
@@ -152,3 +156,38 @@ def test_compile_model_with_max_prompt_len_and_min_response_len(tmp_path: Path) 
     with pytest.raises(InferenceError, match=r"m\.mlir:5:3: error: variable 'k' has a static "
                                              r"capacity of 5 rows: this call asks for 6"):
         request.infer([np.ones((1, 1), np.float32)])
+
+
+def test_one_token_steps_with_every_input_specialised_from_the_initial_state(
+        llm_exports: dict[str, Path]) -> None:
+    """`input_shapes` fixes the other dynamic dims (batch 1, one token, the mask of the
+    capacity): the prompt goes in one token a call, from the initial state, and generation
+    stays OpenVINO's."""
+    xml = llm_exports["llama"]
+    shapes = {"input_ids": [1, 1], "attention_mask": [1, CAPACITY], "position_ids": [1, 1],
+              "beam_idx": [1]}
+    compiled = tosa_state.compile_model(xml, static_state=CAPACITY, input_shapes=shapes)
+    assert [port.shape for port in compiled.inputs] == [tuple(s) for s in shapes.values()]
+    pair = llm_models.StaticGenerationPair(xml, CAPACITY, compiled)
+    tokens = llm_models.prompt(1, 6, seed=3)
+    for past in range(5):
+        pair.call(tokens[:, past:past + 1])
+    pair.generate(tokens[:, 5:], steps=5)
+    assert pair.calls == 11
+
+
+def test_a_count_set_out_of_range_fails_the_next_call(tmp_path: Path) -> None:
+    """The count is state like any other (an f32, cast to i32 where used): set outside
+    [0, capacity], the next call fails naming it and changes nothing."""
+    (tmp_path / "m.mlir").write_text(GROWING)
+    request = tosa_state.compile_model(tmp_path / "m.mlir", static_state=5).create_infer_request()
+    count = next(state for state in request.query_state() if state.name == "k__count")
+    assert count.state.dtype == np.float32
+    for value, held in ((-3.0, -3), (6.0, 6)):
+        count.state = np.array([value], np.float32)
+        before = _states(request)
+        with pytest.raises(InferenceError, match=f"variable 'k' holds {held} rows by its "
+                                                 f"count, outside \\[0, 5\\]"):
+            request.infer([np.ones((1, 1), np.float32)])
+        for name, state in _states(request).items():
+            np.testing.assert_array_equal(state, before[name], err_msg=name)

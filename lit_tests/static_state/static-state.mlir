@@ -1,14 +1,16 @@
 // RUN: tosa-state-opt %s --split-input-file -p 'tosa-static-state{capacity=8}' | filecheck %s
 // RUN: tosa-state-opt %s --split-input-file -p 'tosa-static-state{max-prompt-len=6 min-response-len=2}' | filecheck %s
 
-// A cache that grows by one row a call: 8 rows and a count. The past every reader sees is
+// A cache that grows by one row a call: 8 rows and a count (f32: TOSA 1.0 has no i32
+// variables; cast to i32 where it is used). The past every reader sees is
 // its first 8 - 1 rows (OpenVINO GenAI's static layout: the new rows last), the stored
 // value has the new row at the count, and the count grows by one.
 
 // CHECK-LABEL: tosa.variable @k = dense<0.000000e+00> : tensor<1x2x8x4xf32>
-// CHECK-NEXT:  tosa.variable @k__count {tosa_state.count_of = "k"} = dense<0> : tensor<1xi32>
+// CHECK-NEXT:  tosa.variable @k__count {tosa_state.count_of = "k"} = dense<0.000000e+00> : tensor<1xf32>
 // CHECK:       %[[PAST:.*]] = tosa.variable.read @k : tensor<1x2x8x4xf32>
-// CHECK-NEXT:  %[[COUNT:.*]] = tosa.variable.read @k__count : tensor<1xi32>
+// CHECK-NEXT:  %[[HELD:.*]] = tosa.variable.read @k__count : tensor<1xf32>
+// CHECK-NEXT:  %[[COUNT:.*]] = tosa.cast %[[HELD]] : (tensor<1xf32>) -> tensor<1xi32>
 // CHECK-NEXT:  %[[ONE:.*]] = tosa.const_shape  {values = dense<1> : tensor<1xindex>}
 // CHECK-NEXT:  tosa_state.check_capacity %[[COUNT]], %[[ONE]] {variable = "k", capacity = 8 : i64} : tensor<1xi32>, !tosa.shape<1>
 // CHECK:       %[[SIZE:.*]] = tosa.const_shape  {values = dense<[1, 2, 7, 4]> : tensor<4xindex>}
@@ -23,8 +25,9 @@
 // CHECK:       %[[NEW:.*]] = tosa.reshape %[[STORED]], %{{.*}} : (tensor<2x8x4xf32>, !tosa.shape<4>) -> tensor<1x2x8x4xf32>
 // CHECK-NEXT:  %[[ADDED:.*]] = "tosa.const"() <{values = dense<1> : tensor<1xi32>}>
 // CHECK-NEXT:  %[[NEXT:.*]] = tosa.add %[[COUNT]], %[[ADDED]]
+// CHECK-NEXT:  %[[STORED_NEXT:.*]] = tosa.cast %[[NEXT]] : (tensor<1xi32>) -> tensor<1xf32>
 // CHECK-NEXT:  tosa.variable.write @k, %[[NEW]] : tensor<1x2x8x4xf32>
-// CHECK-NEXT:  tosa.variable.write @k__count, %[[NEXT]] : tensor<1xi32>
+// CHECK-NEXT:  tosa.variable.write @k__count, %[[STORED_NEXT]] : tensor<1xf32>
 // CHECK-NEXT:  func.return %[[ALL]]
 tosa.variable @k : tensor<1x2x?x4xf32>
 func.func @main(%new: tensor<1x2x1x4xf32>) -> tensor<1x2x?x4xf32> {
@@ -43,7 +46,7 @@ func.func @main(%new: tensor<1x2x1x4xf32>) -> tensor<1x2x?x4xf32> {
 // dynamic batch.
 
 // CHECK-LABEL: tosa.variable @kv : tensor<?x2x8x4xf32>
-// CHECK-NEXT:  tosa.variable @kv__count {tosa_state.count_of = "kv"} = dense<0> : tensor<1xi32>
+// CHECK-NEXT:  tosa.variable @kv__count {tosa_state.count_of = "kv"} = dense<0.000000e+00> : tensor<1xf32>
 // CHECK:       %[[INIT:.*]] = tosa.tile %{{.*}}, %{{.*}} : (tensor<1x1x1x1xf32>, !tosa.shape<4>) -> tensor<?x2x0x4xf32>
 // CHECK-NEXT:  %[[STATE:.*]] = tosa.variable.read @kv : tensor<?x2x8x4xf32>
 // CHECK-NEXT:  %[[FLAG:.*]] = tosa.variable.read @kv__initialized : tensor<i1>
@@ -51,7 +54,8 @@ func.func @main(%new: tensor<1x2x1x4xf32>) -> tensor<1x2x?x4xf32> {
 // CHECK-NEXT:  %[[ZERO:.*]] = "tosa.const"() <{values = dense<0.000000e+00> : tensor<1xf32>}>
 // CHECK-NEXT:  %[[PADDED:.*]] = tosa.pad %[[INIT]], %[[PADDING]], %[[ZERO]] : (tensor<?x2x0x4xf32>, !tosa.shape<8>, tensor<1xf32>) -> tensor<?x2x8x4xf32>
 // CHECK-NEXT:  %[[PAST:.*]] = tosa.cond_if %[[FLAG]] (%{{.*}} = %[[STATE]], %{{.*}} = %[[PADDED]]) : tensor<i1> (tensor<?x2x8x4xf32>, tensor<?x2x8x4xf32>) -> tensor<?x2x?x4xf32>
-// CHECK:       %[[STORED_COUNT:.*]] = tosa.variable.read @kv__count : tensor<1xi32>
+// CHECK:       %[[HELD:.*]] = tosa.variable.read @kv__count : tensor<1xf32>
+// CHECK-NEXT:  %[[STORED_COUNT:.*]] = tosa.cast %[[HELD]] : (tensor<1xf32>) -> tensor<1xi32>
 // CHECK:       %[[FLAG1:.*]] = tosa.reshape %[[FLAG]], %{{.*}} : (tensor<i1>, !tosa.shape<1>) -> tensor<1xi1>
 // CHECK:       %[[COUNT:.*]] = tosa.select %[[FLAG1]], %[[STORED_COUNT]], %{{.*}} : (tensor<1xi1>, tensor<1xi32>, tensor<1xi32>) -> tensor<1xi32>
 // CHECK-NEXT:  %[[ROWS:.*]] = tosa.dim %new {axis = 2 : i32}
@@ -65,7 +69,7 @@ func.func @main(%new: tensor<1x2x1x4xf32>) -> tensor<1x2x?x4xf32> {
 // CHECK:       tosa.scatter
 // CHECK:       tosa.tile %{{.*}}, %[[ROWS]] : (tensor<1xi32>, !tosa.shape<1>) -> tensor<?xi32>
 // CHECK:       tosa.variable.write @kv, %{{.*}} : tensor<?x2x8x4xf32>
-// CHECK-NEXT:  tosa.variable.write @kv__count, %{{.*}} : tensor<1xi32>
+// CHECK-NEXT:  tosa.variable.write @kv__count, %{{.*}} : tensor<1xf32>
 tosa.variable @kv : tensor<?x2x?x4xf32>
 tosa.variable @kv__initialized {tosa_state.init_flag_of = "kv"} = dense<false> : tensor<i1>
 func.func @main(%new: tensor<?x2x?x4xf32>) -> (tensor<?x2x?x4xf32>, !tosa.shape<1>) {
@@ -119,7 +123,7 @@ func.func @main(%x: tensor<1x1xf32>, %y: tensor<?x4xf32>) -> tensor<1x3xf32> {
 
 // CHECK-LABEL: tosa.variable @k__count = dense<7> : tensor<1xi32>
 // CHECK-NEXT:  tosa.variable @k = dense<0.000000e+00> : tensor<1x8xf32>
-// CHECK-NEXT:  tosa.variable @k__count1 {tosa_state.count_of = "k"} = dense<0> : tensor<1xi32>
+// CHECK-NEXT:  tosa.variable @k__count1 {tosa_state.count_of = "k"} = dense<0.000000e+00> : tensor<1xf32>
 // CHECK:       tosa.variable.read @k__count1
 // CHECK:       tosa.variable.write @k__count1
 tosa.variable @k__count = dense<7> : tensor<1xi32>

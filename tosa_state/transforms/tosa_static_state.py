@@ -12,14 +12,14 @@ static pipeline names them) the variable holds N rows, and a variable of its own
 valid ones:
 
     tosa.variable @k : tensor<?x2xNx16xf32>
-    tosa.variable @k__count {tosa_state.count_of = "k"} = dense<0> : tensor<1xi32>
-    %count = tosa.variable.read @k__count
+    tosa.variable @k__count {tosa_state.count_of = "k"} = dense<0.0> : tensor<1xf32>
+    %count = tosa.cast (tosa.variable.read @k__count) : tensor<1xi32>
     tosa_state.check_capacity %count, %n {variable = "k", capacity = N}
     %kept = tosa.slice %past, 0, [.., N - n, ..]      // the past every reader sees
     %all = tosa.concat %kept, %new {axis = 2 : i32}   // N rows
     %stored = tosa.scatter %all, count + [0 .. n), %new   // the new rows moved to the count
     tosa.variable.write @k, %stored
-    tosa.variable.write @k__count, %count + n
+    tosa.variable.write @k__count, tosa.cast(%count + n) : tensor<1xf32>
 
 The layout is that of OpenVINO GenAI's static generate model (past `N - n` rows, attention
 mask of `N`): rows `[0, count)` are the valid past, `[N - n, N)` the new rows, and a caller's
@@ -47,6 +47,7 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     StringAttr,
     TensorType,
+    f32,
     i1,
     i32,
 )
@@ -64,6 +65,7 @@ from tosa_state.dialects.tosa.elementwise import AddOp, SelectOp
 from tosa_state.dialects.tosa.reduction import ReduceSumOp
 from tosa_state.dialects.tosa.scatter_gather import ScatterOp
 from tosa_state.dialects.tosa.shape import ConcatShapeOp, DimOp, MulShapeOp, SubShapeOp
+from tosa_state.dialects.tosa.type_conversion import CastOp
 from tosa_state.dialects.tosa.variables import (
     VariableOp,
     VariableReadOp,
@@ -75,6 +77,10 @@ from tosa_state.dialects.tosa_state import CheckCapacityOp
 
 COUNT_ATTR = "tosa_state.count_of"
 """On a count variable: the name of the variable whose valid rows it counts."""
+
+COUNT_TYPE = TensorType(f32, [1])
+"""A count variable's type: f32, exact up to 2**24 rows, since TOSA 1.0 has variables of
+f16, f32 (PRO-FP) and i8 (PRO-INT) only; the count is cast to i32 where it is used."""
 
 
 class StaticStateError(TosaStateError):
@@ -270,7 +276,8 @@ def _make_static(growing: _Growing, capacity: int, reads: list[VariableReadOp],
         flags += _pad_inits(read, axis, capacity)
     past, new = concat.input1
     builder = _Builder(concat)
-    count = builder.add(VariableReadOp(count_name, TensorType(i32, [1]))).results[0]
+    held = builder.add(VariableReadOp(count_name, COUNT_TYPE)).results[0]
+    count = builder.add(CastOp(held, TensorType(i32, [1]))).results[0]
     if len(flags) == 1:  # the init is used: nothing is held yet (after a reset of the variable)
         count = builder.counted(count, flags[0])
     rows = builder.size(new, axis)
@@ -303,8 +310,8 @@ def _declare(var: VariableOp, static_type: TensorType, count_name: str) -> None:
                                                                 static_type.get_shape()), [0])
     static = VariableOp(var.var_name, static_type, initial)
     static.attributes.update(var.attributes)
-    zero = DenseIntOrFPElementsAttr.from_list(TensorType(i32, [1]), [0])
-    count = VariableOp(count_name, TensorType(i32, [1]), zero)
+    zero = DenseIntOrFPElementsAttr.from_list(COUNT_TYPE, [0.0])
+    count = VariableOp(count_name, COUNT_TYPE, zero)
     count.attributes[COUNT_ATTR] = StringAttr(var.var_name)
     Rewriter.replace_op(var, [static, count])
 
@@ -447,7 +454,9 @@ class _Builder:
         return self.add(ReduceSumOp(ones.results[0], 0, TensorType(i32, [1]))).results[0]
 
     def add_count(self, count: SSAValue, rows: Size) -> SSAValue:
-        return self.add(AddOp(count, self.as_tensor(rows))).results[0]
+        """`count + rows`, as the count variable holds it."""
+        total = self.add(AddOp(count, self.as_tensor(rows))).results[0]
+        return self.add(CastOp(total, COUNT_TYPE)).results[0]
 
     def scatter(self, full: SSAValue, new: SSAValue, count: SSAValue, rows: Size,
                 axis: int, capacity: int, result_type: TensorType) -> SSAValue:
