@@ -18,7 +18,7 @@ list), plus whisper's stateful decoder (`automatic-speech-recognition-with-past`
 3. `tosa_state.read_model` (imported), `tosa_state.compile_model` (converted);
 4. the generation of `llm_models.run_generation` (a prompt and greedy steps, `reset_state()`, a
    batch of 2 with `beam_idx` reorders) compared call by call with the OpenVINO CPU plugin (f32
-   precision and KV cache): logits within `llm_models.RTOL`/`ATOL`, the same greedy tokens, the
+   precision and KV cache): logits within `llm_models.LOGITS_ATOL`, the same greedy tokens, the
    same states (`llm_models.GenerationPair`, as tests/test_llm_generation.py).
 
 The report per architecture: each stage reached, the first refusal otherwise (the layer type and

@@ -170,6 +170,12 @@ def prompt(batch: int, length: int, seed: int) -> np.ndarray:
 # ---------------------------------------------------------------------------------------------
 
 RTOL, ATOL = 1e-4, 1e-5
+"""The states' tolerance (KV caches, recurrent states)."""
+LOGITS_ATOL = 1e-5
+"""|logit - OpenVINO's|: 4.2x the largest the export sweep measured over its 54 + 46
+architectures (falcon_mamba 2.4e-6, mamba 1.1e-6, every other at most 3.7e-7:
+benchmarks/results/export_sweep_*.json, `max_error`); the tests' tiny Llama, Qwen2 and GPT-2
+2.7e-7. (Was 1e-5 + 1e-4 relative.)"""
 # f32 inference and KV cache: by default the CPU plugin keeps the cache in f16 or u8, which
 # moves the logits by about 1e-4
 OPENVINO_CONFIG = {"INFERENCE_PRECISION_HINT": "f32", "KV_CACHE_PRECISION": "f32",
@@ -231,7 +237,8 @@ class GenerationPair:
         what = f"call {self.calls} (past {self.past}, {tokens.shape[1]} new tokens)"
         if got.shape == want.shape:
             self.max_error = max(self.max_error, float(np.max(np.abs(got - want), initial=0)))
-        np.testing.assert_allclose(got, want, rtol=RTOL, atol=ATOL, err_msg=f"{what}: logits")
+        np.testing.assert_allclose(got, want, rtol=0, atol=LOGITS_ATOL,
+                                   err_msg=f"{what}: logits")
         ours_next, theirs_next = got[:, -1].argmax(-1), want[:, -1].argmax(-1)
         np.testing.assert_array_equal(ours_next, theirs_next, err_msg=f"{what}: greedy tokens")
         self.past += tokens.shape[1]
