@@ -12,7 +12,9 @@ and `reset` / `set_state` replace a slot's array. A `GlobalRef` is resolved by e
 that dereferences it, in the request that runs it: it always reaches the current buffer.
 
 - `memref.copy` into a `GlobalRef` writes the state in place (`VariableStore.write_in_place`):
-  every alias of the buffer sees the new value, exactly as in compiled code;
+  every alias of the buffer sees the new value, exactly as in compiled code; a copy into a
+  view of a dynamic variable's buffer journals what it overwrites of the value
+  (`VariableStore.guard_view`: nothing for an append), so that a failed call is undone;
 - `memref.copy` of a buffer onto itself (the same memory, shape and strides: the corner of a
   growing variable's buffer appended to in place) copies nothing;
 - `memref.subview` and `tensor.extract_slice` are numpy views (no copy);
@@ -140,13 +142,17 @@ def _store_kernel(op: memref.StoreOp) -> Callable[..., None]:
     if _holds_pointer(op):
 
         def store_pointer(store: VariableStore, value: np.ndarray, ref: GlobalRef) -> None:
-            store.values[ref.name] = value  # the global now points at `value`
+            store.point(ref.name, value)  # the global now points at `value`
 
         return store_pointer
 
     def store_value(store: VariableStore, value: Any, ref: GlobalRef | np.ndarray,
                     *indices: int) -> None:
-        _to_tensor(store, ref)[indices] = value
+        if type(ref) is GlobalRef:
+            store.mutable(ref.name)[indices] = value
+        else:
+            store.guard_view(ref)
+            ref[indices] = value
 
     return store_value
 
@@ -157,6 +163,7 @@ def _copy(store: VariableStore, source: GlobalRef | np.ndarray,
     if type(target) is GlobalRef:
         store.write_in_place(target.name, source)
     elif not _same_memory(source, target):  # type: ignore[arg-type]
+        store.guard_view(target)  # type: ignore[arg-type]
         np.copyto(target, source)
 
 

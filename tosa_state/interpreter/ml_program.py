@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr
 from xdsl.interpreter import Interpreter, InterpreterFunctions, PythonValues, impl, register_impls
-from xdsl.ir import Operation
+from xdsl.ir import Operation, SSAValue
 
 from tosa_state.diagnostics import error_at
 from tosa_state.dialects.ml_program import (
@@ -31,6 +31,7 @@ from tosa_state.interpreter.plan import PlanError
 from tosa_state.interpreter.tosa_variables import (
     read_kernel,
     store_kernel,
+    store_operands,
     variable_store,
 )
 
@@ -54,11 +55,16 @@ def _plan_store_kernel(op: Operation) -> Callable[..., Any] | None:
     return None
 
 
+def _plan_store_operands(op: Operation) -> tuple[SSAValue, ...]:
+    return store_operands(op.value) if isinstance(op, GlobalStoreOp) else tuple(op.operands)
+
+
 @register_impls
 class MLProgramFunctions(InterpreterFunctions):
     """Globals live in the request's store; declarations do nothing at run time."""
 
     plan_store_kernel = staticmethod(_plan_store_kernel)
+    plan_store_operands = staticmethod(_plan_store_operands)
 
     @impl(GlobalOp)
     def run_global(self, interpreter: Interpreter, op: GlobalOp, args: PythonValues):

@@ -25,7 +25,9 @@ int, the gather a slice and the scatter an assignment). Other ops with regions r
 regions through the stock interpreter, with the values they capture from outside put in its
 scope first. Each local is deleted after its last use
 (`liveness.py`), so a call holds only its live values. A failing op is reported with its
-location and layer (the generated line maps back to the op; `run_errors.py`).
+location and layer (the generated line maps back to the op; `run_errors.py`). A call of the
+entry is a transaction of the request's store (`state.py`): if it raises, no variable
+changes.
 """
 
 from __future__ import annotations
@@ -172,6 +174,22 @@ class FunctionPlan:
         return tuple(self._constants)
 
     def __call__(self, interpreter: Interpreter, args: Sequence[Any]) -> tuple[Any, ...]:
+        if not self._model_inputs:
+            return self._call(interpreter, args)
+        # imported here: the variables' module imports `PlanError` from this one
+        from tosa_state.interpreter.tosa_variables import variable_store
+
+        store = variable_store(interpreter)  # a call of the entry is a transaction
+        store.begin()
+        try:
+            results = self._call(interpreter, args)
+        except BaseException:  # a KeyboardInterrupt too: no state changes half done
+            store.rollback()
+            raise
+        store.commit()
+        return results
+
+    def _call(self, interpreter: Interpreter, args: Sequence[Any]) -> tuple[Any, ...]:
         try:
             return self._run(interpreter, *args)
         except Exception as error:
@@ -411,6 +429,8 @@ class FunctionPlan:
         operands = self._list(op.operands)
         if (kernel := _plan_store_kernel(functions, op)) is not None:
             self._uses_store = True
+            if (store_operands := getattr(functions, "plan_store_operands", None)) is not None:
+                operands = self._list(store_operands(op))
             self._fresh(op.results)
             target = f"{self._names[op.results[0]]} = " if op.results else ""
             self._emit(op, f"{target}{self._bind(kernel)}(store, {operands})", depth)

@@ -5,16 +5,41 @@ or ml_program global, all keyed by the variable's name) with its declared shape,
 and initial value, decoded once at compile time. A slot is initialised from its initial
 value when the request is created and after every reset; a slot without an initial value
 holds nothing until it is written, and reading it is an `InferenceError` naming it.
+
+A call is a transaction (`begin` / `commit` / `rollback`): while one runs, the store
+journals what each change replaces, so that a call that raises (any exception, a
+`KeyboardInterrupt` too) leaves every slot as it was. Replacing a slot's array journals the
+old array (no copy); a write that adopts `concat(old, new...)` journals where the old value
+is within the new one (a prefix: no copy, and the old value is let go as before); a change
+in place journals a copy of what it overwrites: a small global, or the part of a dynamic
+variable's buffer within its old lengths (none for an append, which writes after them).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from tosa_state.diagnostics import InferenceError
 from tosa_state.runtime.variables import VariableSpec
+
+
+@dataclass(frozen=True, slots=True)
+class _Prefix:
+    """A journaled old value that is the leading `length` elements of `array` along
+    `axis` (the value a write adopted: `concat(old, ...)` along `axis`)."""
+
+    array: np.ndarray
+    axis: int
+    length: int
+
+    def value(self) -> np.ndarray:
+        index = [slice(None)] * self.array.ndim
+        index[self.axis] = slice(0, self.length)
+        return self.array[tuple(index)].copy()
 
 
 class VariableStore:
@@ -33,7 +58,80 @@ class VariableStore:
         }
         """Variable name -> the spec of its sizes global (a dynamic variable at the memref
         level: its slot holds a buffer with room to spare, the sizes say how much is used)."""
+        self._old: dict[str, Any] | None = None
+        """While a call runs: each changed slot's value before the call (an array, `None`
+        or a `_Prefix`); `None` between calls."""
+        self._regions: list[tuple[np.ndarray, tuple[slice, ...], np.ndarray]] = []
+        """While a call runs: the parts of dynamic variables' buffers overwritten in place,
+        as they were (buffer, where, copy), oldest first."""
+        self._buffers: dict[int, str] | None = None
+        """While a call runs, once a copy into a view needs it: the dynamic variables by the
+        id of their buffer at the call's start."""
         self.reset()
+
+    # -- transactions ------------------------------------------------------------------
+
+    def begin(self) -> None:
+        """Start journaling: a call starts."""
+        self._old, self._buffers = {}, None
+        self._regions.clear()
+
+    def commit(self) -> None:
+        """The call completed: keep its changes, let the journal go."""
+        self._old = self._buffers = None
+        self._regions.clear()
+
+    def rollback(self) -> None:
+        """The call failed: every slot back to what it held at `begin`."""
+        old, regions = self._old or {}, self._regions
+        self._old = self._buffers = None
+        for buffer, where, saved in reversed(regions):
+            buffer[where] = saved
+        regions.clear()
+        for name, value in old.items():
+            self.values[name] = value.value() if type(value) is _Prefix else value
+
+    def _journal(self, name: str, copy: bool = False) -> None:
+        """Record slot `name` before its first change of the call (a copy of the array
+        when it is to change in place)."""
+        old = self._old
+        if old is not None and name not in old:
+            value = self.values[name]
+            old[name] = value.copy() if copy and value is not None else value
+
+    def guard_view(self, view: np.ndarray) -> None:
+        """Journal what a copy into `view` overwrites of the value of a dynamic variable
+        whose buffer it is part of: the part within the lengths the variable had when the
+        call started (nothing for an append, which writes after them)."""
+        base = view.base
+        if base is None or self._old is None:
+            return
+        if self._buffers is None:
+            self._buffers = {id(b): n for n in self.sizes
+                             if (b := self._before(n)) is not None}
+        name = self._buffers.get(id(base))
+        if name is None or self._before(name) is not base:
+            return
+        lengths = iter(np.asarray(self._before(self.sizes[name].name)).tolist())
+        offset = view.__array_interface__["data"][0] - base.__array_interface__["data"][0]
+        whole = view.strides != base.strides  # from its start to the end, to be safe
+        sizes = view.shape if view.ndim == base.ndim else base.shape
+        where = []
+        for size, stride, declared, extent in zip(sizes, base.strides,
+                                                  self.specs[name].shape, base.shape,
+                                                  strict=True):
+            start, offset = divmod(offset, stride) if stride else (0, offset)
+            end = extent if whole else start + size
+            used = next(lengths) if declared < 0 else extent
+            if min(end, used) <= start:
+                return  # after the used corner: nothing of the value is overwritten
+            where.append(slice(start, min(end, used)))
+        self._regions.append((base, tuple(where), base[tuple(where)].copy()))
+
+    def _before(self, name: str) -> Any:
+        """Slot `name`'s array as the call started."""
+        old = self._old
+        return old[name] if old is not None and name in old else self.values[name]
 
     def reset(self, name: str | None = None) -> None:
         """Back to the initial value (every variable, or just `name` and its companions:
@@ -60,7 +158,9 @@ class VariableStore:
     def write(self, name: str, value: np.ndarray) -> None:
         """Replace the value by a private copy of `value` (earlier reads keep theirs). The
         old value is let go before the copy is made: a growing state then peaks at the
-        new value and its copy, not the old one as well (once its reads are dead)."""
+        new value and its copy, not the old one as well (once its reads are dead), unless
+        a call's journal keeps it."""
+        self._journal(name)
         self.values[name] = None
         self.values[name] = np.array(value, copy=True)
 
@@ -68,12 +168,34 @@ class VariableStore:
         """`write` without the copy: `value` itself becomes the state. Only for a value that
         nothing else may change or hand out (`tosa_variables.owned_by_write`): a growing
         state then peaks at its old value and the new one, as value semantics require."""
+        self._journal(name)
         self.values[name] = value
+
+    def adopt_append(self, name: str, value: np.ndarray, first: np.ndarray, axis: int) -> None:
+        """`adopt` of `value = concat(first, ...)` along `axis`: when `first` is the current
+        value itself, a call's journal records it as `value`'s prefix (no copy, and the old
+        array is let go at once, as without a journal)."""
+        old = self._old
+        if old is not None and name not in old and first is self.values[name]:
+            old[name] = _Prefix(value, axis, first.shape[axis])
+        self.adopt(name, value)
+
+    def point(self, name: str, buffer: np.ndarray) -> None:
+        """The slot now holds `buffer` itself (a dynamic variable's new buffer at the memref
+        level: a store of the pointer global)."""
+        self._journal(name)
+        self.values[name] = buffer
+
+    def mutable(self, name: str) -> np.ndarray:
+        """The current value, to be changed in place (an element store into a global)."""
+        self._journal(name, copy=True)
+        return self.read(name)
 
     def write_in_place(self, name: str, value: np.ndarray) -> None:
         """Copy `value` into the variable's current buffer, as a store through a pointer
         to it does (`memref.copy` into a `memref.get_global`): every alias of the buffer
         sees the new value. A never-written variable gets a fresh private buffer."""
+        self._journal(name, copy=True)
         current = self.values[name]
         if current is None:
             self.values[name] = np.array(value, copy=True)

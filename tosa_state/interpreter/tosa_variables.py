@@ -39,11 +39,22 @@ def owned_by_write(value: SSAValue) -> bool:
     return isinstance(value.owner, ConcatOp) and len(writes) == 1
 
 
-def store_kernel(name: str, value: SSAValue) -> Callable[[VariableStore, np.ndarray], None]:
-    """The plan's kernel of a write of `value` into variable `name`."""
+def store_kernel(name: str, value: SSAValue) -> Callable[..., None]:
+    """The plan's kernel of a write of `value` into variable `name`, on `store_operands`."""
     if owned_by_write(value):
-        return lambda store, array: store.adopt(name, array)
+        assert isinstance(value.owner, ConcatOp)
+        axis = value.owner.axis.value.data
+        return lambda store, array, first: store.adopt_append(name, array, first, axis)
     return lambda store, array: store.write(name, array)
+
+
+def store_operands(value: SSAValue) -> tuple[SSAValue, ...]:
+    """The operands of a write's kernel: `value`, and the first operand of the concat it
+    adopts (the old value, when the call appends to it: the journal keeps no copy)."""
+    if owned_by_write(value):
+        assert isinstance(value.owner, ConcatOp)
+        return (value, value.owner.input1[0])
+    return (value,)
 
 
 def read_kernel(name: str) -> Callable[[VariableStore], np.ndarray]:
@@ -59,11 +70,16 @@ def _plan_store_kernel(op: Operation) -> Callable[..., Any] | None:
     return None
 
 
+def _plan_store_operands(op: Operation) -> tuple[SSAValue, ...]:
+    return store_operands(op.input1) if isinstance(op, VariableWriteOp) else tuple(op.operands)
+
+
 @register_impls
 class StateFunctions(InterpreterFunctions):
     """Variables live in the request's store; declarations do nothing at run time."""
 
     plan_store_kernel = staticmethod(_plan_store_kernel)
+    plan_store_operands = staticmethod(_plan_store_operands)
 
     @impl(VariableOp)
     def run_variable(self, interpreter: Interpreter, op: VariableOp, args: PythonValues):

@@ -11,7 +11,8 @@ or that holds regions. The ops it moves before see no state or other variables o
 every result is the same; at the TOSA
 and ml_program levels a growing cache then peaks at the old value and the new one while
 the concat runs, (2T - 1) / T of its data. A call that fails in one of those ops (an index
-out of range, say) leaves the variable written, as the memref level's writes in place do.
+out of range, say) is undone by the request's journal (`state.py`): the old value of an
+append is the prefix of the new one, kept at no cost.
 """
 
 from __future__ import annotations
