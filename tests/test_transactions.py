@@ -1,0 +1,302 @@
+"""A call is a transaction: if it raises, every variable holds what it held before (values,
+shapes, the length of a cache appended in place) and the next correct call returns what it
+would have returned without the failed one. At each level of the interpreter (TOSA, memref,
+ml_program), for each way a call can fail after a state write: a run-time broadcast
+mismatch, an out-of-range gather, a dynamic dimension that disagrees, and a
+`KeyboardInterrupt` raised at every line the call runs; on a growing cache, a streaming
+model and optimum-intel's tiny Llama (the mask-one-short step of issue 27)."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import llm_models
+import numpy as np
+import openvino as ov
+import openvino.opset13 as ops
+import pytest
+from test_openvino_dynamic import empty_cache
+
+import tosa_state as ts
+from tosa_state.devices import OPTIMIZATIONS
+
+LEVELS = {"memref": None, "tosa": "", "ml_program": f"{OPTIMIZATIONS},tosa-to-mlprogram"}
+"""The default pipeline (memref), TOSA as it is, and ml_program after the optimisations."""
+
+_INTERPRETER = str(Path(ts.__file__).parent / "interpreter")
+
+
+def _i64(*values: int) -> object:
+    return ops.constant(np.array(values, np.int64))
+
+
+def growing_model() -> object:
+    """A cache `kv: [?, 2, ?, 4]` grown by `x` along time and written; after the write, three
+    ops that fail on bad inputs: `both * m` (a run-time broadcast), a gather of `both` along
+    time at `idx` (out of range) and a concat of `both` with `z` along heads (time must
+    agree: a dynamic dimension)."""
+    x = ops.parameter([-1, 2, -1, 4], np.float32, name="x")
+    m = ops.parameter([-1, 2, -1, 4], np.float32, name="m")
+    idx = ops.parameter([-1], np.int32, name="idx")
+    z = ops.parameter([-1, 1, -1, 4], np.float32, name="z")
+    both = ops.concat([empty_cache(x), x], 2)
+    scaled = ops.multiply(both, m)
+    scaled.set_friendly_name("scale")
+    picked = ops.gather(both, idx, ops.constant(np.int64(2)))
+    picked.set_friendly_name("pick")
+    joined = ops.concat([both, z], 1)
+    joined.set_friendly_name("join")
+    return ov.Model([ops.result(scaled, name="scaled"), ops.result(picked, name="picked"),
+                     ops.result(joined, name="joined")], [ops.assign(both, "kv")],
+                    [x, m, idx, z], "growing")
+
+
+def streaming_model() -> object:
+    """A filter keeping its last 3 frames `h: [1, 4, 3]`: `window = concat(h, x)`, `h` takes
+    its last 3 frames, and the output `window * g` fails when `g`'s length is not 4."""
+    x = ops.parameter([1, 4, 1], np.float32, name="x")
+    g = ops.parameter([1, 4, -1], np.float32, name="g")
+    history = ops.read_value(ops.constant(np.zeros((1, 4, 3), np.float32)), "h",
+                             np.float32, ov.PartialShape([1, 4, 3]))
+    window = ops.concat([history, x], 2)
+    kept = ops.slice(window, _i64(1), _i64(4), _i64(1), _i64(2))
+    out = ops.multiply(window, g)
+    out.set_friendly_name("gain")
+    return ov.Model([ops.result(out, name="out")], [ops.assign(kept, "h")], [x, g],
+                    "streaming")
+
+
+def _growing_inputs(length: int, rng: np.random.Generator, **bad: Any) -> dict[str, Any]:
+    """A correct call appending 2 steps to a cache of `length`, but for `bad`."""
+    inputs = {
+        "x": rng.standard_normal((1, 2, 2, 4)).astype(np.float32),
+        "m": rng.standard_normal((1, 2, length + 2, 4)).astype(np.float32),
+        "idx": np.array([0, length + 1], np.int32),
+        "z": rng.standard_normal((1, 1, length + 2, 4)).astype(np.float32),
+    }
+    return {**inputs, **bad}
+
+
+def _streaming_inputs(rng: np.random.Generator, **bad: Any) -> dict[str, Any]:
+    inputs = {"x": rng.standard_normal((1, 4, 1)).astype(np.float32),
+              "g": rng.standard_normal((1, 4, 4)).astype(np.float32)}
+    return {**inputs, **bad}
+
+
+def snapshot(request: ts.InferRequest) -> dict[str, np.ndarray]:
+    return {state.name: state.state for state in request.query_state()}
+
+
+def assert_same_state(before: dict[str, np.ndarray], after: dict[str, np.ndarray]) -> None:
+    assert before.keys() == after.keys()
+    for name, value in before.items():
+        assert after[name].shape == value.shape, name
+        assert after[name].dtype == value.dtype, name
+        np.testing.assert_array_equal(after[name], value, err_msg=name)
+
+
+def assert_no_op(request: ts.InferRequest, twin: ts.InferRequest, bad: Callable[[], object],
+                 good: dict[str, Any], error: type[BaseException] = ts.TosaStateError
+                 ) -> None:
+    """`bad()` raises `error` on `request` and changes none of its state; then `good` gives
+    on `request` exactly what it gives on `twin`, which never saw the failed call."""
+    before = snapshot(request)
+    with pytest.raises(error):
+        bad()
+    assert_same_state(before, snapshot(request))
+    for ours, theirs in zip(request.infer(good), twin.infer(good), strict=True):
+        np.testing.assert_array_equal(ours, theirs)
+    assert_same_state(snapshot(twin), snapshot(request))
+
+
+@pytest.fixture(scope="module")
+def growing_xml(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    xml = tmp_path_factory.mktemp("growing") / "growing.xml"
+    ov.save_model(growing_model(), str(xml), compress_to_fp16=False)
+    return xml
+
+
+@pytest.fixture(scope="module")
+def streaming_xml(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    xml = tmp_path_factory.mktemp("streaming") / "streaming.xml"
+    ov.save_model(streaming_model(), str(xml), compress_to_fp16=False)
+    return xml
+
+
+def _pair(xml: Path, level: str, **options: Any) -> tuple[ts.InferRequest, ts.InferRequest]:
+    compiled = ts.compile_model(xml, pipeline=LEVELS[level], **options)
+    return compiled.create_infer_request(), compiled.create_infer_request()
+
+
+@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("failure, bad, message", [
+    ("broadcast", lambda n, rng: {"m": np.ones((1, 2, n + 1, 4), np.float32)}, "'scale'"),
+    ("gather", lambda n, rng: {"idx": np.array([n + 2], np.int32)}, "'pick'"),
+    ("dynamic dim", lambda n, rng: {"z": np.ones((1, 1, n + 3, 4), np.float32)}, "'join'"),
+])
+def test_a_failure_after_the_write_leaves_the_growing_cache(
+    growing_xml: Path, level: str, failure: str, bad: Callable, message: str
+) -> None:
+    request, twin = _pair(growing_xml, level)
+    rng = np.random.default_rng(0)
+    length = 0
+    for _ in range(6):  # past several regrowths of the memref level's buffer
+        inputs = _growing_inputs(length, rng)
+        request.infer(inputs)
+        twin.infer(inputs)
+        length += 2
+        # each failure at every length: the buffer full and with room to spare
+        with pytest.raises(ts.TosaStateError, match=message):
+            request.infer(_growing_inputs(length, rng, **bad(length, rng)))
+        assert request.query_state()[0].state.shape == (1, 2, length, 4)
+    assert_no_op(request, twin, lambda: request.infer(
+        _growing_inputs(length, rng, **bad(length, rng))), _growing_inputs(length, rng))
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_a_failure_after_the_write_leaves_the_streaming_state(streaming_xml: Path,
+                                                              level: str) -> None:
+    request, twin = _pair(streaming_xml, level)
+    rng = np.random.default_rng(1)
+    for _ in range(4):
+        inputs = _streaming_inputs(rng)
+        request.infer(inputs)
+        twin.infer(inputs)
+        assert_no_op(request, twin, lambda: request.infer(
+            _streaming_inputs(rng, g=np.ones((1, 4, 3), np.float32))), _streaming_inputs(rng))
+
+
+class _Interrupt:
+    """A tracer raising `KeyboardInterrupt` at the `at`-th line the interpreter runs inside a
+    call's plan (its generated code and the interpreter's functions it calls: the state's
+    kernels and journal included); `lines` counts them."""
+
+    def __init__(self, at: int | None = None):
+        self.at, self.lines = at, 0
+
+    def __enter__(self) -> _Interrupt:
+        sys.settrace(self._call)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        sys.settrace(None)
+
+    def _call(self, frame: Any, event: str, arg: object) -> Any:
+        if not frame.f_code.co_filename.startswith((_INTERPRETER, "<plan ")):
+            return None
+        inside = frame  # a plan's frame or a frame the plan called
+        while inside is not None and not inside.f_code.co_filename.startswith("<plan "):
+            inside = inside.f_back
+        return None if inside is None else self._line
+
+    def _line(self, frame: Any, event: str, arg: object) -> Any:
+        if event == "line":
+            self.lines += 1
+            if self.lines == self.at:
+                raise KeyboardInterrupt
+        return self._line
+
+
+def _interrupted_everywhere(request: ts.InferRequest, twin: ts.InferRequest,
+                            inputs: Callable[[], dict[str, Any]], every: int = 1) -> int:
+    """Interrupt a call at each `every`-th line it runs: each time the state is unchanged
+    and the next call equals the twin's. Returns the number of lines of a call."""
+    with _Interrupt() as counting:
+        given = inputs()
+        request.infer(given)
+    twin.infer(given)
+    lines = counting.lines
+    assert lines > 10
+    for at in range(1, lines + 1, every):
+        given = inputs()
+
+        def interrupted(at: int = at, given: dict[str, Any] = given) -> None:
+            with _Interrupt(at):
+                request.infer(given)
+
+        assert_no_op(request, twin, interrupted, given, KeyboardInterrupt)
+    return lines
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_an_interrupted_call_leaves_the_growing_cache(growing_xml: Path, level: str) -> None:
+    request, twin = _pair(growing_xml, level)
+    rng = np.random.default_rng(2)
+    length = [0]
+
+    def inputs() -> dict[str, Any]:  # every correct call appends 2 steps
+        given = _growing_inputs(length[0], rng)
+        length[0] += 2
+        return given
+
+    for _ in range(3):
+        given = inputs()
+        request.infer(given)
+        twin.infer(given)
+    # a stride co-prime with a call's lines: over the calls, each point is hit
+    _interrupted_everywhere(request, twin, inputs, every=1 if level != "memref" else 3)
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_an_interrupted_call_leaves_the_streaming_state(streaming_xml: Path,
+                                                        level: str) -> None:
+    request, twin = _pair(streaming_xml, level)
+    rng = np.random.default_rng(3)
+    _interrupted_everywhere(request, twin, lambda: _streaming_inputs(rng))
+
+
+@pytest.fixture(scope="module")
+def llama(llm_exports: dict[str, Path]) -> Path:
+    return llm_exports["llama"]
+
+
+def _prompted(xml: Path, level: str) -> tuple[ts.InferRequest, ts.InferRequest]:
+    """Two requests of the tiny Llama after the same prompt of 5 tokens."""
+    request, twin = _pair(xml, level)
+    first = llm_models.step_inputs(llm_models.prompt(1, 5, seed=5), 0)
+    request.infer(first)
+    twin.infer(first)
+    return request, twin
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_a_decode_step_with_the_mask_one_short_changes_nothing(llama: Path,
+                                                               level: str) -> None:
+    """Issue 27's scenario: refused with the Gather layer and the input named; the cache
+    keeps its 5 positions and the next correct step equals a run without the bad one."""
+    request, twin = _prompted(llama, level)
+    bad = llm_models.step_inputs(np.array([[7]]), 5)
+    bad["attention_mask"] = bad["attention_mask"][:, :-1]
+    before = snapshot(request)
+    with pytest.raises(ts.TosaStateError, match=r"type='Gather'.*input 'attention_mask'"):
+        request.infer(bad)
+    assert_same_state(before, snapshot(request))
+    assert all(value.shape[2] == 5 for value in before.values())
+    good = llm_models.step_inputs(np.array([[7]]), 5)
+    np.testing.assert_array_equal(request.infer(good)["logits"], twin.infer(good)["logits"])
+    assert_same_state(snapshot(twin), snapshot(request))
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_bad_decode_steps_change_nothing(llama: Path, level: str) -> None:
+    """A `beam_idx` out of range, a token beyond the vocabulary, a step interrupted at
+    every 997th line: each leaves the cache as it was."""
+    request, twin = _prompted(llama, level)
+    past = 5
+    for bad in ({"beam_idx": np.array([1], np.int32)},
+                {"input_ids": np.array([[1000]], np.int64)}):
+        good = llm_models.step_inputs(np.array([[9]]), past)
+        assert_no_op(request, twin, lambda bad=bad, good=good: request.infer({**good, **bad}),
+                     good)
+        past += 1
+    past = [past]
+
+    def step() -> dict[str, Any]:
+        given = llm_models.step_inputs(np.array([[past[0] % 100 + 3]]), past[0])
+        past[0] += 1
+        return given
+
+    _interrupted_everywhere(request, twin, step, every=997)
