@@ -34,15 +34,17 @@ def _i64(*values: int) -> object:
 
 
 def growing_model() -> object:
-    """A cache `kv: [?, 2, ?, 4]` grown by `x` along time and written; after the write, three
-    ops that fail on bad inputs: `both * m` (a run-time broadcast), a gather of `both` along
-    time at `idx` (out of range) and a concat of `both` with `z` along heads (time must
-    agree: a dynamic dimension)."""
+    """A cache `kv: [?, 2, ?, 4]` reordered by `beam` (a Gather on the batch: at the memref
+    level the reordered past is copied over the buffer's used corner), grown by `x` along
+    time and written; after the write, three ops that fail on bad inputs: `both * m` (a
+    run-time broadcast), a gather of `both` along time at `idx` (out of range) and a concat of
+    `both` with `z` along heads (time must agree: a dynamic dimension)."""
     x = ops.parameter([-1, 2, -1, 4], np.float32, name="x")
+    beam = ops.parameter([-1], np.int32, name="beam")
     m = ops.parameter([-1, 2, -1, 4], np.float32, name="m")
     idx = ops.parameter([-1], np.int32, name="idx")
     z = ops.parameter([-1, 1, -1, 4], np.float32, name="z")
-    both = ops.concat([empty_cache(x), x], 2)
+    both = ops.concat([ops.gather(empty_cache(x), beam, ops.constant(np.int64(0))), x], 2)
     scaled = ops.multiply(both, m)
     scaled.set_friendly_name("scale")
     picked = ops.gather(both, idx, ops.constant(np.int64(2)))
@@ -51,7 +53,7 @@ def growing_model() -> object:
     joined.set_friendly_name("join")
     return ov.Model([ops.result(scaled, name="scaled"), ops.result(picked, name="picked"),
                      ops.result(joined, name="joined")], [ops.assign(both, "kv")],
-                    [x, m, idx, z], "growing")
+                    [x, beam, m, idx, z], "growing")
 
 
 def streaming_model() -> object:
@@ -70,12 +72,14 @@ def streaming_model() -> object:
 
 
 def _growing_inputs(length: int, rng: np.random.Generator, **bad: Any) -> dict[str, Any]:
-    """A correct call appending 2 steps to a cache of `length`, but for `bad`."""
+    """A correct call appending 2 steps to a cache of `length` (batch 2, its rows swapped),
+    but for `bad`."""
     inputs = {
-        "x": rng.standard_normal((1, 2, 2, 4)).astype(np.float32),
-        "m": rng.standard_normal((1, 2, length + 2, 4)).astype(np.float32),
+        "x": rng.standard_normal((2, 2, 2, 4)).astype(np.float32),
+        "beam": np.array([1, 0], np.int32),
+        "m": rng.standard_normal((2, 2, length + 2, 4)).astype(np.float32),
         "idx": np.array([0, length + 1], np.int32),
-        "z": rng.standard_normal((1, 1, length + 2, 4)).astype(np.float32),
+        "z": rng.standard_normal((2, 1, length + 2, 4)).astype(np.float32),
     }
     return {**inputs, **bad}
 
@@ -133,9 +137,9 @@ def _pair(xml: Path, level: str, **options: Any) -> tuple[ts.InferRequest, ts.In
 
 @pytest.mark.parametrize("level", LEVELS)
 @pytest.mark.parametrize("failure, bad, message", [
-    ("broadcast", lambda n, rng: {"m": np.ones((1, 2, n + 1, 4), np.float32)}, "'scale'"),
+    ("broadcast", lambda n, rng: {"m": np.ones((2, 2, n + 1, 4), np.float32)}, "'scale'"),
     ("gather", lambda n, rng: {"idx": np.array([n + 2], np.int32)}, "'pick'"),
-    ("dynamic dim", lambda n, rng: {"z": np.ones((1, 1, n + 3, 4), np.float32)}, "'join'"),
+    ("dynamic dim", lambda n, rng: {"z": np.ones((2, 1, n + 3, 4), np.float32)}, "'join'"),
 ])
 def test_a_failure_after_the_write_leaves_the_growing_cache(
     growing_xml: Path, level: str, failure: str, bad: Callable, message: str
@@ -151,7 +155,7 @@ def test_a_failure_after_the_write_leaves_the_growing_cache(
         # each failure at every length: the buffer full and with room to spare
         with pytest.raises(ts.TosaStateError, match=message):
             request.infer(_growing_inputs(length, rng, **bad(length, rng)))
-        assert request.query_state()[0].state.shape == (1, 2, length, 4)
+        assert request.query_state()[0].state.shape == (2, 2, length, 4)
     assert_no_op(request, twin, lambda: request.infer(
         _growing_inputs(length, rng, **bad(length, rng))), _growing_inputs(length, rng))
 

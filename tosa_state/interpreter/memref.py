@@ -13,8 +13,9 @@ that dereferences it, in the request that runs it: it always reaches the current
 
 - `memref.copy` into a `GlobalRef` writes the state in place (`VariableStore.write_in_place`):
   every alias of the buffer sees the new value, exactly as in compiled code; a copy into a
-  view of a dynamic variable's buffer journals what it overwrites of the value
-  (`VariableStore.guard_view`: nothing for an append), so that a failed call is undone;
+  subview of a variable's array journals what it overwrites of the value
+  (`VariableStore.note_view` / `guard_view`: nothing for an append), so that a failed call
+  is undone;
 - `memref.copy` of a buffer onto itself (the same memory, shape and strides: the corner of a
   growing variable's buffer appended to in place) copies nothing;
 - `memref.subview` and `tensor.extract_slice` are numpy views (no copy);
@@ -108,17 +109,46 @@ def _window_kernel(op: memref.SubviewOp | ExtractSliceOp) -> Callable[..., np.nd
     """The view of its source that a subview / extract_slice denotes, given its dynamic
     operands (the offsets, then the sizes, then the strides); the op's layout decoded once
     (a plan calls it directly)."""
-    offsets, sizes, strides, holes = _window_layout(op)
+    columns = _columns_kernel(op)
 
     def window(source: np.ndarray, *dynamic: int) -> np.ndarray:
-        columns = (offsets, sizes, strides)
-        if holes:
-            columns = ([*offsets], [*sizes], [*strides])
-            for (c, d), value in zip(holes, dynamic, strict=True):
-                columns[c][d] = value
-        return source[tuple(slice(o, o + n * s, s) for o, n, s in zip(*columns, strict=True))]
+        offsets, sizes, strides = columns(dynamic)
+        return source[tuple(slice(o, o + n * s, s) for o, n, s in zip(offsets, sizes, strides,
+                                                                      strict=True))]
 
     return window
+
+
+@per_op
+def _subview_kernel(op: memref.SubviewOp) -> Callable[..., np.ndarray]:
+    """`_window_kernel` of a subview, which the request's journal notes while a call runs
+    (`VariableStore.note_view`): a copy into it may change a variable in place."""
+    columns = _columns_kernel(op)
+
+    def subview(store: VariableStore, source: np.ndarray, *dynamic: int) -> np.ndarray:
+        offsets, sizes, strides = columns(dynamic)
+        view = source[tuple(slice(o, o + n * s, s) for o, n, s in zip(offsets, sizes, strides,
+                                                                      strict=True))]
+        store.note_view(source, view, offsets, sizes, strides)
+        return view
+
+    return subview
+
+
+def _columns_kernel(op: memref.SubviewOp | ExtractSliceOp
+                    ) -> Callable[[tuple[int, ...]], tuple[list[int], list[int], list[int]]]:
+    """The offsets, sizes and strides of `op`, given its dynamic operands."""
+    offsets, sizes, strides, holes = _window_layout(op)
+
+    def columns(dynamic: tuple[int, ...]) -> tuple[list[int], list[int], list[int]]:
+        if not holes:
+            return offsets, sizes, strides
+        filled = ([*offsets], [*sizes], [*strides])
+        for (c, d), value in zip(holes, dynamic, strict=True):
+            filled[c][d] = value
+        return filled
+
+    return columns
 
 
 def _to_tensor(store: VariableStore, buffer: GlobalRef | np.ndarray) -> np.ndarray:
@@ -178,11 +208,13 @@ def _plan_store_kernel(op: Operation) -> Callable[..., Any] | None:
         return _copy
     if isinstance(op, ToTensorOp):
         return _to_tensor
+    if isinstance(op, memref.SubviewOp):
+        return _subview_kernel(op)
     return None
 
 
 def _plan_kernel(op: Operation) -> Callable[..., Any] | None:
-    if isinstance(op, memref.SubviewOp | ExtractSliceOp):
+    if isinstance(op, ExtractSliceOp):
         return _window_kernel(op)
     return None
 
@@ -236,7 +268,7 @@ class MemRefFunctions(InterpreterFunctions):
 
     @impl(memref.SubviewOp)
     def run_subview(self, interpreter: Interpreter, op: memref.SubviewOp, args: PythonValues):
-        return (_window_kernel(op)(*args),)
+        return (_subview_kernel(op)(variable_store(interpreter), *args),)
 
     @impl(ExtractSliceOp)
     def run_extract_slice(

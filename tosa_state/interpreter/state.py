@@ -12,12 +12,14 @@ journals what each change replaces, so that a call that raises (any exception, a
 old array (no copy); a write that adopts `concat(old, new...)` journals where the old value
 is within the new one (a prefix: no copy, and the old value is let go as before); a change
 in place journals a copy of what it overwrites: a small global, or the part of a dynamic
-variable's buffer within its old lengths (none for an append, which writes after them).
+variable's buffer within its old lengths (none for an append, which writes after them:
+`note_view` finds the part where the plan takes a subview, `guard_view` copies it before the
+change).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -65,8 +67,11 @@ class VariableStore:
         """While a call runs: the parts of dynamic variables' buffers overwritten in place,
         as they were (buffer, where, copy), oldest first."""
         self._buffers: dict[int, str] | None = None
-        """While a call runs, once a copy into a view needs it: the dynamic variables by the
-        id of their buffer at the call's start."""
+        """While a call runs, once a view needs it: the variables by the id of their array
+        as the call started (`_slots`)."""
+        self._views: dict[int, tuple[np.ndarray, np.ndarray, tuple[slice, ...]]] = {}
+        """While a call runs: the views of variables' arrays (`note_view`), by id: the view
+        (kept alive, so that its id stays its own), the array, the part of the value."""
         self.reset()
 
     # -- transactions ------------------------------------------------------------------
@@ -75,16 +80,19 @@ class VariableStore:
         """Start journaling: a call starts."""
         self._old, self._buffers = {}, None
         self._regions.clear()
+        self._views.clear()
 
     def commit(self) -> None:
         """The call completed: keep its changes, let the journal go."""
         self._old = self._buffers = None
         self._regions.clear()
+        self._views.clear()
 
     def rollback(self) -> None:
         """The call failed: every slot back to what it held at `begin`."""
         old, regions = self._old or {}, self._regions
         self._old = self._buffers = None
+        self._views.clear()
         for buffer, where, saved in reversed(regions):
             buffer[where] = saved
         regions.clear()
@@ -99,34 +107,63 @@ class VariableStore:
             value = self.values[name]
             old[name] = value.copy() if copy and value is not None else value
 
-    def guard_view(self, view: np.ndarray) -> None:
-        """Journal what a copy into `view` overwrites of the value of a dynamic variable
-        whose buffer it is part of: the part within the lengths the variable had when the
-        call started (nothing for an append, which writes after them)."""
-        base = view.base
-        if base is None or self._old is None:
+    def note_view(self, source: np.ndarray, view: np.ndarray, offsets: Sequence[int],
+                  sizes: Sequence[int], strides: Sequence[int]) -> None:
+        """`view` is `source[offset:offset + size * stride:stride, ...]` (a `memref.subview`):
+        while a call runs, remember the part of it that lies within a variable's value as the
+        call started (a dynamic variable's buffer: within its old lengths), for
+        `guard_view`. A view of such a view gets its parent's part (more than it may cover,
+        never less)."""
+        if self._old is None:
             return
-        if self._buffers is None:
-            self._buffers = {id(b): n for n in self.sizes
-                             if (b := self._before(n)) is not None}
-        name = self._buffers.get(id(base))
-        if name is None or self._before(name) is not base:
+        noted = self._views.get(id(source))
+        if noted is not None and noted[0] is source:
+            self._views[id(view)] = (view, noted[1], noted[2])
             return
-        lengths = iter(np.asarray(self._before(self.sizes[name].name)).tolist())
-        offset = view.__array_interface__["data"][0] - base.__array_interface__["data"][0]
-        whole = view.strides != base.strides  # from its start to the end, to be safe
-        sizes = view.shape if view.ndim == base.ndim else base.shape
+        if (name := self._slots().get(id(source))) is None or self._before(name) is not source:
+            return
         where = []
-        for size, stride, declared, extent in zip(sizes, base.strides,
-                                                  self.specs[name].shape, base.shape,
-                                                  strict=True):
-            start, offset = divmod(offset, stride) if stride else (0, offset)
-            end = extent if whole else start + size
-            used = next(lengths) if declared < 0 else extent
-            if min(end, used) <= start:
-                return  # after the used corner: nothing of the value is overwritten
-            where.append(slice(start, min(end, used)))
-        self._regions.append((base, tuple(where), base[tuple(where)].copy()))
+        for offset, size, stride, used in zip(offsets, sizes, strides, self._used(name),
+                                              strict=True):
+            end = min(offset + size if stride == 1 else used, used)
+            if end <= offset:
+                return  # past the value (an append's new rows): nothing of it is in view
+            where.append(slice(offset, end))
+        self._views[id(view)] = (view, source, tuple(where))
+
+    def guard_view(self, target: np.ndarray) -> None:
+        """Journal what of a variable's value (as the call started) a change in place of
+        `target` will overwrite: the part `note_view` found, or the whole value when
+        `target` is a variable's array itself."""
+        if self._old is None:
+            return
+        noted = self._views.get(id(target))
+        if noted is not None and noted[0] is target:
+            _, buffer, where = noted
+        elif (target.base is None and (name := self._slots().get(id(target))) is not None
+              and self._before(name) is target):
+            buffer, where = target, tuple(slice(0, n) for n in self._used(name))
+        else:
+            return
+        self._regions.append((buffer, where, buffer[where].copy()))
+
+    def _slots(self) -> dict[int, str]:
+        """The variables by the id of their array as the call started (built once a call,
+        when a view or a change in place needs it)."""
+        if self._buffers is None:
+            self._buffers = {id(b): n for n in self.values
+                             if isinstance(b := self._before(n), np.ndarray)}
+        return self._buffers
+
+    def _used(self, name: str) -> list[int]:
+        """The extent of `name`'s value in its array as the call started: a dynamic
+        variable's lengths where its dimensions are dynamic, the array's shape elsewhere."""
+        array = self._before(name)
+        if (sizes := self.sizes.get(name)) is None:
+            return list(array.shape)
+        lengths = iter(np.asarray(self._before(sizes.name)).tolist())
+        return [next(lengths) if d < 0 else n
+                for d, n in zip(self.specs[name].shape, array.shape, strict=True)]
 
     def _before(self, name: str) -> Any:
         """Slot `name`'s array as the call started."""
