@@ -13,6 +13,7 @@ from tosa_state.transforms.convert_tosa_variables_to_memref import (
 from tosa_state.transforms.export_state_control import ExportStateControlPass
 from tosa_state.transforms.externalize_state import ExternalizeStatePass
 from tosa_state.transforms.make_stateful import MakeStatefulPass
+from tosa_state.transforms.mlprogram_stores_last import MLProgramStoresLastPass
 from tosa_state.transforms.specialize_input_shapes import SpecializeInputShapesPass
 from tosa_state.transforms.tosa_demote_i64 import TosaDemoteI64Pass
 from tosa_state.transforms.tosa_dynamic_empty_dims import TosaDynamicEmptyDimsPass
@@ -77,6 +78,7 @@ def get_tosa_state_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         MakeStatefulPass.name: lambda: MakeStatefulPass,
         ExternalizeStatePass.name: lambda: ExternalizeStatePass,
         ExportStateControlPass.name: lambda: ExportStateControlPass,
+        MLProgramStoresLastPass.name: lambda: MLProgramStoresLastPass,
     }
 
 
@@ -91,6 +93,7 @@ __all__ = [
     "ConvertTosaVariablesToMemRefPass",
     "ExportStateControlPass",
     "ExternalizeStatePass",
+    "MLProgramStoresLastPass",
     "MakeStatefulPass",
     "SpecializeInputShapesPass",
     "TosaDemoteI64Pass",
