@@ -40,7 +40,7 @@ from .iree_compile import DEFAULT_FLAGS, compile_module_text
 
 IREE_LEGALIZATION = (
     "tosa-expand-dequantize,tosa-demote-i64,tosa-unroll-loops,tosa-sink-cond-if-inputs,tosa-dynamic-empty-dims,"
-    "tosa-lower-shape-ops,tosa-rank0-conditions,export-state-control"
+    "tosa-lower-shape-ops,tosa-rank0-conditions,export-state-control,mlprogram-stores-last"
 )
 """The passes that make an `ml_program`-level module IREE input (after the lowering)."""
 

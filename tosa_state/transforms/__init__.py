@@ -25,6 +25,7 @@ from tosa_state.transforms.tosa_lower_shape_ops import TosaLowerShapeOpsPass
 from tosa_state.transforms.tosa_merge_sliced_elementwise import TosaMergeSlicedElementwisePass
 from tosa_state.transforms.tosa_rank0_conditions import TosaRank0ConditionsPass
 from tosa_state.transforms.tosa_reduce_transposes import TosaReduceTransposesPass
+from tosa_state.transforms.tosa_runtime_checks import TosaRuntimeChecksPass
 from tosa_state.transforms.tosa_sink_cond_if_inputs import TosaSinkCondIfInputsPass
 from tosa_state.transforms.tosa_to_mlprogram import TosaToMLProgramPass
 from tosa_state.transforms.tosa_unroll_loops import TosaUnrollLoopsPass
@@ -68,6 +69,7 @@ def get_tosa_state_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         TosaFoldIdentitiesPass.name: lambda: TosaFoldIdentitiesPass,
         TosaMergeSlicedElementwisePass.name: lambda: TosaMergeSlicedElementwisePass,
         TosaRank0ConditionsPass.name: lambda: TosaRank0ConditionsPass,
+        TosaRuntimeChecksPass.name: lambda: TosaRuntimeChecksPass,
         TosaUnrollLoopsPass.name: lambda: TosaUnrollLoopsPass,
         TosaValidatePass.name: lambda: TosaValidatePass,
         TosaDemoteI64Pass.name: lambda: TosaDemoteI64Pass,
@@ -106,6 +108,7 @@ __all__ = [
     "TosaMergeSlicedElementwisePass",
     "TosaRank0ConditionsPass",
     "TosaReduceTransposesPass",
+    "TosaRuntimeChecksPass",
     "TosaSinkCondIfInputsPass",
     "TosaToMLProgramPass",
     "TosaUnrollLoopsPass",

@@ -1,0 +1,214 @@
+"""`tosa-runtime-checks`: what the interpreter checks at run time, as assertions a compiled
+module keeps (`cf.assert`, which IREE turns into a failed call, not an out-of-bounds read).
+
+- `tosa.gather`: every index within `[0, K)` (the values' dimension 1): a `beam_idx` out of
+  range, a token beyond the vocabulary, an attention mask shorter than the cache;
+- an elementwise op of several operands: each dimension that is dynamic in one of them
+  equal to the others' or 1 (a run-time broadcast);
+- `tosa.concat`: each dimension but the axis, when dynamic in one operand, equal in all.
+
+The message of each is the op's location and layer (`file:line:col: error: layer ...:`)
+and what failed; device `iree` replays a failed call on the interpreter for its exact
+message (`devices/iree_checks.py`). Statically known dimensions need no check.
+
+```mlir
+%g = tosa.gather %v, %i : (tensor<1x?x16xf32>, tensor<1x?xi32>) -> tensor<1x?x16xf32>
+```
+becomes
+```mlir
+%0 = tosa.reduce_min %i {axis = 1 : i32} : (tensor<1x?xi32>) -> tensor<1x1xi32>
+%1 = tosa.reduce_max %i {axis = 1 : i32} : (tensor<1x?xi32>) -> tensor<1x1xi32>
+%2 = arith.constant 0 : index
+%3 = tensor.extract %0[%2, %2] : tensor<1x1xi32>
+%4 = tensor.extract %1[%2, %2] : tensor<1x1xi32>
+%5 = arith.constant 1 : index
+%6 = tensor.dim %v, %5 : tensor<1x?x16xf32>
+%7 = arith.index_cast %6 : index to i32
+%8 = arith.constant 0 : i32
+%9 = arith.cmpi sge, %3, %8 : i32
+%10 = arith.cmpi slt, %4, %7 : i32
+%11 = arith.andi %9, %10 : i1
+cf.assert %11, "model.xml:12:3: error: layer ...: 'tosa.gather' op index out of range"
+%g = tosa.gather %v, %i : ...
+```
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import arith, cf, tensor
+from xdsl.dialects.builtin import (
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    ModuleOp,
+    TensorType,
+    UnitAttr,
+)
+from xdsl.ir import Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
+
+from tosa_state.diagnostics import describe_layer, error_at
+from tosa_state.dialects.tosa.data_layout import ConcatOp
+from tosa_state.dialects.tosa.elementwise_base import TosaElementwiseOperation
+from tosa_state.dialects.tosa.reduction import ReduceMaxOp, ReduceMinOp
+from tosa_state.dialects.tosa.scatter_gather import GatherOp
+
+CHECKED = "tosa_state.checked"
+"""Unit attribute on an op whose checks were inserted (each op is checked once)."""
+
+
+def message(op: Operation, what: str) -> str:
+    """`file:line:col: error: layer ...: 'op' op what` (as the interpreter words it)."""
+    layer = describe_layer(op)
+    return error_at(op, f"{layer + ': ' if layer else ''}'{op.name}' op {what}")
+
+
+class _Builder:
+    """Ops inserted before `op`, each at its location."""
+
+    def __init__(self, op: Operation, rewriter: PatternRewriter):
+        self.op, self.rewriter = op, rewriter
+
+    def add(self, new: Operation) -> SSAValue:
+        new.location = self.op.location
+        self.rewriter.insert_op(new)
+        return new.results[0] if new.results else None  # type: ignore[return-value]
+
+    def index(self, value: int) -> SSAValue:
+        return self.add(arith.ConstantOp(IntegerAttr(value, IndexType())))
+
+    def dim(self, value: SSAValue, axis: int) -> SSAValue:
+        return self.add(tensor.DimOp(value, self.index(axis)))
+
+    def all_of(self, conditions: list[SSAValue]) -> SSAValue:
+        result = conditions[0]
+        for condition in conditions[1:]:
+            result = self.add(arith.AndIOp(result, condition))
+        return result
+
+    def check(self, conditions: list[SSAValue], what: str) -> None:
+        if conditions:
+            self.add(cf.AssertOp(self.all_of(conditions), message(self.op, what)))
+        self.op.attributes[CHECKED] = UnitAttr()
+
+
+def _shape(value: SSAValue) -> tuple[int, ...] | None:
+    value_type = value.type
+    if not isinstance(value_type, TensorType):
+        return None
+    return tuple(value_type.get_shape())
+
+
+class CheckGatherIndices(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: GatherOp, rewriter: PatternRewriter) -> None:
+        indices_type = op.indices.type
+        if (CHECKED in op.attributes or not isinstance(indices_type, TensorType)
+                or not isinstance(element := indices_type.element_type, IntegerType)
+                or len(indices_type.get_shape()) != 2):
+            return
+        b = _Builder(op, rewriter)
+        batch = indices_type.get_shape()[0]
+        reduced = TensorType(element, [batch, 1])
+        one = TensorType(element, [1, 1])
+        ends = []
+        for reduce in (ReduceMinOp, ReduceMaxOp):
+            value = b.add(reduce(op.indices, 1, reduced))
+            if batch != 1:
+                value = b.add(reduce(value, 0, one))
+            ends.append(value)
+        zero = b.index(0)
+        low, high = (b.add(tensor.ExtractOp(v, [zero, zero], element)) for v in ends)
+        size = b.add(arith.IndexCastOp(b.dim(op.values, 1), element))
+        floor = b.add(arith.ConstantOp(IntegerAttr(0, element)))
+        b.check([b.add(arith.CmpiOp(low, floor, "sge")), b.add(arith.CmpiOp(high, size, "slt"))],
+                "index out of range")
+
+
+def _agree(b: _Builder, values: list[SSAValue], axis: int, ones: bool) -> list[SSAValue]:
+    """Conditions that `values` have equal sizes along `axis` (or 1, when `ones`) where one
+    of them is dynamic there."""
+    shapes = [_shape(v) for v in values]
+    if any(s is None or len(s) <= axis for s in shapes):
+        return []
+    if all(s[axis] >= 0 for s in shapes):  # type: ignore[index]
+        return []  # static: the verifier checked them
+    dims = [b.dim(v, axis) for v in values]
+    one = b.index(1) if ones else None
+    conditions = []
+    for i in range(1, len(dims)):
+        same = b.add(arith.CmpiOp(dims[0], dims[i], "eq"))
+        if one is not None:
+            either = b.add(arith.OrIOp(b.add(arith.CmpiOp(dims[0], one, "eq")),
+                                       b.add(arith.CmpiOp(dims[i], one, "eq"))))
+            same = b.add(arith.OrIOp(same, either))
+        conditions.append(same)
+    return conditions
+
+
+class CheckBroadcast(RewritePattern):
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not isinstance(op, TosaElementwiseOperation) or CHECKED in op.attributes:
+            return
+        values = [v for v in op.operands if isinstance(v.type, TensorType)]
+        shapes = [_shape(v) for v in values]
+        if len(values) < 2 or len({len(s) for s in shapes if s is not None}) != 1 \
+                or all(d >= 0 for s in shapes if s is not None for d in s):
+            return
+        b = _Builder(op, rewriter)
+        rank = len(shapes[0])  # type: ignore[arg-type]
+        operands = [v for v, s in zip(values, shapes, strict=True) if s is not None]
+        conditions = []
+        for axis in range(rank):
+            # operands of static size 1 there broadcast: only the others must agree
+            along = [v for v in operands if _shape(v)[axis] != 1]  # type: ignore[index]
+            if len(along) > 1:
+                conditions += _agree(b, along, axis, ones=True)
+        b.check(conditions, "operands do not broadcast to one shape")
+
+
+class CheckConcat(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ConcatOp, rewriter: PatternRewriter) -> None:
+        values = list(op.input1)
+        if CHECKED in op.attributes or len(values) < 2:
+            return
+        shape = _shape(values[0])
+        if shape is None:
+            return
+        b = _Builder(op, rewriter)
+        axis = op.axis.value.data
+        conditions = []
+        for d in range(len(shape)):
+            if d != axis:
+                conditions += _agree(b, values, d, ones=False)
+        b.check(conditions, "inputs differ in a dimension other than the axis")
+
+
+@dataclass(frozen=True)
+class TosaRuntimeChecksPass(ModulePass):
+    """Asserts, before each gather, broadcast and concat, what the interpreter checks when it
+    runs them."""
+
+    name = "tosa-runtime-checks"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        PatternRewriteWalker(
+            GreedyRewritePatternApplier([CheckGatherIndices(), CheckBroadcast(), CheckConcat()]),
+            apply_recursively=False,
+        ).rewrite_module(op)
+        for inner in op.walk():
+            inner.attributes.pop(CHECKED, None)
+
+
+__all__ = ["CHECKED", "TosaRuntimeChecksPass", "message"]
