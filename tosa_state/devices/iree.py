@@ -36,13 +36,16 @@ from tosa_state.transforms.export_state_control import GET, INITIALIZED, RESET, 
 from tosa_state.transforms.pipeline import apply_pipeline
 
 from . import IREE
+from .iree_checks import FailureExplainer
 from .iree_compile import DEFAULT_FLAGS, compile_module_text
 
 IREE_LEGALIZATION = (
     "tosa-expand-dequantize,tosa-demote-i64,tosa-unroll-loops,tosa-sink-cond-if-inputs,tosa-dynamic-empty-dims,"
-    "tosa-lower-shape-ops,tosa-rank0-conditions,export-state-control,mlprogram-stores-last"
+    "tosa-lower-shape-ops,tosa-rank0-conditions,tosa-runtime-checks,export-state-control,"
+    "mlprogram-stores-last"
 )
-"""The passes that make an `ml_program`-level module IREE input (after the lowering)."""
+"""The passes that make an `ml_program`-level module IREE input (after the lowering); the
+last two make a call check what the interpreter checks and write no global if it fails."""
 
 RESOURCES_OVER = 4096
 """Constants of more elements are printed as `dense_resource` blobs (faster to print and
@@ -90,6 +93,7 @@ class IreeExecutable:
         self.inputs, self.outputs = input_ports(func), output_ports(func)
         self.specs = tuple(collect_specs(module))
         self.flags = tuple(flags)
+        self.explain = FailureExplainer(module, self.entry)
         text = prepare_module(module)
         compiled = select_entry(module, self.entry)  # its types after tosa-demote-i64
         self.device_inputs = [p.dtype for p in input_ports(compiled)]
@@ -126,6 +130,17 @@ class IreeStore:
         value = to_device(array, self._device_dtypes[name], f"the new state of '{name}'")
         self._call(SET + name, np.ascontiguousarray(value))
 
+    def states(self) -> list[tuple[VariableSpec, np.ndarray | None]]:
+        """Each variable and its value (`None` while its initial value is pending)."""
+        states: list[tuple[VariableSpec, np.ndarray | None]] = []
+        for spec in self.specs.values():
+            if not spec.hidden:
+                try:
+                    states.append((spec, self.user_value(spec.name)))
+                except InferenceError:
+                    states.append((spec, None))
+        return states
+
     def user_value(self, name: str) -> np.ndarray:
         if name in self.flags and not np.all(_host(self._call(INITIALIZED + name))):
             raise InferenceError(
@@ -161,15 +176,15 @@ class IreeRequest:
         self.context = rt.SystemContext(config=config, vm_modules=[executable.vm_module])
         functions = self.context.modules[executable.vm_module.name]
         self.store = IreeStore(functions, executable.specs, executable.device_specs)
+        self.explain = executable.explain
         self.call = _Call(rt, config.device, self.context.vm_context,
                           executable.vm_module.lookup_function(executable.entry), executable)
 
     def run(self, args: list[Any]) -> list[np.ndarray]:
         try:
             return self.call(args)
-        except (RuntimeError, ValueError) as error:
-            raise InferenceError(f"error: IREE failed to run '{self.entry}': "
-                                 f"{error}") from None
+        except (RuntimeError, ValueError) as error:  # the state is as before the call
+            raise self.explain(error, self.store.states(), args) from None
 
 
 class _Call:

@@ -1,0 +1,63 @@
+"""Device `iree`'s failed calls, told as the interpreter tells them.
+
+The compiled module checks what the interpreter checks when it runs (`tosa-runtime-checks`:
+gather indices, run-time broadcasts, concat dims) and writes its globals only at the end of
+a call (`mlprogram-stores-last`), so a call that fails leaves the state as it was. IREE
+reports a failed check as `FAILED_PRECONDITION; <message>`; the request then replays the
+call on the interpreter (the module at the `ml_program` level, planned on the first
+failure) from the same state, whose error names the layer and, where they come from one,
+the input and its bad values, word for word. A failure the interpreter does not reproduce
+is reported with the module's own message (the op's location and layer).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from xdsl.dialects.builtin import ModuleOp
+
+from tosa_state.diagnostics import InferenceError, TosaStateError
+from tosa_state.runtime.variables import VariableSpec
+
+_ASSERTION = re.compile(r"FAILED_PRECONDITION; (.*?); ", re.DOTALL)
+
+
+class FailureExplainer:
+    """Turns an IREE error of a call into the interpreter's error for the same call."""
+
+    def __init__(self, module: ModuleOp, entry: str):
+        self._module = module.clone()  # before the IREE legalization changes it
+        self._entry = entry
+        self._replay: Any = None
+
+    def __call__(self, error: Exception, states: Sequence[tuple[VariableSpec, Any]],
+                 args: list[np.ndarray]) -> TosaStateError:
+        """The error to raise for `error`, given the state before the call (each variable's
+        spec and value, `None` while its computed initial value is pending) and the call's
+        checked inputs."""
+        found = _ASSERTION.search(str(error))
+        if found is None:
+            return InferenceError(f"error: IREE failed to run '{self._entry}': {error}")
+        try:
+            self._rerun(states, args)
+        except TosaStateError as interpreter_error:
+            return interpreter_error
+        return InferenceError(found.group(1))
+
+    def _rerun(self, states: Sequence[tuple[VariableSpec, Any]], args: list[np.ndarray]
+               ) -> None:
+        from tosa_state.devices.interpreter import InterpreterExecutable
+
+        if self._replay is None:
+            self._replay = InterpreterExecutable(self._module, self._entry)
+        request = self._replay.create_request()
+        for spec, value in states:
+            if value is not None:
+                request.store.set_checked(spec.name, value)
+        request.run(args)
+
+
+__all__ = ["FailureExplainer"]
