@@ -160,14 +160,14 @@ class CheckBroadcast(RewritePattern):
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if not isinstance(op, TosaElementwiseOperation) or CHECKED in op.attributes:
             return
-        values = [v for v in op.operands if isinstance(v.type, TensorType)]
-        shapes = [_shape(v) for v in values]
-        if len(values) < 2 or len({len(s) for s in shapes if s is not None}) != 1 \
-                or all(d >= 0 for s in shapes if s is not None for d in s):
+        result = _shape(op.results[0]) if len(op.results) == 1 else None
+        if result is None:
+            return
+        rank = len(result)  # operands of another rank: a `tosa.mul`'s shift
+        operands = [v for v in op.operands if (s := _shape(v)) is not None and len(s) == rank]
+        if len(operands) < 2 or all(d >= 0 for v in operands for d in _shape(v)):  # type: ignore[union-attr]
             return
         b = _Builder(op, rewriter)
-        rank = len(shapes[0])  # type: ignore[arg-type]
-        operands = [v for v, s in zip(values, shapes, strict=True) if s is not None]
         conditions = []
         for axis in range(rank):
             # operands of static size 1 there broadcast: only the others must agree
