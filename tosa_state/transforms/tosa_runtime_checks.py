@@ -56,6 +56,7 @@ from xdsl.pattern_rewriter import (
     RewritePattern,
     op_type_rewrite_pattern,
 )
+from xdsl.rewriter import InsertPoint
 
 from tosa_state.diagnostics import describe_layer, error_at
 from tosa_state.dialects.tosa.data_layout import ConcatOp
@@ -81,7 +82,7 @@ class _Builder:
 
     def add(self, new: Operation) -> SSAValue:
         new.location = self.op.location
-        self.rewriter.insert_op(new)
+        self.rewriter.insert(new, InsertPoint.before(self.op))
         return new.results[0] if new.results else None  # type: ignore[return-value]
 
     def index(self, value: int) -> SSAValue:
