@@ -21,6 +21,7 @@ import numpy as np
 import pytest
 from test_error_paths import ACCUMULATOR, cli
 
+import tosa_state as ts
 from tosa_state.tools import opt, run
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -119,9 +120,12 @@ def test_fuzz_tflite(tmp_path: Path, name: str) -> None:
                lambda m=model: cli(opt.main, str(m), "-o", str(tmp_path / "out.mlir")))
 
 
-def test_fuzz_inputs_archives(tmp_path: Path) -> None:
+@pytest.mark.parametrize("device", ["interpreter", "iree"])
+def test_fuzz_inputs_archives(tmp_path: Path, device: str) -> None:
     model = tmp_path / "acc.mlir"
     model.write_text(ACCUMULATOR)
+    if device == "iree":  # compiled once, outside the time bound of each case
+        ts.compile_model(model, device=device)
     good = tmp_path / "good.npz"
     np.savez(good, x=np.ones((3, 1, 4), np.float32))
     small = tmp_path / "small.npz"
@@ -133,4 +137,4 @@ def test_fuzz_inputs_archives(tmp_path: Path) -> None:
         inputs.write_bytes(_mutate(source, rng))
         _check(f"{inputs} (case {case}, seed {SEED})",
                lambda i=inputs: cli(run.main, str(model), "--inputs", str(i), "-q",
-                                    "-o", str(tmp_path / "out.npz")))
+                                    "--device", device, "-o", str(tmp_path / "out.npz")))

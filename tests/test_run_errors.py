@@ -25,6 +25,15 @@ from tosa_state.frontends.tflite import import_tflite
 BIN = Path(sys.executable).parent
 LEVELS = [None, ""]
 """The default pipeline (memref) and TOSA as it is."""
+DEVICES = [*LEVELS, "iree"]
+"""Those, and device `iree` (which replays a failed call on the interpreter for its message)."""
+
+
+def _compile(xml: Path, level: str | None) -> ts.CompiledModel:
+    """`xml` at a level of the interpreter, or on device `iree`."""
+    if level == "iree":
+        return ts.compile_model(xml, device="iree")
+    return ts.compile_model(xml, pipeline=level)
 
 
 def _i64(*values: int) -> object:
@@ -77,12 +86,12 @@ def _cache(batch: int, length: int) -> np.ndarray:
     return np.ones((batch, 2, length, 4), np.float32)
 
 
-@pytest.mark.parametrize("pipeline", LEVELS)
+@pytest.mark.parametrize("pipeline", DEVICES)
 def test_beam_idx_out_of_range_names_the_layer_and_the_input(
     tmp_path: Path, pipeline: str | None
 ) -> None:
     xml = _save(beam_model(), tmp_path, "beam")
-    request = ts.compile_model(xml, pipeline=pipeline).create_infer_request()
+    request = _compile(xml, pipeline).create_infer_request()
     request.infer([_cache(1, 3), np.zeros(1, np.int32)])
     with pytest.raises(ts.TosaStateError) as caught:
         request.infer([_cache(1, 1), np.array([5], np.int32)])
@@ -94,12 +103,12 @@ def test_beam_idx_out_of_range_names_the_layer_and_the_input(
                                   np.full((1, 2, 4), 4, np.float32))
 
 
-@pytest.mark.parametrize("pipeline", LEVELS)
+@pytest.mark.parametrize("pipeline", DEVICES)
 def test_token_beyond_the_vocabulary_names_the_layer_and_the_input(
     tmp_path: Path, pipeline: str | None
 ) -> None:
     xml = _save(embedding_model(), tmp_path, "embedding")
-    request = ts.compile_model(xml, pipeline=pipeline).create_infer_request()
+    request = _compile(xml, pipeline).create_infer_request()
     layer = _layer(xml, "embed_tokens")
     for ids, bad in (([[1, 50000, 2, 50000]], "[50000]"), ([[1, -12, 3]], "[-12]")):
         with pytest.raises(ts.TosaStateError) as caught:
