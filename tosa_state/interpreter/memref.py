@@ -109,46 +109,39 @@ def _window_kernel(op: memref.SubviewOp | ExtractSliceOp) -> Callable[..., np.nd
     """The view of its source that a subview / extract_slice denotes, given its dynamic
     operands (the offsets, then the sizes, then the strides); the op's layout decoded once
     (a plan calls it directly)."""
-    columns = _columns_kernel(op)
+    offsets, sizes, strides, holes = _window_layout(op)
 
     def window(source: np.ndarray, *dynamic: int) -> np.ndarray:
-        offsets, sizes, strides = columns(dynamic)
-        return source[tuple(slice(o, o + n * s, s) for o, n, s in zip(offsets, sizes, strides,
-                                                                      strict=True))]
+        columns = (offsets, sizes, strides)
+        if holes:
+            columns = ([*offsets], [*sizes], [*strides])
+            for (c, d), value in zip(holes, dynamic, strict=True):
+                columns[c][d] = value
+        return source[tuple(slice(o, o + n * s, s) for o, n, s in zip(*columns, strict=True))]
 
     return window
 
 
 @per_op
 def _subview_kernel(op: memref.SubviewOp) -> Callable[..., np.ndarray]:
-    """`_window_kernel` of a subview, which the request's journal notes while a call runs
+    """`_window_kernel` of a subview, noted by the request's journal while a call runs
     (`VariableStore.note_view`): a copy into it may change a variable in place."""
-    columns = _columns_kernel(op)
+    window = _window_kernel(op)
+    offsets, sizes, strides, holes = _window_layout(op)
 
     def subview(store: VariableStore, source: np.ndarray, *dynamic: int) -> np.ndarray:
-        offsets, sizes, strides = columns(dynamic)
-        view = source[tuple(slice(o, o + n * s, s) for o, n, s in zip(offsets, sizes, strides,
-                                                                      strict=True))]
-        store.note_view(source, view, offsets, sizes, strides)
+        view = window(source, *dynamic)
+        if store.journals(source):
+            if not holes:
+                store.note_view(source, view, offsets, sizes, strides)
+                return view
+            columns = ([*offsets], [*sizes], [*strides])
+            for (c, d), value in zip(holes, dynamic, strict=True):
+                columns[c][d] = value
+            store.note_view(source, view, *columns)
         return view
 
     return subview
-
-
-def _columns_kernel(op: memref.SubviewOp | ExtractSliceOp
-                    ) -> Callable[[tuple[int, ...]], tuple[list[int], list[int], list[int]]]:
-    """The offsets, sizes and strides of `op`, given its dynamic operands."""
-    offsets, sizes, strides, holes = _window_layout(op)
-
-    def columns(dynamic: tuple[int, ...]) -> tuple[list[int], list[int], list[int]]:
-        if not holes:
-            return offsets, sizes, strides
-        filled = ([*offsets], [*sizes], [*strides])
-        for (c, d), value in zip(holes, dynamic, strict=True):
-            filled[c][d] = value
-        return filled
-
-    return columns
 
 
 def _to_tensor(store: VariableStore, buffer: GlobalRef | np.ndarray) -> np.ndarray:

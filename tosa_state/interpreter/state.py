@@ -67,8 +67,10 @@ class VariableStore:
         """While a call runs: the parts of dynamic variables' buffers overwritten in place,
         as they were (buffer, where, copy), oldest first."""
         self._buffers: dict[int, str] | None = None
-        """While a call runs, once a view needs it: the variables by the id of their array
-        as the call started (`_slots`)."""
+        """While a call runs, once a view needs it: the dynamic variables by the id of their
+        buffer as the call started (`journals`)."""
+        self._extents: dict[str, list[int]] = {}
+        """While a call runs: `_used` of each dynamic variable it has asked for."""
         self._views: dict[int, tuple[np.ndarray, np.ndarray, tuple[slice, ...]]] = {}
         """While a call runs: the views of variables' arrays (`note_view`), by id: the view
         (kept alive, so that its id stays its own), the array, the part of the value."""
@@ -81,6 +83,7 @@ class VariableStore:
         self._old, self._buffers = {}, None
         self._regions.clear()
         self._views.clear()
+        self._extents.clear()
 
     def commit(self) -> None:
         """The call completed: keep its changes, let the journal go."""
@@ -107,20 +110,28 @@ class VariableStore:
             value = self.values[name]
             old[name] = value.copy() if copy and value is not None else value
 
+    def journals(self, source: np.ndarray) -> bool:
+        """Whether a view of `source` is to be noted (`note_view`): a call runs and `source`
+        is a dynamic variable's buffer as the call started, or a view noted before."""
+        if self._old is None:
+            return False
+        if self._buffers is None:  # once a call
+            self._buffers = {id(b): n for n in self.sizes
+                             if isinstance(b := self._before(n), np.ndarray)}
+        return id(source) in self._buffers or id(source) in self._views
+
     def note_view(self, source: np.ndarray, view: np.ndarray, offsets: Sequence[int],
                   sizes: Sequence[int], strides: Sequence[int]) -> None:
-        """`view` is `source[offset:offset + size * stride:stride, ...]` (a `memref.subview`):
-        while a call runs, remember the part of it that lies within a variable's value as the
-        call started (a dynamic variable's buffer: within its old lengths), for
-        `guard_view`. A view of such a view gets its parent's part (more than it may cover,
-        never less)."""
-        if self._old is None:
-            return
+        """`view` is `source[offset:offset + size * stride:stride, ...]` (a `memref.subview`)
+        of a buffer `journals` accepts: remember the part of it that lies within the
+        variable's value as the call started (within its old lengths), for `guard_view`. A
+        view of such a view gets its parent's part (more than it may cover, never less)."""
         noted = self._views.get(id(source))
         if noted is not None and noted[0] is source:
             self._views[id(view)] = (view, noted[1], noted[2])
             return
-        if (name := self._slots().get(id(source))) is None or self._before(name) is not source:
+        name = self._buffers.get(id(source)) if self._buffers is not None else None
+        if name is None or self._before(name) is not source:
             return
         where = []
         for offset, size, stride, used in zip(offsets, sizes, strides, self._used(name),
@@ -134,36 +145,31 @@ class VariableStore:
     def guard_view(self, target: np.ndarray) -> None:
         """Journal what of a variable's value (as the call started) a change in place of
         `target` will overwrite: the part `note_view` found, or the whole value when
-        `target` is a variable's array itself."""
+        `target` is a dynamic variable's buffer itself. (A static variable changes in place
+        only through `write_in_place` and `mutable`, which journal it.)"""
         if self._old is None:
             return
         noted = self._views.get(id(target))
         if noted is not None and noted[0] is target:
             _, buffer, where = noted
-        elif (target.base is None and (name := self._slots().get(id(target))) is not None
-              and self._before(name) is target):
+        elif target.base is None and self.journals(target) \
+                and (name := self._buffers.get(id(target))) is not None \
+                and self._before(name) is target:  # type: ignore[union-attr]
             buffer, where = target, tuple(slice(0, n) for n in self._used(name))
         else:
             return
         self._regions.append((buffer, where, buffer[where].copy()))
 
-    def _slots(self) -> dict[int, str]:
-        """The variables by the id of their array as the call started (built once a call,
-        when a view or a change in place needs it)."""
-        if self._buffers is None:
-            self._buffers = {id(b): n for n in self.values
-                             if isinstance(b := self._before(n), np.ndarray)}
-        return self._buffers
-
     def _used(self, name: str) -> list[int]:
-        """The extent of `name`'s value in its array as the call started: a dynamic
-        variable's lengths where its dimensions are dynamic, the array's shape elsewhere."""
-        array = self._before(name)
-        if (sizes := self.sizes.get(name)) is None:
-            return list(array.shape)
-        lengths = iter(np.asarray(self._before(sizes.name)).tolist())
-        return [next(lengths) if d < 0 else n
-                for d, n in zip(self.specs[name].shape, array.shape, strict=True)]
+        """The extent of dynamic variable `name`'s value in its buffer as the call started:
+        its lengths where its dimensions are dynamic, the buffer's shape elsewhere (worked
+        out once a call)."""
+        if (used := self._extents.get(name)) is None:
+            lengths = iter(np.asarray(self._before(self.sizes[name].name)).tolist())
+            used = self._extents[name] = [
+                next(lengths) if d < 0 else n
+                for d, n in zip(self.specs[name].shape, self._before(name).shape, strict=True)]
+        return used
 
     def _before(self, name: str) -> Any:
         """Slot `name`'s array as the call started."""
@@ -225,15 +231,18 @@ class VariableStore:
 
     def mutable(self, name: str) -> np.ndarray:
         """The current value, to be changed in place (an element store into a global)."""
-        self._journal(name, copy=True)
-        return self.read(name)
+        value = self.read(name)
+        if (old := self._old) is not None and name not in old:
+            old[name] = value.copy()
+        return value
 
     def write_in_place(self, name: str, value: np.ndarray) -> None:
         """Copy `value` into the variable's current buffer, as a store through a pointer
         to it does (`memref.copy` into a `memref.get_global`): every alias of the buffer
         sees the new value. A never-written variable gets a fresh private buffer."""
-        self._journal(name, copy=True)
         current = self.values[name]
+        if (old := self._old) is not None and name not in old:
+            old[name] = None if current is None else current.copy()
         if current is None:
             self.values[name] = np.array(value, copy=True)
         else:
