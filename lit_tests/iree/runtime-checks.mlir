@@ -1,4 +1,5 @@
 // RUN: tosa-state-opt %s -p tosa-runtime-checks | filecheck %s
+// RUN: tosa-state-opt %s -p tosa-runtime-checks --tosa-spelling=upstream | iree-opt > /dev/null
 
 // What the interpreter checks at run time, as assertions device iree keeps: gather indices
 // in range, the dynamic dims of a broadcast equal or 1 (none for an operand of static size 1

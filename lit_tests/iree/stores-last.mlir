@@ -1,4 +1,5 @@
 // RUN: tosa-state-opt %s -p mlprogram-stores-last | filecheck %s
+// RUN: tosa-state-opt %s -p mlprogram-stores-last --tosa-spelling=upstream | iree-opt > /dev/null
 
 // Each store moves to the end of the function; a load of the global after its store reads
 // the stored value (in the block and nested in a region), and of two stores of one global
