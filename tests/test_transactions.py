@@ -329,3 +329,30 @@ def test_bad_decode_steps_change_nothing(llama: Path, level: str) -> None:
         return given
 
     _interrupted_everywhere(request, twin, step, every=997)
+
+
+def test_a_failure_the_interpreter_does_not_reproduce_keeps_the_module_message() -> None:
+    """Device `iree`'s failed call, explained (`devices/iree_checks.py`): a failed assertion
+    that the interpreter's replay does not reproduce keeps the module's own message; any
+    other IREE error is reported as such."""
+    from tosa_state.devices.iree_checks import FailureExplainer
+    from tosa_state.frontends.mlir import parse_mlir
+    from tosa_state.runtime.variables import collect_specs
+
+    module = parse_mlir(ts.make_context(), """
+ml_program.global private mutable @acc(dense<0.0> : tensor<2xf32>) : tensor<2xf32>
+func.func @main(%x: tensor<2xf32>) -> tensor<2xf32> {
+  %a = ml_program.global_load @acc : tensor<2xf32>
+  %s = tosa.add %a, %x : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  ml_program.global_store @acc = %s : tensor<2xf32>
+  return %s : tensor<2xf32>
+}""", "acc.mlir")
+    explain = FailureExplainer(module, "main")
+    states = [(spec, np.ones(2, np.float32)) for spec in collect_specs(module)]
+    args = [np.ones(2, np.float32)]
+    failed = RuntimeError("Error invoking function: <vm>:0: FAILED_PRECONDITION; acc.mlir:5:3: "
+                          "error: 'tosa.add' op operands do not broadcast to one shape; ")
+    assert str(explain(failed, states, args)) == (
+        "acc.mlir:5:3: error: 'tosa.add' op operands do not broadcast to one shape")
+    assert str(explain(RuntimeError("out of memory"), states, args)) == (
+        "error: IREE failed to run 'main': out of memory")
