@@ -72,6 +72,8 @@ from tosa_state.dialects.tosa import type_conversion as ttc
 from tosa_state.dialects.tosa.elementwise_base import TosaElementwiseOperation
 from tosa_state.dialects.tosa.variables import VariableOp, VariableReadOp, VariableWriteOp
 from tosa_state.dtypes import dense_to_numpy, numpy_to_dense
+from tosa_state.transforms.tosa_builder.rescale import multiplier_shift
+from tosa_state.transforms.tosa_builder.values import Unsupported
 
 SCALE_ATTR, ZERO_POINT_ATTR = "tosa_state.scale", "tosa_state.zero_point"
 """Discardable attributes of a `tosa.variable` holding quantized integers (an f32 and an i32):
@@ -259,16 +261,10 @@ def rescale_reference(x: np.ndarray, multiplier: int, shift: int, input_zp: int,
 
 
 def _multiplier_shift(scale: float) -> tuple[int, int] | None:
-    """TOSA's 32-bit (multiplier, shift) for `scale`, as TFLite's `QuantizeMultiplier`."""
-    if scale <= 0.0:
+    try:
+        return multiplier_shift(scale)
+    except Unsupported:
         return None
-    mantissa, exponent = math.frexp(scale)
-    multiplier = math.floor(mantissa * (1 << 31) + 0.5)
-    if multiplier == 1 << 31:
-        multiplier //= 2
-        exponent += 1
-    shift = 31 - exponent
-    return (multiplier, shift) if 2 <= shift <= 62 else None
 
 
 def _fitted_rescale(table: np.ndarray, stored: np.ndarray, input_zp: int, out: Attribute
