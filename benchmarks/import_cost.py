@@ -11,8 +11,8 @@ seconds of the whole process, and how many `tosa_state` modules it imported. The
 - `xdsl-opt -p tosa-to-mlprogram` on a `tosa.variable` (one of our passes loaded on use).
 
 `--pythonpath DIR` measures another checkout (put first on `PYTHONPATH`, as the tests do),
-e.g. the code before the lazy registration. Run `python benchmarks/import_cost.py`
-(no extra needed).
+e.g. the code before the lazy registration. Run `python benchmarks/import_cost.py` after
+`pip install -e .` (no extra needed).
 """
 
 from __future__ import annotations

@@ -22,8 +22,9 @@ more than `GROWTH_LIMIT_MB`. Also printed: wall and CPU µs per call after the w
 the peak resident memory (`VmHWM`). `--leak BYTES` keeps that many bytes per call alive, to show
 that the bound catches a leak.
 
-Run `nice -n 10 python benchmarks/soak.py` (the `bench` extra installs silero-vad; the
-`test` extra torch, transformers and optimum-intel for the export, cached in `--cache`).
+Run `nice -n 10 python benchmarks/soak.py` after `pip install -e '.[test]'` (silero-vad,
+torch, transformers and optimum-intel for the export, cached in `--cache`; IREE for the
+`iree` device).
 """
 
 from __future__ import annotations

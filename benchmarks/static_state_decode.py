@@ -6,6 +6,9 @@ one-token steps alternating between the two (the first `warmup` of each not time
 medians and their ratio. One BLAS thread (`OPENBLAS_NUM_THREADS=1`, unless set).
 
     python benchmarks/static_state_decode.py [--capacities 256,1024] [--pasts 64,700]
+
+Run after `pip install -e '.[test]'` (transformers and optimum-intel export the model,
+OpenVINO is its peer).
 """
 
 from __future__ import annotations
