@@ -3,7 +3,8 @@ of fixed capacity (`compile_model(..., static_state=N)`), interleaved in one pro
 
 For each capacity and past length: a prompt of `past` tokens in each request, then `steps`
 one-token steps alternating between the two (the first `warmup` of each not timed); the
-medians and their ratio. One BLAS thread (`OPENBLAS_NUM_THREADS=1`, unless set).
+medians and their ratio; the warm-up steps' logits must agree (`LOGITS_ATOL`), or the
+benchmark fails. One BLAS thread (`OPENBLAS_NUM_THREADS=1`, unless set).
 
     python benchmarks/static_state_decode.py [--capacities 256,1024] [--pasts 64,700]
 
@@ -25,8 +26,13 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import llm_models
+from agreement import check_agreement
 
 import tosa_state
+
+LOGITS_ATOL = 2e-6
+"""tests/test_static_state.py measured the static Llama's logits within 1.8e-7 of the dynamic
+model's (OpenVINO's); the warm-up steps here must agree within about 10x that."""
 
 
 def decode_us(dynamic, static, capacity: int, past: int, steps: int, warmup: int
@@ -41,11 +47,15 @@ def decode_us(dynamic, static, capacity: int, past: int, steps: int, warmup: int
     for step in range(warmup + steps):
         calls = (("dynamic", ours, llm_models.step_inputs(token, past + step)),
                  ("static", theirs, llm_models.static_step_inputs(token, past + step, capacity)))
+        logits = {}
         for name, request, inputs in calls:
             start = time.perf_counter()
-            request.infer(inputs)
+            logits[name] = request.infer(inputs)[0]
             if step >= warmup:
                 times[name].append(time.perf_counter() - start)
+        if step < warmup:  # the two forms must agree before anything counts
+            check_agreement(f"capacity {capacity}, past {past + step}", logits, "dynamic",
+                            LOGITS_ATOL)
     return (1e6 * float(np.median(times["dynamic"])), 1e6 * float(np.median(times["static"])))
 
 
