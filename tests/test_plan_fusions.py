@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.dialects.func import FuncOp
+from xdsl.interpreter import Interpreter
 
 import tosa_state as ts
 import tosa_state.interpreter.tosa_tensor as tosa_tensor
@@ -17,18 +18,29 @@ from tosa_state.frontends.mlir import parse_mlir
 from tosa_state.interpreter.functions import all_functions, make_interpreter
 from tosa_state.interpreter.plan import FunctionPlan, ModulePlan
 from tosa_state.interpreter.plan_fusions import block_fusions, loop_fusion
+from tosa_state.interpreter.state import VariableStore
+from tosa_state.interpreter.tosa_variables import attach_store
+from tosa_state.runtime import collect_specs
 
 
 def _module(text: str) -> ModuleOp:
     return parse_mlir(ts.make_context(), text, "fusions.mlir")
 
 
+def _interpreter(module: ModuleOp) -> Interpreter:
+    """An interpreter as a request has one: with its variable store (a call of the entry is
+    a transaction of it)."""
+    interpreter = make_interpreter(module, all_functions())
+    attach_store(interpreter, VariableStore(collect_specs(module)))
+    return interpreter
+
+
 def plan_of(module: ModuleOp, fuse: bool = True) -> FunctionPlan:
-    return ModulePlan(module, make_interpreter(module, all_functions()), fuse=fuse).plan("main")
+    return ModulePlan(module, _interpreter(module), fuse=fuse).plan("main")
 
 
 def _run(module: ModuleOp, args: list[np.ndarray], fuse: bool) -> tuple[np.ndarray, ...]:
-    interpreter = make_interpreter(module, all_functions())
+    interpreter = _interpreter(module)
     plan = ModulePlan(module, interpreter, fuse=fuse).plan("main")
     return tuple(np.array(v) for v in plan(interpreter, args))
 

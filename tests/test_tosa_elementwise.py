@@ -320,7 +320,7 @@ def test_nan_mode_spellings() -> None:
 @pytest.mark.peers
 @pytest.mark.usefixtures("upstream_mlir_tools")
 def test_upstream_tosa_opt_prints_our_output_unchanged() -> None:
-    from tests.peers.upstream_mlir import tosa_opt
+    from peers.upstream_mlir import tosa_opt
 
     ours = print_module(parse(SAMPLE))
     theirs = tosa_opt(ours)
@@ -652,7 +652,7 @@ def test_table_looks_up_and_interpolates() -> None:
 @pytest.mark.peers
 @pytest.mark.usefixtures("tosa_reference_tools")
 def test_table_matches_the_tosa_reference_model() -> None:
-    from tests.peers.tosa_reference import run_reference
+    from peers.tosa_reference import run_reference
 
     inputs = table_inputs()
     (theirs,) = run_reference(TABLE_TEXT.replace("@f(", "@main(", 1), [inputs]).outputs
@@ -1339,7 +1339,7 @@ func.func @f(%x: tensor<2x4xf32>, %y: tensor<1x4xf32>, %i: tensor<2x4xi32>, %j: 
 @pytest.mark.peers
 @pytest.mark.usefixtures("tosa_reference_tools")
 def test_matches_the_tosa_reference_model() -> None:
-    from tests.peers.tosa_reference import run_reference
+    from peers.tosa_reference import run_reference
 
     x = np.array([[-2.5, -0.75, 0.5, 1.5], [3.25, -1.0, 0.125, 2.5]], F32)
     y = np.array([[0.5, -1.0, 2.0, 1.5]], F32)
