@@ -181,9 +181,11 @@ class FunctionPlan:
         if not self._model_inputs:
             return self._call(interpreter, args)
         # imported here: the variables' module imports `PlanError` from this one
-        from tosa_state.interpreter.tosa_variables import variable_store
+        from tosa_state.interpreter.tosa_variables import attached_store
 
-        store = variable_store(interpreter)  # a call of the entry is a transaction
+        store = attached_store(interpreter)  # a call of a request's entry is a transaction
+        if store is None:  # no request, no state to keep
+            return self._call(interpreter, args)
         store.begin()
         try:
             results = self._call(interpreter, args)

@@ -22,6 +22,12 @@ def variable_store(interpreter: Interpreter) -> VariableStore:
     return interpreter.get_data(StateFunctions, STORE_KEY, _no_store)
 
 
+def attached_store(interpreter: Interpreter) -> VariableStore | None:
+    """The store of `interpreter`'s request, or None (an interpreter that runs no request:
+    a plan's tests, compile-time folding)."""
+    return interpreter.get_data(StateFunctions, STORE_KEY, lambda: None)
+
+
 def attach_store(interpreter: Interpreter, store: VariableStore) -> None:
     interpreter.set_data(StateFunctions, STORE_KEY, store)
 
