@@ -51,7 +51,9 @@ def _tool(name: str) -> str | None:
     return str(here) if here.is_file() else shutil.which(name)
 
 
-def _operators(tflite: Path) -> list[str]:
+def vela_operators(tflite: Path) -> list[str]:
+    """The operators of a `.tflite` Vela wrote: `ethos-u` for an NPU subgraph, the builtin's
+    name otherwise (tests/peers/vela.py reads placements with it too)."""
     from ai_edge_litert import schema_py_generated as schema
 
     model = schema.Model.GetRootAsModel(tflite.read_bytes(), 0)
@@ -77,7 +79,7 @@ def vela(model: Path, accelerator: str, out: Path) -> str:
         reasons = sorted({line.strip() for line in lines if "not supported" in line
                           or "Unsupported" in line})
         return "rejected: " + ("; ".join(reasons[:3]) or lines[-1][:120])
-    ops = _operators(out / f"{model.stem}_vela.tflite")
+    ops = vela_operators(out / f"{model.stem}_vela.tflite")
     npu = sum(op == "ethos-u" for op in ops)
     (summary,) = list(csv.DictReader(next(out.glob(f"{model.stem}_summary_*.csv")).open()))
     return (f"NPU subgraphs {npu}, CPU ops {len(ops) - npu:>2} | "

@@ -16,7 +16,7 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from ai_edge_litert import schema_py_generated as schema
+from npu import vela_operators  # benchmarks/, put on sys.path by conftest
 
 from .upstream_mlir import tool_path, tosa_opt
 
@@ -51,20 +51,6 @@ def serialize(upstream_mlir: str, path: Path, target: str = PRO_INT) -> Path:
     return path
 
 
-def _operators(tflite: Path) -> list[str]:
-    model = schema.Model.GetRootAsModel(tflite.read_bytes(), 0)
-    names = {v: k for k, v in vars(schema.BuiltinOperator).items() if not k.startswith("_")}
-    found = []
-    for g in range(model.SubgraphsLength()):
-        graph = model.Subgraphs(g)
-        for i in range(graph.OperatorsLength()):
-            code = model.OperatorCodes(graph.Operators(i).OpcodeIndex())
-            custom = code.CustomCode()
-            found.append(custom.decode() if custom else names[max(
-                code.BuiltinCode(), code.DeprecatedBuiltinCode())])
-    return found
-
-
 def compile_tosa(tosa: Path, accelerator: str, output_dir: Path) -> VelaResult:
     """`vela --accelerator-config ACCELERATOR --output-dir OUTPUT_DIR TOSA`."""
     vela = tool_path("vela")
@@ -77,4 +63,4 @@ def compile_tosa(tosa: Path, accelerator: str, output_dir: Path) -> VelaResult:
     (summary_csv,) = output_dir.glob(f"{tosa.stem}_summary_*.csv")
     with summary_csv.open() as file:
         (summary,) = list(csv.DictReader(file))
-    return VelaResult(_operators(output_dir / f"{tosa.stem}_vela.tflite"), summary)
+    return VelaResult(vela_operators(output_dir / f"{tosa.stem}_vela.tflite"), summary)
