@@ -17,6 +17,9 @@ from pathlib import Path
 from tosa_state.diagnostics import TosaStateError
 
 TIMEOUT_SECONDS = 600
+MANIFEST_SUFFIX = ".json"
+"""The state manifest of `model.tosa` is `model.tosa.json` (written by
+`emitters.tosa_artifact`, read back by `frontends.tosa_flatbuffer`)."""
 INSTALL_HINT = "pip install 'tosa-state[tosa]'"
 
 

@@ -18,11 +18,10 @@ from tosa_state.diagnostics import TosaStateError
 from tosa_state.emitters.manifest import manifest
 from tosa_state.emitters.tosa_flatbuffer import serialize
 from tosa_state.files import write_atomically
+from tosa_state.tosa_tools import MANIFEST_SUFFIX
 from tosa_state.transforms.pipeline import apply_pipeline
 from tosa_state.transforms.tosa_validate import report
 from tosa_state.transforms.tosa_validation import Target, Violation, violations
-
-MANIFEST_SUFFIX = ".json"
 
 
 def legalization(target: Target) -> str:

@@ -16,10 +16,7 @@ from xdsl.dialects.func import FuncOp
 from tosa_state.diagnostics import ModelImportError, TosaStateError
 from tosa_state.frontends.mlir import parse_mlir
 from tosa_state.signature import NAME_ATTRS
-from tosa_state.tosa_tools import tosa_opt
-
-MANIFEST_SUFFIX = ".json"
-"""The manifest of `model.tosa` is `model.tosa.json`."""
+from tosa_state.tosa_tools import MANIFEST_SUFFIX, tosa_opt
 
 
 def import_tosa(path: str | os.PathLike[str], ctx: Context) -> ModuleOp:
