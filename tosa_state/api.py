@@ -21,10 +21,11 @@ from tosa_state.devices import (
     check_device,
 )
 from tosa_state.devices.interpreter import InterpreterExecutable
+from tosa_state.dialects.tosa.variables import VariableOp
 from tosa_state.emitters.tosa_artifact import TosaArtifact
 from tosa_state.frontends import read_model_file, verified_on_reading
 from tosa_state.progress import Progress
-from tosa_state.runtime import CompiledModel
+from tosa_state.runtime import CompiledModel, StaticLayout
 from tosa_state.transforms.convert_openvino_to_tosa import (
     ConvertOpenVINOToTosaPass,
     contains_openvino_ops,
@@ -32,11 +33,18 @@ from tosa_state.transforms.convert_openvino_to_tosa import (
 from tosa_state.transforms.convert_tflite_to_tosa import ConvertTFLiteToTosaPass, contains_tfl_ops
 from tosa_state.transforms.pipeline import apply_pipeline
 from tosa_state.transforms.specialize_input_shapes import InputShapes, specialize_input_shapes
+from tosa_state.transforms.static_entries import (
+    DECODE,
+    PREFILL,
+    StaticEntries,
+    is_decoder,
+    merge_entries,
+)
 from tosa_state.transforms.tosa_hoist_variables import hoist_variables
 from tosa_state.transforms.tosa_static_state import (
+    COUNT_ATTR,
     StaticState,
     StaticStateError,
-    capacity_of,
     make_state_static,
 )
 from tosa_state.transforms.tosa_validation import Target
@@ -81,10 +89,15 @@ def compile_model(
     """
     device = check_device(device)
     pipeline = DEFAULT_PIPELINES[device] if pipeline is None else pipeline
-    capacity = None if static_state is None else _capacity(static_state, device)
+    sizes = None if static_state is None else _static_sizes(static_state, device)
+    static = None
     with (_collector_paused(),
           Progress.on_terminal("compiling: reading", total=5, enabled=progress) as bar):
-        ctx, module = _to_tosa(model, entry, input_shapes, bar, capacity)
+        if sizes is not None and not input_shapes:
+            ctx, module, static = _static_entries(model, entry, sizes, bar)
+        else:
+            ctx, module = _to_tosa(model, entry, input_shapes, bar,
+                                   None if sizes is None else sizes.capacity)
         bar.describe(f"compiling: {pipeline or 'planning'}")
         apply_pipeline(ctx, module, pipeline, verify_each=False)
         verify_module(module)
@@ -92,13 +105,15 @@ def compile_model(
         if device == IREE:
             from tosa_state.devices.iree import IreeExecutable
 
-            return CompiledModel(module, partial(IreeExecutable, describe=bar.describe), entry)
+            also = () if static is None else (static.decode,)
+            return CompiledModel(module, partial(IreeExecutable, describe=bar.describe,
+                                                 also=also), entry, static)
         if device == REFERENCE:
             from tosa_state.devices.reference import ReferenceExecutable
 
             return CompiledModel(module, ReferenceExecutable, entry)
         bar.describe("compiling: planning")
-        compiled = CompiledModel(module, InterpreterExecutable, entry)
+        compiled = CompiledModel(module, InterpreterExecutable, entry, static)
         bar.advance()
     return compiled
 
@@ -121,7 +136,7 @@ def compile_tosa(
     report and writes nothing. `static_state` as `compile_model`'s (level 8k has no
     dynamic dimension: a growing KV cache needs a capacity)."""
     target = Target.make(specification_version, profiles, extensions, level)
-    capacity = None if static_state is None else capacity_of(static_state)
+    capacity = None if static_state is None else StaticEntries.of(static_state).capacity
     with (_collector_paused(),
           Progress.on_terminal("compiling: reading", total=4, enabled=progress) as bar):
         ctx, module = _to_tosa(model, entry, input_shapes, bar, capacity)
@@ -164,12 +179,33 @@ def _to_tosa(model: str | os.PathLike[str] | ModuleOp, entry: str | None,
     return ctx, module
 
 
-def _capacity(static_state: StaticState, device: str) -> int:
-    capacity = capacity_of(static_state)
-    if device != INTERPRETER:
+def _static_sizes(static_state: StaticState, device: str) -> StaticEntries:
+    sizes = StaticEntries.of(static_state)
+    if device == REFERENCE:
         raise StaticStateError(f"error: static_state is not supported on device '{device}' "
-                               f"yet (only the interpreter runs its capacity check: issue 26)")
-    return capacity
+                               f"yet (its capacity check is not legal TOSA: issue 26)")
+    return sizes
+
+
+def _static_entries(model: str | os.PathLike[str] | ModuleOp, entry: str | None,
+                    sizes: StaticEntries, bar: Progress
+                    ) -> tuple[Context, ModuleOp, StaticLayout | None]:
+    """A decoder's `prefill` and `decode` entries in one module, made static
+    (`transforms.static_entries`); any other model made static as it is (no layout)."""
+    ctx = make_context()
+    source = model if isinstance(model, ModuleOp) else read_model_file(ctx, model)
+    if not is_decoder(source, entry):
+        ctx, module = _to_tosa(source, entry, None, bar, sizes.capacity)
+        return ctx, module, None
+    modules = {}
+    for name, tokens in ((PREFILL, sizes.chunk), (DECODE, 1)):
+        ctx, modules[name] = _to_tosa(source, entry, sizes.shapes(tokens, source, entry), bar,
+                                      sizes.capacity)
+    module = merge_entries(modules)
+    counts = {op.var_name: op.attributes[COUNT_ATTR].data  # type: ignore[attr-defined]
+              for op in module.body.block.ops
+              if isinstance(op, VariableOp) and COUNT_ATTR in op.attributes}
+    return ctx, module, StaticLayout(PREFILL, DECODE, sizes.capacity, sizes.chunk, counts)
 
 
 @contextmanager

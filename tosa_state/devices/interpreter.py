@@ -45,11 +45,19 @@ class InterpreterRequest:
         self.interpreter = make_interpreter(executable.module, executable.functions)
         attach_store(self.interpreter, self.store)
         self.plan = executable.plan
+        self.plans = executable.plans
 
     def run(self, args: list[Any]) -> list[np.ndarray]:
         """One call on checked inputs; the results are copies."""
+        return self._run(self.plan, args)
+
+    def run_entry(self, entry: str, args: list[Any]) -> list[np.ndarray]:
+        """One call of another entry function of the module (a static decoder's)."""
+        return self._run(self.plans.plan(entry), args)
+
+    def _run(self, plan: FunctionPlan, args: list[Any]) -> list[np.ndarray]:
         with np.errstate(all="ignore"):  # IEEE results (inf, nan) are the spec's answers
-            results = self.plan(self.interpreter, args)
+            results = plan(self.interpreter, args)
         return [r.copy() if type(r) is np.ndarray else np.array(r, copy=True) for r in results]
 
 

@@ -29,7 +29,7 @@ from tosa_state.diagnostics import InferenceError, TosaStateError
 from tosa_state.dialects.ml_program import GlobalOp
 from tosa_state.dialects.tosa.variables import VariableOp
 from tosa_state.printing import LargeConstants, Spelling, print_module
-from tosa_state.runtime.ports import input_ports, output_ports
+from tosa_state.runtime.ports import Port, input_ports, output_ports
 from tosa_state.runtime.variables import VariableSpec, collect_specs
 from tosa_state.signature import select_entry
 from tosa_state.transforms.export_state_control import GET, INITIALIZED, RESET, RESET_ALL, SET
@@ -87,17 +87,18 @@ class IreeExecutable:
 
     def __init__(self, module: ModuleOp, entry: str | None = None,
                  flags: Sequence[str] = DEFAULT_FLAGS,
-                 describe: Callable[[str], None] | None = None):
-        func = select_entry(module, entry)
-        self.entry = func.sym_name.data
-        self.inputs, self.outputs = input_ports(func), output_ports(func)
+                 describe: Callable[[str], None] | None = None, also: Sequence[str] = ()):
+        """`also`: other functions of the module that requests run (`run_entry`)."""
+        self.entry = select_entry(module, entry).sym_name.data
+        entries = (self.entry, *also)
+        self.ports = {name: _ports(module, name) for name in entries}
+        self.inputs, self.outputs = self.ports[self.entry]
         self.specs = tuple(collect_specs(module))
         self.flags = tuple(flags)
         self.explain = FailureExplainer(module, self.entry)
         text = prepare_module(module)
-        compiled = select_entry(module, self.entry)  # its types after tosa-demote-i64
-        self.device_inputs = [p.dtype for p in input_ports(compiled)]
-        self.device_outputs = [p.dtype for p in output_ports(compiled)]
+        # their types after tosa-demote-i64
+        self.device_ports = {name: _ports(module, name) for name in entries}
         self.device_specs = {spec.name: spec for spec in collect_specs(module)}
         self.artifact = compile_module_text(text, self.flags, describe)
         self.vmfb: Path = self.artifact.path
@@ -107,6 +108,11 @@ class IreeExecutable:
 
     def create_request(self) -> IreeRequest:
         return IreeRequest(self)
+
+
+def _ports(module: ModuleOp, entry: str) -> tuple[tuple[Port, ...], tuple[Port, ...]]:
+    func = select_entry(module, entry)
+    return input_ports(func), output_ports(func)
 
 
 class IreeStore:
@@ -179,14 +185,24 @@ class IreeRequest:
         functions = self.context.modules[executable.vm_module.name]
         self.store = IreeStore(functions, executable.specs, executable.device_specs)
         self.explain = executable.explain
-        self.call = _Call(rt, config.device, self.context.vm_context,
-                          executable.vm_module.lookup_function(executable.entry), executable)
+        self.calls = {name: _Call(rt, config.device, self.context.vm_context,
+                                  executable.vm_module.lookup_function(name),
+                                  executable.ports[name], executable.device_ports[name])
+                      for name in executable.ports}
+        self.call = self.calls[self.entry]
 
     def run(self, args: list[Any]) -> list[np.ndarray]:
         try:
             return self.call(args)
         except (RuntimeError, ValueError) as error:  # the state is as before the call
             raise self.explain(error, self.store.states(), args) from None
+
+    def run_entry(self, entry: str, args: list[Any]) -> list[np.ndarray]:
+        """One call of another entry function (a static decoder's `decode`)."""
+        try:
+            return self.calls[entry](args)
+        except (RuntimeError, ValueError) as error:
+            raise self.explain(error, self.store.states(), args, entry) from None
 
 
 class _Call:
@@ -195,19 +211,20 @@ class _Call:
     and `DeviceArray.to_host()`)."""
 
     def __init__(self, rt: Any, device: Any, vm_context: Any, function: Any,
-                 executable: IreeExecutable):
+                 ports: tuple[tuple[Port, ...], tuple[Port, ...]],
+                 device_ports: tuple[tuple[Port, ...], tuple[Port, ...]]):
         from iree.runtime.array_interop import map_dtype_to_element_type
 
         self._rt, self._device, self._vm_context, self._function = rt, device, vm_context, function
         self._allocator = device.allocator
-        self._inputs = [(p.name, dtype, map_dtype_to_element_type(dtype)) for p, dtype
-                        in zip(executable.inputs, executable.device_inputs, strict=True)]
+        self._inputs = [(p.name, d.dtype, map_dtype_to_element_type(d.dtype)) for p, d
+                        in zip(ports[0], device_ports[0], strict=True)]
         for name, dtype, element_type in self._inputs:
             if element_type is None:
                 raise TosaStateError(f"error: device 'iree' cannot pass input '{name}' of "
                                      f"dtype {dtype}")
-        self._outputs = [(np.dtype(np.uint8) if raw == np.bool_ else raw, p.dtype) for p, raw
-                         in zip(executable.outputs, executable.device_outputs, strict=True)]
+        self._outputs = [(np.dtype(np.uint8) if d.dtype == np.bool_ else d.dtype, p.dtype)
+                         for p, d in zip(ports[1], device_ports[1], strict=True)]
 
     def __call__(self, args: list[np.ndarray]) -> list[np.ndarray]:
         rt = self._rt

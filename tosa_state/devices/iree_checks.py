@@ -34,21 +34,22 @@ class FailureExplainer:
         self._replay: Any = None
 
     def __call__(self, error: Exception, states: Sequence[tuple[VariableSpec, Any]],
-                 args: list[np.ndarray]) -> TosaStateError:
+                 args: list[np.ndarray], entry: str | None = None) -> TosaStateError:
         """The error to raise for `error`, given the state before the call (each variable's
         spec and value, `None` while its computed initial value is pending) and the call's
         checked inputs."""
         found = _ASSERTION.search(str(error))
         if found is None:
-            return InferenceError(f"error: IREE failed to run '{self._entry}': {error}")
+            return InferenceError(f"error: IREE failed to run '{entry or self._entry}': "
+                                  f"{error}")
         try:
-            self._rerun(states, args)
+            self._rerun(states, args, entry or self._entry)
         except TosaStateError as interpreter_error:
             return interpreter_error
         return InferenceError(found.group(1))
 
-    def _rerun(self, states: Sequence[tuple[VariableSpec, Any]], args: list[np.ndarray]
-               ) -> None:
+    def _rerun(self, states: Sequence[tuple[VariableSpec, Any]], args: list[np.ndarray],
+               entry: str) -> None:
         from tosa_state.devices.interpreter import InterpreterExecutable
 
         if self._replay is None:
@@ -57,7 +58,7 @@ class FailureExplainer:
         for spec, value in states:
             if value is not None:
                 request.store.set_checked(spec.name, value)
-        request.run(args)
+        request.run_entry(entry, args)
 
 
 __all__ = ["FailureExplainer"]

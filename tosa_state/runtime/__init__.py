@@ -10,11 +10,13 @@ from tosa_state.runtime.model import (
     VariableState,
 )
 from tosa_state.runtime.ports import InferResult, InputsLike, Port, PortLookupError
+from tosa_state.runtime.static_entries import EntryRequest, StaticLayout
 from tosa_state.runtime.variables import StateStore, VariableSpec, collect_specs, declares_state
 
 __all__ = [
     "CompiledModel",
     "DeviceRequest",
+    "EntryRequest",
     "Executable",
     "InferRequest",
     "InferResult",
@@ -22,6 +24,7 @@ __all__ = [
     "Port",
     "PortLookupError",
     "StateStore",
+    "StaticLayout",
     "VariableSpec",
     "VariableState",
     "collect_specs",

@@ -28,6 +28,7 @@ from tosa_state.runtime.ports import (
     input_ports,
     output_ports,
 )
+from tosa_state.runtime.static_entries import StaticLayout, StaticRequest, user_ports
 from tosa_state.runtime.variables import StateStore, VariableSpec
 from tosa_state.signature import select_entry
 
@@ -87,15 +88,25 @@ class CompiledModel:
     executable made."""
 
     def __init__(self, module: ModuleOp, make_executable: Callable[[ModuleOp, str], Executable],
-                 entry: str | None = None):
+                 entry: str | None = None, static: StaticLayout | None = None):
         """`make_executable(module, entry)` is the device's compiler; it may rewrite the
-        module (its own legalisation), after the ports are read from it."""
+        module (its own legalisation), after the ports are read from it. A static decoder
+        (`static`) has two entries, `static.prefill` and `static.decode`, which its requests
+        run from the dynamic model's calls (`runtime.static_entries`)."""
         self.module = module
-        func = select_entry(module, entry)
+        self.static = static
+        self.token_axes: tuple[int | None, ...] = ()
+        """A static decoder's outputs' tokens axes (`runtime.static_entries`)."""
+        func = select_entry(module, static.prefill if static else entry)
         self.entry = func.sym_name.data
         try:
             ports: tuple[tuple[Port, ...], tuple[Port, ...]] | TosaStateError = (
                 input_ports(func), output_ports(func))
+            if static is not None:
+                decode = select_entry(module, static.decode)
+                inputs, outputs, self.token_axes = user_ports(
+                    ports, (input_ports(decode), output_ports(decode)))
+                ports = inputs, outputs
         except TosaStateError as error:  # the device's refusal, if any, says more
             ports = error
         self.executable = make_executable(module, self.entry)
@@ -134,7 +145,12 @@ class InferRequest(Exclusive):
     def __init__(self, compiled: CompiledModel):
         super().__init__()
         self._compiled = compiled
-        self.device_request = compiled.executable.create_request()
+        self.device_request: DeviceRequest = compiled.executable.create_request()
+        if compiled.static is not None:
+            variables = tuple(spec.name for spec in compiled.variables)
+            self.device_request = StaticRequest(
+                self.device_request, compiled.static, compiled.inputs,  # type: ignore[arg-type]
+                compiled.token_axes, variables)
 
     @exclusive
     def infer(self, inputs: InputsLike = None) -> InferResult:

@@ -148,7 +148,8 @@ class Unsqueeze(OpenVINOPattern):
     OPS = (ov.UnsqueezeOp,)
 
     def convert(self, op: ov.UnsqueezeOp, e: Emitter) -> Sequence[SSAValue]:
-        if (runtime := _runtime(e, op.input)) is not None:  # a 0-D shape to 1-D
+        runtime = _runtime(e, op.input) if _rank(op.result) <= 1 else None
+        if runtime is not None:  # a 0-D shape to 1-D
             return [e.shape_tensor(replace(runtime, scalar=False), op.result)]
         dims = list(_dims(op.input))
         axes_list = constant_ints(op.axes, "axes")
