@@ -46,6 +46,7 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     TensorType,
     UnitAttr,
+    i32,
 )
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
@@ -63,6 +64,9 @@ from tosa_state.dialects.tosa.data_layout import ConcatOp
 from tosa_state.dialects.tosa.elementwise_base import TosaElementwiseOperation
 from tosa_state.dialects.tosa.reduction import ReduceMaxOp, ReduceMinOp
 from tosa_state.dialects.tosa.scatter_gather import GatherOp
+from tosa_state.dialects.tosa.tensor import ConstShapeOp
+from tosa_state.dialects.tosa_state import CheckCapacityOp
+from tosa_state.transforms.tosa_static_state import StaticStateError
 
 CHECKED = "tosa_state.checked"
 """Unit attribute on an op whose checks were inserted (each op is checked once)."""
@@ -196,16 +200,42 @@ class CheckConcat(RewritePattern):
         b.check(conditions, "inputs differ in a dimension other than the axis")
 
 
+class CheckCapacity(RewritePattern):
+    """`tosa_state.check_capacity` (tosa-static-state's guard, which upstream cannot read)
+    as an assertion: `0 <= count` and `count + rows <= capacity`; the rows a
+    `tosa.const_shape` (a static call: run-time rows are refused)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: CheckCapacityOp, rewriter: PatternRewriter) -> None:
+        rows = op.rows.owner
+        if not isinstance(rows, ConstShapeOp):
+            raise StaticStateError(message(op, "adds a number of rows known only at run time; "
+                                           "give the calls static shapes (input_shapes)"))
+        b = _Builder(op, rewriter)
+        zero = b.index(0)
+        count = b.add(tensor.ExtractOp(op.count, [zero], i32))
+        total = b.add(arith.AddiOp(count, b.add(arith.ConstantOp(
+            IntegerAttr(rows.shape_values[0], i32)))))
+        capacity = b.add(arith.ConstantOp(IntegerAttr(op.capacity.value.data, i32)))
+        floor = b.add(arith.ConstantOp(IntegerAttr(0, i32)))
+        b.check([b.add(arith.CmpiOp(count, floor, "sge")),
+                 b.add(arith.CmpiOp(total, capacity, "sle"))],
+                f"variable '{op.variable.data}' would pass its static capacity of "
+                f"{op.capacity.value.data} rows")
+        rewriter.erase_op(op)
+
+
 @dataclass(frozen=True)
 class TosaRuntimeChecksPass(ModulePass):
     """Asserts, before each gather, broadcast and concat, what the interpreter checks when it
-    runs them."""
+    runs them; a static state's capacity check becomes an assertion too."""
 
     name = "tosa-runtime-checks"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         PatternRewriteWalker(
-            GreedyRewritePatternApplier([CheckGatherIndices(), CheckBroadcast(), CheckConcat()]),
+            GreedyRewritePatternApplier([CheckGatherIndices(), CheckBroadcast(), CheckConcat(),
+                                         CheckCapacity()]),
             apply_recursively=False,
         ).rewrite_module(op)
         for inner in op.walk():
