@@ -25,15 +25,20 @@ from tosa_state.transforms.tosa_validation import Target, Violation, violations
 
 
 def legalization(target: Target) -> str:
-    """The passes that bring a TOSA module to strict TOSA 1.0 for `target`: float state
-    that holds quantized integers made integer for an integer-only target, dequantize
-    expanded to TOSA ops, `i64` (which no profile has) computed in `i32`, and fixed-count
-    loops unrolled unless the target has `controlflow`."""
-    passes = ["tosa-expand-dequantize", "tosa-demote-i64"]
+    """The passes that bring a TOSA module to strict TOSA 1.0 for `target`: shapes known
+    once the inputs' are fixed folded and propagated, float state that holds quantized
+    integers made integer for an integer-only target, dequantize expanded to TOSA ops,
+    `i64` (which no profile has) computed in `i32`, the `i32` ops PRO-FP lacks computed in
+    `f32` for a target without PRO-INT, fixed-count loops unrolled unless the target has
+    `controlflow`, and a static state's capacity guards left to the host."""
+    passes = ["tosa-infer-shapes", "tosa-expand-dequantize", "tosa-demote-i64"]
     if "pro_fp" not in target.profiles:
-        passes.insert(0, "tosa-integer-state")
+        passes.insert(1, "tosa-integer-state")
+    if "pro_int" not in target.profiles:
+        passes.append("tosa-integers-in-float")
     if "controlflow" not in target.extensions:
         passes.append("tosa-unroll-loops")
+    passes.append("tosa-host-capacity-checks")
     return ",".join(passes)
 
 

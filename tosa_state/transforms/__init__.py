@@ -26,7 +26,10 @@ if TYPE_CHECKING:
     from tosa_state.transforms.tosa_fold_conv_bias import TosaFoldConvBiasPass
     from tosa_state.transforms.tosa_fold_identities import TosaFoldIdentitiesPass
     from tosa_state.transforms.tosa_hoist_variables import TosaHoistVariablesPass
+    from tosa_state.transforms.tosa_host_capacity_checks import TosaHostCapacityChecksPass
+    from tosa_state.transforms.tosa_infer_shapes import TosaInferShapesPass
     from tosa_state.transforms.tosa_integer_state import TosaIntegerStatePass
+    from tosa_state.transforms.tosa_integers_in_float import TosaIntegersInFloatPass
     from tosa_state.transforms.tosa_lower_shape_ops import TosaLowerShapeOpsPass
     from tosa_state.transforms.tosa_merge_sliced_elementwise import (
         TosaMergeSlicedElementwisePass,
@@ -65,6 +68,9 @@ PASSES = {
     "tosa-runtime-checks": "TosaRuntimeChecksPass",
     "tosa-integer-state": "TosaIntegerStatePass",
     "tosa-static-state": "TosaStaticStatePass",
+    "tosa-infer-shapes": "TosaInferShapesPass",
+    "tosa-integers-in-float": "TosaIntegersInFloatPass",
+    "tosa-host-capacity-checks": "TosaHostCapacityChecksPass",
     "tosa-validate": "TosaValidatePass",
 }
 """Our passes: command-line name -> class, defined in the module named after the pass
@@ -135,7 +141,10 @@ __all__ = [
     "TosaFoldConvBiasPass",
     "TosaFoldIdentitiesPass",
     "TosaHoistVariablesPass",
+    "TosaHostCapacityChecksPass",
+    "TosaInferShapesPass",
     "TosaIntegerStatePass",
+    "TosaIntegersInFloatPass",
     "TosaLowerShapeOpsPass",
     "TosaMergeSlicedElementwisePass",
     "TosaRank0ConditionsPass",

@@ -13,6 +13,7 @@ from xdsl.dialects.builtin import ModuleOp, TensorType, UnknownLoc
 from xdsl.ir import Block, Operation, Region, SSAValue
 
 from tosa_state.diagnostics import describe_layer, location_prefix
+from tosa_state.dialects.tosa.common import constant_shape
 
 from .target import Target
 from .type_support import SPELLINGS, STRUCTURAL, SUPPORT, requirements, signature
@@ -103,6 +104,9 @@ def _check(op: Operation, depth: int, target: Target) -> Iterator[Violation]:
     yield from _extension(op, name, target)
     if name in _CONTROL_FLOW:
         yield from _isolated(op, name)
+    if name == "tosa.reshape" and -1 in (constant_shape(op.operands[1]) or ()):
+        yield Violation(op, "spec", "shape input contains inferable dimension (-1) which "
+                        "does not conform to the TOSA specification")
     if not name.startswith("tosa."):
         return  # the function around the graph: its signature is its ops' operands
     seen: set[str] = set()  # a limit broken by several operands is one violation
