@@ -41,6 +41,7 @@ from tosa_state.transforms.static_entries import (
     merge_entries,
 )
 from tosa_state.transforms.tosa_hoist_variables import hoist_variables
+from tosa_state.transforms.tosa_infer_shapes import TosaInferShapesPass
 from tosa_state.transforms.tosa_static_state import (
     COUNT_ATTR,
     StaticState,
@@ -191,7 +192,8 @@ def _static_entries(model: str | os.PathLike[str] | ModuleOp, entry: str | None,
                     sizes: StaticEntries, bar: Progress
                     ) -> tuple[Context, ModuleOp, StaticLayout | None]:
     """A decoder's `prefill` and `decode` entries in one module, made static
-    (`transforms.static_entries`); any other model made static as it is (no layout)."""
+    (`transforms.static_entries`) and their shapes folded (`tosa-infer-shapes`); any other
+    model made static as it is (no layout)."""
     ctx = make_context()
     source = model if isinstance(model, ModuleOp) else read_model_file(ctx, model)
     if not is_decoder(source, entry):
@@ -202,6 +204,7 @@ def _static_entries(model: str | os.PathLike[str] | ModuleOp, entry: str | None,
         ctx, modules[name] = _to_tosa(source, entry, sizes.shapes(tokens, source, entry), bar,
                                       sizes.capacity)
     module = merge_entries(modules)
+    apply_pipeline(ctx, module, TosaInferShapesPass.name, verify_each=False)
     counts = {op.var_name: op.attributes[COUNT_ATTR].data  # type: ignore[attr-defined]
               for op in module.body.block.ops
               if isinstance(op, VariableOp) and COUNT_ATTR in op.attributes}
