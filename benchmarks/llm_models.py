@@ -343,15 +343,19 @@ def static_step_inputs(tokens: np.ndarray, past: int, capacity: int,
 
 class StaticGenerationPair(GenerationPair):
     """A `GenerationPair` whose tosa-state side is made static with `capacity` (OpenVINO
-    runs the dynamic model as exported): ours gets the attention mask of `static_step_inputs`;
+    runs the dynamic model as exported; by default the pass on the model as it is, one
+    entry): ours gets the attention mask of `static_step_inputs` (a model compiled with
+    `static_state=`, whose request builds that layout itself, gets OpenVINO's inputs);
     each state compares its first `past` rows along the time axis (2) with OpenVINO's, and the
     count variables (`tosa_state.count_of`) hold `past`."""
 
     def __init__(self, xml: Path, capacity: int, compiled=None) -> None:
         import tosa_state
+        from tosa_state.api import DEFAULT_PIPELINE
 
         self.capacity = capacity
-        compiled = compiled or tosa_state.compile_model(xml, static_state=capacity)
+        compiled = compiled or tosa_state.compile_model(
+            xml, pipeline=f"tosa-static-state{{capacity={capacity}}},{DEFAULT_PIPELINE}")
         self.entries = compiled.static is not None
         super().__init__(xml, compiled)
 
