@@ -222,7 +222,7 @@ class CheckCapacity(RewritePattern):
                  b.add(arith.CmpiOp(total, capacity, "sle"))],
                 f"variable '{op.variable.data}' would pass its static capacity of "
                 f"{op.capacity.value.data} rows")
-        rewriter.erase_op(op)
+        rewriter.erase(op)
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,165 @@
+"""`compile_model(xml, static_state=...)` on the tiny Llama of `test_static_state.py`: a
+`prefill` entry of a chunk of 8 tokens and a `decode` entry of one, both fully static, in
+one module sharing the KV caches, fed the loop a user writes for OpenVINO's dynamic model
+(`input_ids` [B, L], `attention_mask` [B, past + L], `position_ids`, `beam_idx`), on the
+interpreter and on device `iree`:
+
+- generation and logits equal to OpenVINO's dynamic model (`llm_models.StaticGenerationPair`:
+  logits within 1e-5, the same greedy tokens, each cache's first `past` rows and its count
+  after every call) for a one-token prompt from the initial state, prompts shorter than,
+  equal to and longer than the chunk after `reset_state()`, a prompt of the chunk and one
+  longer from a fresh request's initial state, and at batch 2 a beam reorder;
+- a mask of the wrong length, a call past the capacity and a batch the entries were not
+  compiled for are refused before anything runs; a call of several chunks that fails in
+  its second chunk leaves every variable as it was; a state set by the user is where the
+  next call continues.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+import llm_models
+import numpy as np
+import pytest
+
+import tosa_state
+from tosa_state.diagnostics import InferenceError, TosaStateError
+from tosa_state.transforms.static_entries import StaticEntries
+
+pytestmark = pytest.mark.peers
+
+CAPACITY, CHUNK = 64, 8
+MODELS = [("interpreter", 1), ("interpreter", 2), ("iree", 2)]
+"""(device, batch) of each compiled module (device iree compiles once: ~20 s of CPU)."""
+
+
+@cache
+def _compiled(xml: Path, device: str, batch: int) -> tosa_state.CompiledModel:
+    return tosa_state.compile_model(
+        xml, device=device,
+        static_state={"capacity": CAPACITY, "prefill_chunk": CHUNK, "batch": batch})
+
+
+@pytest.fixture(scope="module", params=MODELS, ids=[f"{d}-batch{b}" for d, b in MODELS])
+def static_llama(request: pytest.FixtureRequest, llm_exports: dict[str, Path]):
+    device, batch = request.param
+    return llm_exports["llama"], _compiled(llm_exports["llama"], device, batch), batch
+
+
+def test_entries_generate_as_openvino(static_llama) -> None:
+    xml, compiled, batch = static_llama
+    assert [port.shape for port in compiled.inputs] == [(batch, -1), (batch, -1), (batch, -1),
+                                                       (batch,)]
+    assert [port.shape for port in compiled.outputs] == [(batch, -1, 128)]
+    pair = llm_models.StaticGenerationPair(xml, CAPACITY, compiled)
+    pair.generate(llm_models.prompt(batch, 1, seed=1), steps=2)  # decode, from the initial state
+    for length in (5, CHUNK, 2 * CHUNK + 3):  # shorter than, equal to, longer than the chunk
+        pair.reset()
+        tokens = pair.generate(llm_models.prompt(batch, length, seed=length), steps=2)[-1]
+    if batch == 2:
+        tokens = pair.call(tokens[::-1], beam_idx=np.array([1, 0]))
+        tokens = pair.call(tokens, beam_idx=np.array([0, 0]))
+        pair.call(tokens)
+    pair.reset()
+    pair.generate(llm_models.prompt(batch, 1, seed=2), steps=1)  # one token after a reset
+    for length in (CHUNK, CHUNK + 1):  # prefill from a fresh request's initial state
+        fresh = llm_models.StaticGenerationPair(xml, CAPACITY, compiled)
+        fresh.generate(llm_models.prompt(batch, length, seed=9), steps=1)
+
+
+@pytest.fixture
+def interpreter_llama(llm_exports: dict[str, Path]) -> tosa_state.CompiledModel:
+    """The refusals are the request's, alike on every device: tested on one."""
+    return _compiled(llm_exports["llama"], "interpreter", 1)
+
+
+def _states(request) -> dict[str, np.ndarray]:
+    return {state.name: state.state for state in request.query_state()}
+
+
+def _logits(request, tokens: np.ndarray, past: int, beam_idx: np.ndarray | None = None
+            ) -> np.ndarray:
+    return request.infer(llm_models.step_inputs(tokens, past, beam_idx))["logits"]
+
+
+def test_calls_the_entries_cannot_take_are_refused_and_change_nothing(
+        interpreter_llama) -> None:
+    request = interpreter_llama.create_infer_request()
+    _logits(request, llm_models.prompt(1, 60, seed=3), past=0)
+    before = _states(request)
+    inputs = llm_models.step_inputs(np.array([[5]]), past=60)
+    inputs["attention_mask"] = np.ones((1, 58), np.int64)
+    with pytest.raises(InferenceError, match="input 'attention_mask' has 58 columns; the "
+                                             "request holds 60 tokens, so a call of 1 needs 61"):
+        request.infer(inputs)
+    with pytest.raises(InferenceError, match="has a static capacity of 64 rows: this call asks "
+                                             r"for 65 \(60 held \+ 5 new\); nothing was changed"):
+        _logits(request, llm_models.prompt(1, 5, seed=4), past=60)
+    with pytest.raises(InferenceError, match=r"input 'input_ids' has shape \[2, 1\]; expected "
+                                             r"\[1, '\?'\]"):
+        _logits(request, np.array([[5], [6]]), past=60)
+    for name, value in _states(request).items():
+        np.testing.assert_array_equal(value, before[name], err_msg=name)
+    _logits(request, llm_models.prompt(1, 4, seed=4), past=60)  # the last rows still fit
+    assert _states(request)["past_key_values.0.keypresent.0.key__count"].tolist() == [64]
+
+
+def test_a_call_of_chunks_failing_in_its_second_chunk_changes_nothing(
+        interpreter_llama, monkeypatch: pytest.MonkeyPatch) -> None:
+    request = interpreter_llama.create_infer_request()
+    first = _logits(request, llm_models.prompt(1, 3, seed=5), past=0)
+    before = _states(request)
+    device = request.device_request._device
+    calls = []
+
+    def failing(entry: str, args: list[np.ndarray]) -> list[np.ndarray]:
+        calls.append(entry)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return run_entry(entry, args)
+
+    run_entry = device.run_entry
+    monkeypatch.setattr(device, "run_entry", failing)
+    with pytest.raises(KeyboardInterrupt):
+        _logits(request, llm_models.prompt(1, CHUNK + 3, seed=6), past=3)  # two chunks
+    monkeypatch.undo()
+    assert calls == ["prefill", "prefill"]
+    for name, value in _states(request).items():
+        np.testing.assert_array_equal(value, before[name], err_msg=name)
+    again = interpreter_llama.create_infer_request()
+    np.testing.assert_array_equal(_logits(again, llm_models.prompt(1, 3, seed=5), past=0), first)
+    tokens = llm_models.prompt(1, CHUNK + 3, seed=6)
+    np.testing.assert_array_equal(_logits(request, tokens, past=3),
+                                  _logits(again, tokens, past=3))
+
+
+def test_a_state_set_by_the_user_is_where_the_next_call_continues(interpreter_llama) -> None:
+    """The request reads the tokens held back from the counts after a `set_state`."""
+    source, target = (interpreter_llama.create_infer_request() for _ in range(2))
+    _logits(source, llm_models.prompt(1, 5, seed=7), past=0)
+    _logits(target, llm_models.prompt(1, 2, seed=8), past=0)
+    states = {state.name: state for state in target.query_state()}
+    for name, value in _states(source).items():
+        states[name].state = value
+    token = np.array([[9]])
+    np.testing.assert_array_equal(_logits(target, token, past=5), _logits(source, token, past=5))
+
+
+@pytest.mark.parametrize("static_state, message", [
+    ({"capacity": 8, "prefill_chunk": 16}, r"prefill_chunk \(16\) is larger than the capacity"),
+    ({"capacity": 8, "batch": 0}, "batch must be a positive int, got 0"),
+    ({"capacity": 8, "prefill_chunk": "4"}, "prefill_chunk must be a positive int, got '4'"),
+    ({"max_prompt_len": 8}, "needs capacity=N or max-prompt-len=P min-response-len=R"),
+])
+def test_static_state_options_for_the_entries_are_checked(static_state: dict,
+                                                          message: str) -> None:
+    with pytest.raises(TosaStateError, match=message):
+        StaticEntries.of(static_state)
+
+
+def test_the_chunk_defaults_to_16_tokens_within_the_capacity() -> None:
+    assert StaticEntries.of(64) == StaticEntries(64, 16, 1)
+    assert StaticEntries.of({"max_prompt_len": 6, "min_response_len": 2}) == \
+        StaticEntries(8, 8, 1)
