@@ -11,10 +11,13 @@ runtimes compile the IR once, without input shapes. Measured, as median millisec
   (the cache is filled by one prefill of `past` tokens first, then a few decode steps are
   timed); the last column is the step time divided by the one at past 64.
 
-Device `iree` runs twice: the model as it is (`iree`), and as a pair of modules
-(`iree-2`): the same one for the prefill, then one compiled with `input_shapes` fixed to a
-step of one token of batch 1 (`DECODE_SHAPES`) for the decode steps, the KV caches handed
-over once, after the prefill, through the state-control functions (docs/runtime.md).
+Device `iree` runs the model as it is (`iree`); with `--static-state N`, both devices run
+the static form too (`static`: the interpreter, `iree-static`): `compile_model(xml,
+static_state={"capacity": N, "prefill_chunk": 16})`, one module of two entries (a prefill
+of 16 tokens, a one-token decode) sharing KV caches of N rows, fed the same inputs as the
+dynamic model (docs/openvino.md). It replaces the pair of modules this benchmark once
+compiled for device iree (`iree-2`: the dynamic one for the prefill, one with
+`DECODE_SHAPES` for the steps, the caches handed over between them).
 
 OpenVINO runs with `INFERENCE_NUM_THREADS=1` and f32 precision (tosa-state is numpy with
 `OPENBLAS_NUM_THREADS=1` unless set otherwise, IREE `local-sync`); the runtimes alternate
@@ -67,40 +70,13 @@ TOLERANCE = 2e-6
 SMALL_TOLERANCE = 1e-5
 """The same for `--size small`: 5x the 2.0e-6 the README's runs printed."""
 DECODE_SHAPES = {"input_ids": [1, 1], "position_ids": [1, 1], "beam_idx": [1]}
-"""The inputs of a decode step of batch 1 (`attention_mask` stays `[1, ?]`)."""
+"""The inputs of a decode step of batch 1 (`attention_mask` stays `[1, ?]`;
+`iree_breakdown.py`)."""
 
 
-def iree_pair(xml: Path) -> Callable[[dict[str, np.ndarray] | None], np.ndarray]:
-    """Device iree as a prefill module (the model as it is) and a decode module
-    (`input_shapes=DECODE_SHAPES`): a call goes to the module its inputs fit; the state
-    moves to it (query_state / state =) when the other one ran last."""
-    import tosa_state
-
-    prefill = tosa_state.compile_model(xml, device="iree").create_infer_request()
-    decode = tosa_state.compile_model(xml, device="iree", input_shapes=DECODE_SHAPES
-                                      ).create_infer_request()
-    live: list[tosa_state.InferRequest | None] = [None]
-
-    def call(inputs: dict[str, np.ndarray] | None) -> np.ndarray:
-        if inputs is None:
-            prefill.reset_state()
-            decode.reset_state()
-            live[0] = None
-            return np.empty(0)
-        one_step = all(inputs[name].shape == tuple(shape)
-                       for name, shape in DECODE_SHAPES.items())
-        request = decode if one_step else prefill
-        if live[0] is not None and live[0] is not request:
-            states = {state.name: state for state in request.query_state()}
-            for state in live[0].query_state():
-                states[state.name].state = state.state
-        live[0] = request
-        return request.infer(inputs)["logits"]
-
-    return call
-
-
-def compile_request(runtime: str, xml: Path):  # -> an infer request of either runtime
+def compile_request(runtime: str, xml: Path, static_state: int | None = None):
+    """An infer request of `runtime` (`openvino`, `tosa-state`: the interpreter, or `iree`);
+    `static_state`: tosa-state's static form (capacity N, prefill chunk `PREFILL`)."""
     if runtime == "openvino":
         import openvino as ov
 
@@ -108,40 +84,41 @@ def compile_request(runtime: str, xml: Path):  # -> an infer request of either r
     import tosa_state
 
     device = "iree" if runtime == "iree" else "interpreter"
-    return tosa_state.compile_model(xml, device=device).create_infer_request()
+    static = None if static_state is None else {"capacity": static_state,
+                                                "prefill_chunk": PREFILL}
+    return tosa_state.compile_model(xml, device=device, static_state=static
+                                    ).create_infer_request()
 
 
-def runtimes(xml: Path, iree: bool = True
+def _call(request, openvino: bool = False) -> Callable[[dict[str, np.ndarray] | None], np.ndarray]:
+    """`request` as a call: inputs in, logits out (`None` resets the state)."""
+
+    def call(inputs: dict[str, np.ndarray] | None) -> np.ndarray:
+        if inputs is None:
+            request.reset_state()
+            return np.empty(0)
+        if openvino:
+            request.infer(inputs)
+            return request.get_tensor("logits").data.copy()
+        return request.infer(inputs)["logits"]
+
+    return call
+
+
+def runtimes(xml: Path, iree: bool = True, static_state: int | None = None
              ) -> dict[str, Callable[[dict[str, np.ndarray] | None], np.ndarray]]:
-    """One call per runtime: inputs in, logits out (`None` resets the state)."""
-    ours = compile_request("tosa-state", xml)
-    iree_request = compile_request("iree", xml) if iree else None
-    theirs = compile_request("openvino", xml)
-
-    def tosa_state_call(inputs: dict[str, np.ndarray] | None) -> np.ndarray:
-        if inputs is None:
-            ours.reset_state()
-            return np.empty(0)
-        return ours.infer(inputs)["logits"]
-
-    def iree_call(inputs: dict[str, np.ndarray] | None) -> np.ndarray:
-        assert iree_request is not None
-        if inputs is None:
-            iree_request.reset_state()
-            return np.empty(0)
-        return iree_request.infer(inputs)["logits"]
-
-    def openvino_call(inputs: dict[str, np.ndarray] | None) -> np.ndarray:
-        if inputs is None:
-            theirs.reset_state()
-            return np.empty(0)
-        theirs.infer(inputs)
-        return theirs.get_tensor("logits").data.copy()
-
-    if not iree:
-        return {"tosa-state": tosa_state_call, "openvino": openvino_call}
-    return {"tosa-state": tosa_state_call, "iree": iree_call, "iree-2": iree_pair(xml),
-            "openvino": openvino_call}
+    """One call per runtime: inputs in, logits out (`None` resets the state). With
+    `static_state`, the static forms too (`static`: the interpreter, `iree-static`), fed
+    the same inputs as the dynamic model."""
+    calls = {"tosa-state": _call(compile_request("tosa-state", xml))}
+    if static_state is not None:
+        calls["static"] = _call(compile_request("tosa-state", xml, static_state))
+    if iree:
+        calls["iree"] = _call(compile_request("iree", xml))
+        if static_state is not None:
+            calls["iree-static"] = _call(compile_request("iree", xml, static_state))
+    calls["openvino"] = _call(compile_request("openvino", xml), openvino=True)
+    return calls
 
 
 def _timed(call: Callable[[], object]) -> float:
@@ -301,6 +278,10 @@ def main() -> int:
     parser.add_argument("--steps", type=int, default=25, help="timed decode steps per past")
     parser.add_argument("--size", choices=("tiny", "small"), default="tiny",
                         help="tiny: 2 layers, hidden 64; small: SmolLM-135M's shape")
+    parser.add_argument("--static-state", type=int, metavar="N",
+                        help="also the static forms (compile_model(..., static_state=N): "
+                        "prefill and decode entries) on the interpreter (static) and device "
+                        "iree (iree-static)")
     parser.add_argument("--memory-of", help=argparse.SUPPRESS)  # the memory subprocess
     parser.add_argument("--xml", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--prefill", type=int, help=argparse.SUPPRESS)
@@ -319,26 +300,33 @@ def main() -> int:
     if args.size == "small":
         small(xml, args.repeats, args.steps)
         return 0
-    calls = runtimes(xml)
+    if args.static_state is not None and args.static_state < max(PASTS) + args.steps + 1:
+        parser.error(f"--static-state must hold past {max(PASTS)} and {args.steps} steps: "
+                     f"at least {max(PASTS) + args.steps + 1}")
+    calls = runtimes(xml, static_state=args.static_state)
     worst = check_agreement(calls, TOLERANCE)
     prefill = prefill_ms(calls, args.repeats)
     print(f"tiny Llama (2 layers, hidden 64), single thread, median ms per call "
-          f"(logits agree within {worst:.1e} of the largest)")
-    print(f"{'call':>18} {'tosa-state':>11} {'iree':>7} {'iree-2':>7} {'openvino':>9} "
-          f"{'ratio':>6} {'iree/ov':>7} {'iree-2/ov':>9} {'growth':>7}")
+          f"(logits agree within {worst:.1e} of the largest); load average "
+          f"{' '.join(f'{x:.1f}' for x in os.getloadavg())}"
+          + ("" if args.static_state is None else
+             f"; static: capacity {args.static_state}, prefill chunk {PREFILL}"))
+    ours = [name for name in calls if name != "openvino"]
+    print(f"{'call':>18} " + " ".join(f"{name:>11}" for name in [*ours, "openvino"])
+          + " " + " ".join(f"{name + '/ov':>15}" for name in ours) + f" {'growth':>7}")
 
     def row(label: str, f: dict[str, float], growth: str = "") -> str:
-        return (f"{label:>18} {f['tosa-state']:11.2f} {f['iree']:7.2f} {f['iree-2']:7.2f} "
-                f"{f['openvino']:9.2f} {f['tosa-state'] / f['openvino']:5.1f}x "
-                f"{f['iree'] / f['openvino']:6.2f}x {f['iree-2'] / f['openvino']:8.2f}x "
-                f"{growth}")
+        return (f"{label:>18} " + " ".join(f"{f[name]:11.3f}" for name in [*ours, "openvino"])
+                + " " + " ".join(f"{f[name] / f['openvino']:14.2f}x" for name in ours)
+                + f" {growth}")
 
     print(row(f"prefill {PREFILL} tokens", prefill))
     first = None
     for past in PASTS:
         step = decode_ms(calls, past, args.steps)
         first = first or step["tosa-state"]
-        print(row(f"decode, past {past}", step, f"{step['tosa-state'] / first:6.2f}x"))
+        print(row(f"decode, past {past}", step, f"{step['tosa-state'] / first:6.2f}x"),
+              flush=True)
     return 0
 
 

@@ -1,5 +1,6 @@
 """A decode step of the tiny Llama on the interpreter, its caches dynamic (as exported) and
-of fixed capacity (`compile_model(..., static_state=N)`), interleaved in one process.
+of fixed capacity (`compile_model(..., static_state=N)`: its prefill and decode entries, fed
+the dynamic model's inputs), interleaved in one process.
 
 For each capacity and past length: a prompt of `past` tokens in each request, then `steps`
 one-token steps alternating between the two (the first `warmup` of each not timed); the
@@ -41,12 +42,12 @@ def decode_us(dynamic, static, capacity: int, past: int, steps: int, warmup: int
     ours, theirs = dynamic.create_infer_request(), static.create_infer_request()
     prompt = llm_models.prompt(1, past, seed=1)
     ours.infer(llm_models.step_inputs(prompt, 0))
-    theirs.infer(llm_models.static_step_inputs(prompt, 0, capacity))
+    theirs.infer(llm_models.step_inputs(prompt, 0))
     token = np.array([[5]])
     times: dict[str, list[float]] = {"dynamic": [], "static": []}
     for step in range(warmup + steps):
         calls = (("dynamic", ours, llm_models.step_inputs(token, past + step)),
-                 ("static", theirs, llm_models.static_step_inputs(token, past + step, capacity)))
+                 ("static", theirs, llm_models.step_inputs(token, past + step)))
         logits = {}
         for name, request, inputs in calls:
             start = time.perf_counter()

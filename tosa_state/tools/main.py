@@ -137,8 +137,8 @@ def _static_state(text: str | None) -> StaticState | None:
 def _add_target_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--static-state", metavar="N|max_prompt_len=P,min_response_len=R",
                         help="give every variable that grows by a concat a fixed capacity "
-                        "(tosa-static-state; --target tosa only: level 8k has no dynamic "
-                        "dimension)")
+                        "(tosa-static-state; a decoder's .vmfb gets prefill and decode entries: "
+                        "prefill_chunk=C, batch=B)")
     parser.add_argument("--profile", "--profiles", dest="profiles", default="pro_fp",
                         metavar="P[,P]", help=f"TOSA profiles: {', '.join(PROFILES)} or both "
                         "(default pro_fp)")
