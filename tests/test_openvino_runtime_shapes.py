@@ -264,6 +264,20 @@ def _run(tmp_path: Path, model: object, feeds: list[list[np.ndarray]], pipeline:
             _compare(f"{model.get_friendly_name()} call {step} output {i}", a, b)
 
 
+def unsqueezed_runtime_range() -> object:
+    """`(arange(3) + T)[None, :, None] + x[:, None, :]`, T the length of `y` (run time):
+    positions of a static count (a decoder's `cache_position` once `input_ids` is fixed)
+    unsqueezed into a tensor of rank 3, not another shape (was `[1, 1, 3]`)."""
+    x = ops.parameter([1, 3], np.float32, name="x")
+    y = ops.parameter([1, -1], np.float32, name="y")
+    start = ops.squeeze(_dim(y, 1), _i64(0))
+    count = ops.squeeze(_dim(x, 1), _i64(0))
+    positions = ops.add(ops.range(_scalar(0), count, _scalar(1), "i64"), start)
+    column = ops.convert(ops.unsqueeze(positions, _i64(0, 2)), np.float32)
+    out = ops.add(column, ops.unsqueeze(x, _i64(1)))
+    return ov.Model([ops.result(out, name="z")], [x, y], "range_unsqueeze")
+
+
 def _random(*shape: int, seed: int = 0) -> np.ndarray:
     return np.random.default_rng(seed).standard_normal(shape).astype(np.float32)
 
@@ -271,6 +285,8 @@ def _random(*shape: int, seed: int = 0) -> np.ndarray:
 CASES: dict[str, tuple[Callable[[], object], list[list[np.ndarray]]]] = {
     "range_gather": (gather_from_runtime_range,
                      [[_random(1, 5)], [_random(2, 1)], [_random(3, 9)]]),
+    "range_unsqueeze": (unsqueezed_runtime_range,
+                        [[_random(1, 3), _random(1, 5)], [_random(1, 3, seed=1), _random(1, 1)]]),
     "causal_conv": (causal_conv, [[_random(1, 4, 3), _random(1, 4, 2, seed=4)],
                                   [_random(2, 4, 1, seed=1), _random(2, 4, 2, seed=5)],
                                   [_random(1, 4, 5, seed=2), _random(1, 4, 2, seed=6)]]),
