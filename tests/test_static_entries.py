@@ -163,3 +163,19 @@ def test_the_chunk_defaults_to_16_tokens_within_the_capacity() -> None:
     assert StaticEntries.of(64) == StaticEntries(64, 16, 1)
     assert StaticEntries.of({"max_prompt_len": 6, "min_response_len": 2}) == \
         StaticEntries(8, 8, 1)
+
+
+def test_tosa_state_compile_writes_both_entries(llm_exports: dict[str, Path],
+                                                tmp_path: Path) -> None:
+    """`tosa-state compile --static-state`: the `.vmfb` exports `prefill` and `decode` (the
+    module of the iree fixture, from the artifact cache)."""
+    import iree.runtime as rt
+
+    from tosa_state.tools import main as tosa_state_main
+
+    vmfb = tmp_path / "llama.vmfb"
+    assert tosa_state_main.main([
+        "compile", str(llm_exports["llama"]), "-o", str(vmfb), "-q", "--static-state",
+        f"capacity={CAPACITY},prefill_chunk={CHUNK},batch=2"]) == 0
+    module = rt.VmModule.copy_buffer(rt.VmInstance(), vmfb.read_bytes())
+    assert {"prefill", "decode", "state_reset_all"} <= set(module.function_names)
