@@ -282,6 +282,8 @@ def main() -> int:
                         help="also the static forms (compile_model(..., static_state=N): "
                         "prefill and decode entries) on the interpreter (static) and device "
                         "iree (iree-static)")
+    parser.add_argument("--pasts", default=",".join(map(str, PASTS)),
+                        help="past lengths of the decode rows (tiny)")
     parser.add_argument("--memory-of", help=argparse.SUPPRESS)  # the memory subprocess
     parser.add_argument("--xml", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--prefill", type=int, help=argparse.SUPPRESS)
@@ -300,9 +302,10 @@ def main() -> int:
     if args.size == "small":
         small(xml, args.repeats, args.steps)
         return 0
-    if args.static_state is not None and args.static_state < max(PASTS) + args.steps + 1:
-        parser.error(f"--static-state must hold past {max(PASTS)} and {args.steps} steps: "
-                     f"at least {max(PASTS) + args.steps + 1}")
+    pasts = [int(p) for p in args.pasts.split(",")]
+    if args.static_state is not None and args.static_state < max(pasts) + args.steps + 1:
+        parser.error(f"--static-state must hold past {max(pasts)} and {args.steps} steps: "
+                     f"at least {max(pasts) + args.steps + 1}")
     calls = runtimes(xml, static_state=args.static_state)
     worst = check_agreement(calls, TOLERANCE)
     prefill = prefill_ms(calls, args.repeats)
@@ -322,7 +325,7 @@ def main() -> int:
 
     print(row(f"prefill {PREFILL} tokens", prefill))
     first = None
-    for past in PASTS:
+    for past in pasts:
         step = decode_ms(calls, past, args.steps)
         first = first or step["tosa-state"]
         print(row(f"decode, past {past}", step, f"{step['tosa-state'] / first:6.2f}x"),
