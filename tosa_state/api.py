@@ -86,7 +86,10 @@ def compile_model(
     model (`tosa_state.devices.reference`).
     `static_state=N` (or `{"max_prompt_len": P, "min_response_len": R}`, N = P + R) gives
     every variable that grows by a concat a fixed capacity of N rows (`tosa-static-state`;
-    device `interpreter` only, for now).
+    devices `interpreter` and `iree`). A decoder (`input_ids`, `attention_mask`, ...; no
+    `input_shapes`) becomes two static entries sharing its state, `prefill` of
+    `"prefill_chunk": C` tokens (default 16) and `decode` of one, of `"batch": B` (default
+    1), run from the dynamic model's calls (`runtime.static_entries`).
     """
     device = check_device(device)
     pipeline = DEFAULT_PIPELINES[device] if pipeline is None else pipeline
