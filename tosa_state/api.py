@@ -77,7 +77,7 @@ def compile_model(
     model (`tosa_state.devices.reference`).
     `static_state=N` (or `{"max_prompt_len": P, "min_response_len": R}`, N = P + R) gives
     every variable that grows by a concat a fixed capacity of N rows (`tosa-static-state`;
-    device `interpreter` only, for now).
+    devices `interpreter` and `reference`, the latter with static `input_shapes`).
     """
     device = check_device(device)
     pipeline = DEFAULT_PIPELINES[device] if pipeline is None else pipeline
@@ -166,9 +166,10 @@ def _to_tosa(model: str | os.PathLike[str] | ModuleOp, entry: str | None,
 
 def _capacity(static_state: StaticState, device: str) -> int:
     capacity = capacity_of(static_state)
-    if device != INTERPRETER:
+    if device not in (INTERPRETER, REFERENCE):
         raise StaticStateError(f"error: static_state is not supported on device '{device}' "
-                               f"yet (only the interpreter runs its capacity check: issue 26)")
+                               f"yet (the interpreter and the reference model run its "
+                               f"capacity check: issue 26)")
     return capacity
 
 
