@@ -101,9 +101,9 @@ def integers_in_float(module: ModuleOp, profiles: tuple[str, ...] = (FP,)) -> No
     for op in list(module.walk()):
         if op.parent is not None and not _legal(op, profiles):
             rewriter.op(op)
-    for cast in reversed(rewriter.inserted):
-        if cast.parent is not None and not cast.results[0].uses:
-            Rewriter.erase_op(cast)
+    for op in reversed(rewriter.inserted):  # what nothing came to use, and what it replaced
+        if op.parent is not None and not op.results[0].uses:
+            Rewriter.erase_op(op)
 
 
 def _legal(op: Operation, profiles: tuple[str, ...]) -> bool:
@@ -140,7 +140,7 @@ class _Rewrite:
     twins: dict[tuple[SSAValue, Block | None], SSAValue] = field(default_factory=dict)
     """An `i32` value's `f32` form, in the block of the ops that use it."""
     inserted: list[Operation] = field(default_factory=list)
-    """The casts back to `i32`, erased when nothing uses them."""
+    """The casts and constants made, and the constants replaced: erased when unused."""
 
     def op(self, op: Operation) -> None:
         if isinstance(op, _COMPARISONS) and all(_is_int(v, 32) for v in op.operands):
@@ -166,11 +166,16 @@ class _Rewrite:
                 return None
             kind = _with_element(value.type, f32)
             attr = DenseIntOrFPElementsAttr.from_list(kind, [float(v) for v in ints])
-            twin = _insert(ConstOp(attr), before).results[0]
+            self.inserted.append(owner)
+            twin = self.made(ConstOp(attr), before)
         else:
-            twin = _insert(CastOp(value, _with_element(value.type, f32)), before).results[0]
+            twin = self.made(CastOp(value, _with_element(value.type, f32)), before)
         self.twins[key] = twin
         return twin
+
+    def made(self, op: Operation, before: Operation) -> SSAValue:
+        self.inserted.append(_insert(op, before))
+        return op.results[0]
 
     def ones_and_zeros(self, flags: SSAValue, before: Operation) -> SSAValue:
         """`bool` `flags` as 1.0 / 0.0."""
