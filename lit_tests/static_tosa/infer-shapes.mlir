@@ -98,3 +98,18 @@ func.func @branches(%c: tensor<i1>, %x: tensor<2x3xf32>) -> tensor<?x3xf32> {
   }
   func.return %r : tensor<?x3xf32>
 }
+
+// -----
+
+// A value written to a variable keeps the variable's type (the write wants it): a batch
+// fixed in the inputs but not in the variable is left to the target check to name.
+
+// CHECK-LABEL: func.func @written
+// CHECK: %[[S:.*]] = tosa.add %x, %x : (tensor<1x4xf32>, tensor<1x4xf32>) -> tensor<?x4xf32>
+// CHECK-NEXT: tosa.variable.write @v, %[[S]] : tensor<?x4xf32>
+tosa.variable @v : tensor<?x4xf32>
+func.func @written(%x: tensor<1x4xf32>) {
+  %s = tosa.add %x, %x : (tensor<1x4xf32>, tensor<1x4xf32>) -> tensor<?x4xf32>
+  tosa.variable.write @v, %s : tensor<?x4xf32>
+  func.return
+}
