@@ -65,7 +65,8 @@ def test_without_input_shapes_the_refusal_names_the_run_time_shapes(
     assert "'tosa.dim' op is not a TOSA 1.0 operator: a run-time shape computation (TOSA 1.1 " \
            "draft 'shape' extension): give the model static input shapes" in report
     assert "'tosa_state.check_capacity' op is not a TOSA 1.0 operator: a static state's " \
-           "capacity guard (tosa-static-state), which has no TOSA form yet" in report
+           "capacity guard (tosa-static-state) on rows known at run time, which TOSA cannot " \
+           "hold: give the model static input shapes" in report
     assert "Traceback" not in report
 
 
