@@ -137,13 +137,30 @@ def test_compile_model_refuses_a_static_state_that_gives_no_capacity(
         tosa_state.compile_model(tmp_path / "m.mlir", static_state=static_state)  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize("device", ["reference"])
-def test_compile_model_with_static_state_for_another_device_is_refused(
-        tmp_path: Path, device: str) -> None:
+def test_a_static_state_on_device_iree_checks_its_capacity_in_the_module(
+        tmp_path: Path) -> None:
+    """The capacity check is an assertion of the compiled module (tosa-runtime-checks): a
+    call past it fails with the interpreter's message and changes nothing."""
     (tmp_path / "m.mlir").write_text(GROWING)
-    with pytest.raises(TosaStateError, match=f"static_state is not supported on device "
-                                             f"'{device}' yet"):
-        tosa_state.compile_model(tmp_path / "m.mlir", static_state=8, device=device)
+    request = tosa_state.compile_model(tmp_path / "m.mlir", static_state=3,
+                                       device="iree").create_infer_request()
+    for step in range(3):
+        request.infer([np.full((1, 1), step, np.float32)])
+    before = _states(request)
+    with pytest.raises(InferenceError, match=r"m\.mlir:5:3: error: variable 'k' has a static "
+                                             r"capacity of 3 rows: this call asks for 4"):
+        request.infer([np.ones((1, 1), np.float32)])
+    for name, value in _states(request).items():
+        np.testing.assert_array_equal(value, before[name], err_msg=name)
+    np.testing.assert_array_equal(before["k"], [[0, 1, 2]])
+
+
+def test_rows_known_only_at_run_time_are_refused_on_device_iree(tmp_path: Path) -> None:
+    (tmp_path / "m.mlir").write_text(GROWING.replace("tensor<1x1xf32>", "tensor<1x?xf32>"))
+    with pytest.raises(TosaStateError, match=r"'tosa_state\.check_capacity' op adds a number of "
+                                             "rows known only at run time; give the calls "
+                                             "static shapes"):
+        tosa_state.compile_model(tmp_path / "m.mlir", static_state=8, device="iree")
 
 
 def test_compile_model_with_max_prompt_len_and_min_response_len(tmp_path: Path) -> None:

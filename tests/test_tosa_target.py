@@ -130,6 +130,14 @@ func.func @main(%c: tensor<i1>, %x: tensor<4xi32>) -> (tensor<4xi32>, tensor<4xi
   %q = tosa.rescale %x, %m, %s, %z32, %z8 {input_unsigned = false, output_unsigned = false, per_channel = false, rounding_mode = DOUBLE_ROUND, scale32 = true} : (tensor<4xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<4xi8>
   return %r, %q : tensor<4xi32>, tensor<4xi8>
 }""",
+    "inferred reshape size": """
+func.func @main(%x: tensor<2x8xf32>) -> (tensor<1x16xf32>, tensor<16x1xf32>) {
+  %s = tosa.const_shape {values = dense<[1, -1]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %a = tosa.reshape %x, %s : (tensor<2x8xf32>, !tosa.shape<2>) -> tensor<1x16xf32>
+  %t = tosa.const_shape {values = dense<[16, 1]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %b = tosa.reshape %x, %t : (tensor<2x8xf32>, !tosa.shape<2>) -> tensor<16x1xf32>
+  return %a, %b : tensor<1x16xf32>, tensor<16x1xf32>
+}""",
 }
 
 

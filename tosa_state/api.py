@@ -45,7 +45,6 @@ from tosa_state.transforms.tosa_infer_shapes import TosaInferShapesPass
 from tosa_state.transforms.tosa_static_state import (
     COUNT_ATTR,
     StaticState,
-    StaticStateError,
     make_state_static,
 )
 from tosa_state.transforms.tosa_validation import Target
@@ -86,18 +85,19 @@ def compile_model(
     model (`tosa_state.devices.reference`).
     `static_state=N` (or `{"max_prompt_len": P, "min_response_len": R}`, N = P + R) gives
     every variable that grows by a concat a fixed capacity of N rows (`tosa-static-state`;
-    devices `interpreter` and `iree`). A decoder (`input_ids`, `attention_mask`, ...; no
-    `input_shapes`) becomes two static entries sharing its state, `prefill` of
-    `"prefill_chunk": C` tokens (default 16) and `decode` of one, of `"batch": B` (default
-    1), run from the dynamic model's calls (`runtime.static_entries`).
+    every device). On devices `interpreter` and `iree` a decoder (`input_ids`,
+    `attention_mask`, ...; no `input_shapes`) becomes two static entries sharing its state,
+    `prefill` of `"prefill_chunk": C` tokens (default 16) and `decode` of one, of
+    `"batch": B` (default 1), run from the dynamic model's calls (`runtime.static_entries`);
+    device `reference` takes one entry, with static `input_shapes`.
     """
     device = check_device(device)
     pipeline = DEFAULT_PIPELINES[device] if pipeline is None else pipeline
-    sizes = None if static_state is None else _static_sizes(static_state, device)
+    sizes = None if static_state is None else StaticEntries.of(static_state)
     static = None
     with (_collector_paused(),
           Progress.on_terminal("compiling: reading", total=5, enabled=progress) as bar):
-        if sizes is not None and not input_shapes:
+        if sizes is not None and not input_shapes and device != REFERENCE:
             ctx, module, static = _static_entries(model, entry, sizes, bar)
         else:
             ctx, module = _to_tosa(model, entry, input_shapes, bar,
@@ -181,14 +181,6 @@ def _to_tosa(model: str | os.PathLike[str] | ModuleOp, entry: str | None,
         make_state_static(module, capacity)
     bar.advance()
     return ctx, module
-
-
-def _static_sizes(static_state: StaticState, device: str) -> StaticEntries:
-    sizes = StaticEntries.of(static_state)
-    if device == REFERENCE:
-        raise StaticStateError(f"error: static_state is not supported on device '{device}' "
-                               f"yet (its capacity check is not legal TOSA: issue 26)")
-    return sizes
 
 
 def _static_entries(model: str | os.PathLike[str] | ModuleOp, entry: str | None,

@@ -11,6 +11,10 @@ carried between calls, behind the runtime's `CompiledModel` / `InferRequest` API
   each variable's last written value also returned. Before each call every variable is
   given its current value (`--initialize_variable_tensor_from_numpy`); after it, the
   returned values become the state. A call that fails changes no state.
+- **Static state.** A variable of fixed capacity (`tosa-static-state`) is guarded on the
+  host, as the artifact's manifest tells an application to: before each call the count's
+  value plus the rows a call adds must fit the capacity (`tosa-host-capacity-checks`), or
+  the call fails naming the variable, and nothing runs.
 - **Cost.** Each call starts the reference model (a process: milliseconds of start-up on
   top of the model's own time): this device is for conformance, not speed.
 """
@@ -34,11 +38,13 @@ from tosa_state.diagnostics import InferenceError, TosaStateError, error_at
 from tosa_state.dialects.tosa.variables import VariableWriteOp
 from tosa_state.emitters.tosa_artifact import TosaArtifact
 from tosa_state.emitters.tosa_flatbuffer import upstream_text
+from tosa_state.interpreter.capacity import check_capacity
 from tosa_state.interpreter.state import VariableStore
 from tosa_state.runtime.ports import input_ports, output_ports
 from tosa_state.runtime.variables import VariableSpec, collect_specs
 from tosa_state.signature import add_ports, select_entry
 from tosa_state.tosa_tools import tool, tosa_opt
+from tosa_state.transforms.tosa_host_capacity_checks import host_checks
 from tosa_state.transforms.tosa_validation import Target
 
 from . import REFERENCE
@@ -79,6 +85,7 @@ class ReferenceExecutable:
                                           "(input_shapes=...)"))
         self.entry = func.sym_name.data
         self.specs: tuple[VariableSpec, ...] = tuple(collect_specs(module))
+        self.host_checks = host_checks(module)
         self.device_inputs = [p.dtype for p in input_ports(func)]
         self.outputs = output_ports(func)
         self._folder = tempfile.TemporaryDirectory(prefix="tosa_state_reference_")
@@ -154,6 +161,10 @@ class ReferenceRequest:
 
     def run(self, args: list[np.ndarray]) -> list[np.ndarray]:
         ex = self.executable
+        for check in ex.host_checks:  # a static state's capacity (tosa-host-capacity-checks)
+            count = self.store.values.get(check.count)
+            check_capacity(check.variable, check.capacity,
+                           np.zeros(1) if count is None else np.asarray(count), (check.rows,))
         desc: dict[str, Any] = {"tosa_file": str(ex.graph), "ifm_name": [], "ifm_file": [],
                                 "variable_name": [], "variable_file": [], "ofm_name": [],
                                 "ofm_file": []}

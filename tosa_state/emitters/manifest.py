@@ -16,6 +16,7 @@ from tosa_state.dialects.tosa.variables import VariableOp
 from tosa_state.runtime.ports import Port, input_ports, output_ports
 from tosa_state.runtime.variables import collect_specs
 from tosa_state.signature import select_entry
+from tosa_state.transforms.tosa_host_capacity_checks import host_checks
 from tosa_state.transforms.tosa_integer_state import SCALE_ATTR, ZERO_POINT_ATTR
 from tosa_state.transforms.tosa_validation import Target
 from tosa_state.transforms.tosa_validation.type_support import type_name
@@ -54,6 +55,7 @@ def manifest(module: ModuleOp, target: Target, artifact: str) -> dict[str, Any]:
     flatbuffer follow `tosa-opt`'s: `TosaInput_<i>`, `TosaOutput_<i>`, `Variable_<i>`."""
     func = select_entry(module, None)
     specs = {spec.name: spec for spec in collect_specs(module)}
+    checks = {check.count: check for check in host_checks(module)}
     variables = []
     for index, op in enumerate(o for o in module.body.block.ops if isinstance(o, VariableOp)):
         spec = specs[op.var_name]
@@ -64,6 +66,9 @@ def manifest(module: ModuleOp, target: Target, artifact: str) -> dict[str, Any]:
             "quantization": _quantization(op), "initial": _initial(spec.initial),
             "size_bytes": size,
         })
+        if (check := checks.get(op.var_name)) is not None:
+            variables[-1]["counts"] = {"variable": check.variable, "capacity": check.capacity,
+                                       "rows_per_call": check.rows}
     return {
         "format": FORMAT,
         "artifact": artifact,

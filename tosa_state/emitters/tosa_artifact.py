@@ -28,14 +28,15 @@ def legalization(target: Target) -> str:
     """The passes that bring a TOSA module to strict TOSA 1.0 for `target`: shapes known
     once the inputs' are fixed folded and propagated, float state that holds quantized
     integers made integer for an integer-only target, dequantize expanded to TOSA ops,
-    `i64` (which no profile has) computed in `i32`, the `i32` ops PRO-FP lacks computed in
-    `f32` for a target without PRO-INT, fixed-count loops unrolled unless the target has
-    `controlflow`, and a static state's capacity guards left to the host."""
+    `i64` (which no profile has) computed in `i32`, the `i32` / `bool` ops the target's
+    profiles lack computed in `f32` when it has PRO-FP, fixed-count loops unrolled unless
+    the target has `controlflow`, and a static state's capacity guards left to the host."""
     passes = ["tosa-infer-shapes", "tosa-expand-dequantize", "tosa-demote-i64"]
     if "pro_fp" not in target.profiles:
         passes.insert(1, "tosa-integer-state")
-    if "pro_int" not in target.profiles:
-        passes.append("tosa-integers-in-float")
+    if "pro_fp" in target.profiles:
+        profiles = ",".join(sorted(target.profiles))
+        passes.append(f"tosa-integers-in-float{{profiles=\"{profiles}\"}}")
     if "controlflow" not in target.extensions:
         passes.append("tosa-unroll-loops")
     passes.append("tosa-host-capacity-checks")

@@ -21,13 +21,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import IntegerAttr, ModuleOp, i64
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr, i64
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
 from tosa_state.dialects.tosa.common import constant_shape
 from tosa_state.dialects.tosa.type_conversion import CastOp
-from tosa_state.dialects.tosa.variables import VariableReadOp, lookup_variable
+from tosa_state.dialects.tosa.variables import (
+    VariableReadOp,
+    iter_declarations,
+    lookup_variable,
+)
 from tosa_state.dialects.tosa_state import CheckCapacityOp
 from tosa_state.transforms.tosa_static_state import COUNT_ATTR
 
@@ -35,6 +39,31 @@ CAPACITY_ATTR = "tosa_state.capacity"
 """On a count variable: the capacity of the variable it counts."""
 ROWS_ATTR = "tosa_state.rows_per_call"
 """On a count variable: the rows each call adds to the variable it counts."""
+
+
+@dataclass(frozen=True)
+class HostCheck:
+    """What the host checks before each call: `count + rows <= capacity`, the count being
+    the value of variable `count` (the rows `variable` holds)."""
+
+    variable: str
+    count: str
+    capacity: int
+    rows: int
+
+
+def host_checks(module: ModuleOp) -> list[HostCheck]:
+    """The checks `tosa-host-capacity-checks` left to the host of `module`, in the order of
+    the count variables."""
+    checks = []
+    for op in iter_declarations(module):
+        capacity, rows = op.attributes.get(CAPACITY_ATTR), op.attributes.get(ROWS_ATTR)
+        counted = op.attributes.get(COUNT_ATTR)
+        if isinstance(capacity, IntegerAttr) and isinstance(rows, IntegerAttr) and \
+                isinstance(counted, StringAttr):
+            checks.append(HostCheck(counted.data, op.var_name, capacity.value.data,
+                                    rows.value.data))
+    return checks
 
 
 @dataclass(frozen=True)
@@ -69,4 +98,5 @@ def host_capacity_checks(module: ModuleOp) -> None:
             Rewriter.erase_op(shape)  # type: ignore[arg-type]
 
 
-__all__ = ["CAPACITY_ATTR", "ROWS_ATTR", "TosaHostCapacityChecksPass", "host_capacity_checks"]
+__all__ = ["CAPACITY_ATTR", "ROWS_ATTR", "HostCheck", "TosaHostCapacityChecksPass",
+           "host_capacity_checks", "host_checks"]

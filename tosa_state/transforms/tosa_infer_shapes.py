@@ -19,8 +19,9 @@ the op that holds them), this pass
   (TOSA 1.0 has no inferred size);
 - updates the function types to the refined results.
 
-A type is only made more static, never changed: a shape that contradicts a static
-dimension is left for the verifier to report. Shape ops left without uses are erased.
+A type is only made more static, never changed, and only where every user still verifies
+(a variable's write wants the variable's type): a shape that contradicts a static dimension
+is left for the verifier to report. Shape ops left without uses are erased.
 
 ```mlir
 %d = tosa.dim %x {axis = 1 : i32} : (tensor<1x8xf32>) -> !tosa.shape<1>
@@ -44,6 +45,7 @@ from xdsl.dialects.func import FuncOp, ReturnOp
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.utils.exceptions import VerifyException
 
 from tosa_state import folding
 from tosa_state.dialects.tosa.common import ConstShapeOp, constant_shape
@@ -155,9 +157,24 @@ def _refine_value(value: SSAValue, shape: Shape) -> None:
     if any(c != UNKNOWN and c != s for c, s in zip(current, shape, strict=True)):
         return  # a contradiction: the verifier says so
     refined = tuple(c if c != UNKNOWN else s for c, s in zip(current, shape, strict=True))
-    if refined != current:
-        Rewriter.replace_value_with_new_type(value,
-                                             TensorType(value_type.element_type, refined))
+    if refined == current:
+        return
+    new = Rewriter.replace_value_with_new_type(value,
+                                               TensorType(value_type.element_type, refined))
+    if not _users_verify(new):  # a user that wants the type as it was (a variable's write)
+        Rewriter.replace_value_with_new_type(new, value_type)
+
+
+def _users_verify(value: SSAValue) -> bool:
+    for use in value.uses:
+        user = use.operation
+        if isinstance(user, ReturnOp):
+            continue  # the function type follows
+        try:
+            user.verify_()
+        except VerifyException:
+            return False
+    return True
 
 
 def _resolve_inferred_size(op: ReshapeOp) -> None:

@@ -3,9 +3,10 @@
 TOSA 1.0's PRO-FP profile adds, subtracts and multiplies `i32` and gathers and scatters
 with `i32` indices, but compares, selects, moves (`reshape`, `slice`, `tile`, `concat`,
 `pad`, `transpose`, `reverse`), reduces and gathers `i32` values only under PRO-INT, and
-casts between `i32` and `bool` there too. A decoder computes its positions, its causal
-mask and its token / beam indices with such ops. For a target without PRO-INT this pass
-computes them in `f32`:
+casts between `i32` and `bool` there too; no profile gathers `bool` values. A decoder
+computes its positions, its causal mask and its token / beam indices with such ops. For a
+target with PRO-FP (`profiles=pro_fp`, or `pro_int,pro_fp`) this pass computes in `f32`
+the ops none of its profiles admits:
 
 - an `i32` comparison compares the operands cast to `f32`;
 - an `i32` data movement, `select`, reduction, `maximum` / `minimum` / `abs`, or a
@@ -19,7 +20,7 @@ computes them in `f32`:
 Exact for integers of magnitude up to 2^24 (`f32`'s 24-bit significand): positions,
 lengths, masks and indices of any model TOSA's level 8k admits. An `i32` constant beyond
 that is left as it is (the target check then names the op); a run-time value beyond that
-would be rounded, so the pass runs only for a target without PRO-INT (`compile_tosa`).
+would be rounded, so with PRO-INT in the target only what no profile admits is rewritten.
 
 ```mlir
 %g = tosa.greater %a, %b : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi1>
@@ -83,30 +84,35 @@ _IN_FLOAT = (ReshapeOp, SliceOp, TileOp, TransposeOp, ConcatOp, PadOp, ReverseOp
 
 @dataclass(frozen=True)
 class TosaIntegersInFloatPass(ModulePass):
-    """Computes the `i32` / `bool` ops PRO-FP lacks in `f32` (exact up to 2^24)."""
+    """Computes in `f32` (exact up to 2^24) the `i32` / `bool` ops that none of `profiles`
+    (`pro_fp`, or `pro_int,pro_fp`) admits."""
 
     name = "tosa-integers-in-float"
 
+    profiles: str = FP
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        integers_in_float(op)
+        integers_in_float(op, tuple(p.strip() for p in self.profiles.split(",") if p.strip()))
 
 
-def integers_in_float(module: ModuleOp) -> None:
+def integers_in_float(module: ModuleOp, profiles: tuple[str, ...] = (FP,)) -> None:
+    """Rewrite the ops of `module` that none of `profiles` admits (see the module doc)."""
     rewriter = _Rewrite()
     for op in list(module.walk()):
-        if op.parent is not None and not _legal_in_fp(op):
+        if op.parent is not None and not _legal(op, profiles):
             rewriter.op(op)
-    for cast in reversed(rewriter.inserted):
-        if cast.parent is not None and not cast.results[0].uses:
-            Rewriter.erase_op(cast)
+    for op in reversed(rewriter.inserted):  # what nothing came to use, and what it replaced
+        if op.parent is not None and not op.results[0].uses:
+            Rewriter.erase_op(op)
 
 
-def _legal_in_fp(op: Operation) -> bool:
+def _legal(op: Operation, profiles: tuple[str, ...]) -> bool:
     name = SPELLINGS.get(op.name, op.name)
     if name not in SUPPORT:
         return True  # not a typed TOSA operator: not this pass's to judge
     ways = requirements(name, signature(name, op))
-    return any(FP in profiles and extension is None for profiles, extension in ways)
+    return any(set(ways_profiles) & set(profiles) and extension is None
+               for ways_profiles, extension in ways)
 
 
 def _element(value: SSAValue):
@@ -134,7 +140,7 @@ class _Rewrite:
     twins: dict[tuple[SSAValue, Block | None], SSAValue] = field(default_factory=dict)
     """An `i32` value's `f32` form, in the block of the ops that use it."""
     inserted: list[Operation] = field(default_factory=list)
-    """The casts back to `i32`, erased when nothing uses them."""
+    """The casts and constants made, and the constants replaced: erased when unused."""
 
     def op(self, op: Operation) -> None:
         if isinstance(op, _COMPARISONS) and all(_is_int(v, 32) for v in op.operands):
@@ -160,11 +166,16 @@ class _Rewrite:
                 return None
             kind = _with_element(value.type, f32)
             attr = DenseIntOrFPElementsAttr.from_list(kind, [float(v) for v in ints])
-            twin = _insert(ConstOp(attr), before).results[0]
+            self.inserted.append(owner)
+            twin = self.made(ConstOp(attr), before)
         else:
-            twin = _insert(CastOp(value, _with_element(value.type, f32)), before).results[0]
+            twin = self.made(CastOp(value, _with_element(value.type, f32)), before)
         self.twins[key] = twin
         return twin
+
+    def made(self, op: Operation, before: Operation) -> SSAValue:
+        self.inserted.append(_insert(op, before))
+        return op.results[0]
 
     def ones_and_zeros(self, flags: SSAValue, before: Operation) -> SSAValue:
         """`bool` `flags` as 1.0 / 0.0."""

@@ -23,8 +23,10 @@ _SHAPE_OPS = ("tosa.dim", "tosa.add_shape", "tosa.sub_shape", "tosa.mul_shape",
               "tosa.shape_from_tensor")
 _HINTS = {
     "tosa_state.dequantize": "expand it (tosa-expand-dequantize)",
-    "tosa_state.check_capacity": "a static state's capacity guard (tosa-static-state), which "
-                                 "has no TOSA form yet",
+    "tosa_state.check_capacity": "a static state's capacity guard (tosa-static-state) on rows "
+                                 "known at run time, which TOSA cannot hold: give the model "
+                                 "static input shapes (the host then checks it: "
+                                 "tosa-host-capacity-checks)",
     **{name: "a run-time shape computation (TOSA 1.1 draft 'shape' extension): give the model "
              "static input shapes" for name in _SHAPE_OPS},
 }
