@@ -18,8 +18,9 @@ static pipeline (NPUW's chunked prefill) does:
 
 The request knows how many tokens its state holds (`past`: 0 after a reset, read back from
 the count variables after a `set_state`) and refuses a mask of another length, or a call
-that needs more than `N` rows, before anything runs. A call of several chunks is a
-transaction: if one fails, every variable is put back as it was.
+that needs more than `N` rows, before anything runs. A call of several device calls
+(chunks, or a padded chunk and the counts set back) is a transaction: if one fails, every
+variable is put back as it was.
 """
 
 from __future__ import annotations
@@ -131,8 +132,8 @@ class StaticRequest:
                 f"rows: this call asks for {past + length} ({past} held + {length} new); "
                 f"nothing was changed")
         pieces = self._pieces(past, length)
-        if len(pieces) == 1:
-            return self._call(args, past, *pieces[0], first=True)
+        if len(pieces) == 1 and (pieces[0][2] == layout.decode or length == layout.chunk):
+            return self._call(args, past, *pieces[0], first=True)  # one device call
         saved = {name: self.store.user_value(name) for name in self._variables}
         try:
             parts = [self._call(args, past, start, count, entry, first=start == 0)
