@@ -23,6 +23,7 @@ from pathlib import Path
 import llm_models
 import numpy as np
 import pytest
+from test_iree_device import artifact_cache  # noqa: F401  (autouse: IREE's artifacts in pytest's cache)
 
 import tosa_state
 from tosa_state.diagnostics import InferenceError, TosaStateError

@@ -25,6 +25,7 @@ import llm_models
 import numpy as np
 import optimum.intel  # noqa: F401  (a hard requirement: missing fails the suite)
 import pytest
+from test_iree_device import artifact_cache  # noqa: F401  (autouse: IREE's artifacts in pytest's cache)
 
 import tosa_state
 from tosa_state.api import DEFAULT_PIPELINE
