@@ -288,6 +288,7 @@ def compare(arch: str, xml: Path, static_state: int | None = None) -> dict[str, 
             (1, 1500, GENERIC["hidden_size"])).astype(np.float32)}
     feeding = convention(arch, xml)
     oracle = llm_models.GenerationPair(xml, llm_models.OpenVINOModel(xml), extra=extra, **feeding)
+    result["inputs"] = oracle.names
     try:  # OpenVINO runs the generation as fed (against itself)
         llm_models.run_generation(oracle)
         result["openvino_runs"] = True
@@ -599,8 +600,10 @@ def reason(result: dict[str, Any]) -> str:
     if "refusal" in result and not result.get("openvino_error"):
         refused = result["refusal"]
         where = f"{refused['layer']}: " if refused.get("layer") else ""
-        return f"{where}{refused['message']}"
-    return result.get("mismatch") or result.get("openvino_error") or result.get("why", "")
+        return f"{static_inputs_note(result)}{where}{refused['message']}"
+    if result.get("mismatch"):
+        return static_inputs_note(result) + result["mismatch"]
+    return result.get("openvino_error") or result.get("why", "")
 
 
 def static_note(result: dict[str, Any]) -> str:
@@ -610,6 +613,17 @@ def static_note(result: dict[str, Any]) -> str:
     if not result["static"]:
         return "; unchanged: no variable grows by a concat"
     return f"; {len(result['static'])} variables static"
+
+
+def static_inputs_note(result: dict[str, Any]) -> str:
+    """For a static model that does not match: the inputs the static layout relies on that
+    it lacks (the mask over the capacity; the positions, else computed from the cache's
+    length, which the static form fixes to the capacity)."""
+    if not result.get("static") or result.get("matches"):
+        return ""
+    lacking = [name for name in ("attention_mask", "position_ids")
+               if name not in result.get("inputs", [name])]
+    return f"no {' or '.join(lacking)} input; " if lacking else ""
 
 
 SHORTER = (
@@ -687,10 +701,9 @@ def failures(runs: list[dict[str, Any]]) -> str:
     types the importer lacks with the architectures that have them, and the other outcomes."""
     lines = ["# Export sweep: first refusals", ""]
     for run in runs:
-        version = run["versions"]["transformers"]
         packages = ", ".join(f"{k} {v}" for k, v in run["versions"].items())
         results = run["results"]
-        lines += [f"## transformers {version} ({run['date']}; {packages})", "",
+        lines += [f"## {label(run)} ({run['date']}; {packages})", "",
                   "### Distinct first refusals (numbers folded to N), most blocking first", ""]
         for key, archs in refusal_groups(results).items():
             lines.append(f"- **{key}** ({len(archs)}): {', '.join(archs)}")

@@ -82,3 +82,26 @@ def test_table_has_a_column_pair_per_run() -> None:
            "with dynamic dims" in table
     assert "| qwen | not exported | not a model type of this transformers (remote code, or " \
            "newer) | - |  |" in table
+
+
+def test_a_static_run_names_its_capacity_and_what_it_made_static() -> None:
+    """`--static-state N` runs: the column says the capacity; a match says how many variables
+    were made static, or that none grows (a state-space model, passed through unchanged); a
+    static model that fails names the inputs the static layout needs that it lacks."""
+    refused = {**result("whisper", MESSAGE), "converted": True, "static": ["k", "v"],
+               "inputs": ["decoder_input_ids", "beam_idx"]}
+    run = {"date": "d", "versions": {"transformers": "1.0"}, "static_state": 64, "results": [
+        {"arch": "llama", "exported": True, "matches": True, "max_error": 2e-7,
+         "static": ["k", "v"], "inputs": ["input_ids", "attention_mask", "position_ids"]},
+        {"arch": "mamba", "exported": True, "matches": True, "max_error": 1e-6, "static": []},
+        refused, {**refused, "arch": "opt", "inputs": ["input_ids", "attention_mask"]}]}
+    table = sweep.markdown([run])
+    assert "- transformers 1.0, static 64 (d; " in table
+    assert "| architecture | transformers 1.0, static 64 | first refusal / difference (1.0, " \
+           "static 64) |" in table
+    assert "| llama | matches | max \\|diff\\| 2.0e-07; 2 variables static |" in table
+    assert "| mamba | matches | max \\|diff\\| 1.0e-06; unchanged: no variable grows by a " \
+           "concat |" in table
+    assert "| whisper | run refused | no attention_mask or position_ids input; Gather-opset8" \
+           in table
+    assert "| opt | run refused | no position_ids input; Gather-opset8" in table
