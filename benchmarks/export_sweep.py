@@ -2,8 +2,9 @@
 against OpenVINO.
 
     python benchmarks/export_sweep.py [--transformers V | --transformers-dir DIR] [--only arch,...]
-                                      [--jobs N] [--timeout S] [--cache DIR] [-o results.json]
-                                      [--markdown table.md] [--failures refusals.md]
+                                      [--static-state N] [--jobs N] [--timeout S] [--cache DIR]
+                                      [-o results.json] [--markdown table.md]
+                                      [--failures refusals.md]
     python benchmarks/export_sweep.py --report a.json b.json [--markdown t.md] [--failures f.md]
 
 The architectures are those optimum-intel lists for `text-generation-with-past` (read from
@@ -20,6 +21,14 @@ list), plus whisper's stateful decoder (`automatic-speech-recognition-with-past`
    batch of 2 with `beam_idx` reorders) compared call by call with the OpenVINO CPU plugin (f32
    precision and KV cache): logits within `llm_models.LOGITS_ATOL`, the same greedy tokens, the
    same states (`llm_models.GenerationPair`, as tests/test_llm_generation.py).
+
+With `--static-state N` step 3 compiles with `static_state=N` (`tosa-static-state`: every
+variable that grows by a concat gets N rows and a count) and step 4 runs the generation with
+`llm_models.StaticGenerationPair` (the attention mask over the capacity, as OpenVINO GenAI's
+static pipeline feeds it; each static cache's valid rows and count checked), then
+`llm_models.run_to_capacity` (a prompt of N - 2 tokens, two steps: the caches full), still
+against OpenVINO's dynamic model. The report names the variables made static; a model with
+none (state-space caches) passed through unchanged and is fed as the dynamic one.
 
 The report per architecture: each stage reached, the first refusal otherwise (the layer type and
 version and the first line of the message), and the inventory of layer types (`Type-opsetN`);
