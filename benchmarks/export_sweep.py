@@ -327,7 +327,8 @@ def compare(arch: str, xml: Path, static_state: int | None = None) -> dict[str, 
         result["matches"] = True
     except AssertionError as error:
         result["mismatch"] = _first_line(error) + " " + " ".join(
-            line.strip() for line in str(error).splitlines() if "Max absolute" in line)
+            line.strip() for line in str(error).splitlines()
+            if "Max absolute" in line or line.startswith("call "))
     except Exception as error:
         result["refusal"] = refusal(error)
         result["refusal"]["stage"] = f"call {pair.calls}"
