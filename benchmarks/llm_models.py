@@ -355,6 +355,8 @@ class StaticGenerationPair(GenerationPair):
 
         self.capacity = capacity
         compiled = compiled or tosa_state.compile_model(xml, static_state=capacity)
+        # a model compiled with static entries (prefill and decode) builds the layout itself
+        self.entries = getattr(compiled, "static", None) is not None
         super().__init__(xml, compiled, **feeding)
         names = {s.name for s in self.theirs.query_state()}
         self.static = sorted(name for name in names if f"{name}__count" in
@@ -362,7 +364,7 @@ class StaticGenerationPair(GenerationPair):
 
     def our_inputs(self, inputs: dict[str, np.ndarray], tokens: np.ndarray
                    ) -> dict[str, np.ndarray]:
-        if not self.static or "attention_mask" not in inputs:
+        if self.entries or not self.static or "attention_mask" not in inputs:
             return inputs
         mask = static_step_inputs(tokens, self.past, self.capacity)["attention_mask"]
         return {**inputs, "attention_mask": mask}
