@@ -4,9 +4,14 @@ from tosa-state's messages, the tables and the grouped refusals."""
 
 from __future__ import annotations
 
+import json
+import re
+from pathlib import Path
 from typing import Any
 
 import export_sweep as sweep  # benchmarks/, put on sys.path by conftest
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 class FakeConfig:
@@ -105,3 +110,22 @@ def test_a_static_run_names_its_capacity_and_what_it_made_static() -> None:
     assert "| whisper | run refused | no attention_mask or position_ids input; Gather-opset8" \
            in table
     assert "| opt | run refused | no position_ids input; Gather-opset8" in table
+
+
+def test_the_static_column_in_the_docs_is_the_committed_static_runs() -> None:
+    """docs/openvino.md's static table is `--report` of the committed `--static-state` runs
+    (one per transformers version), and README's figures count them."""
+    paths = sorted(sweep.RESULTS.glob("export_sweep_transformers-*_static-*.json"))
+    runs = [json.loads(path.read_text()) for path in paths]
+    assert [run["versions"]["transformers"] for run in runs] == ["5.0.0", "5.5.4"]
+    assert sweep.markdown(runs) in (ROOT / "docs" / "openvino.md").read_text()
+    readme = " ".join((ROOT / "README.md").read_text().split())
+    found = re.search(r"\(`--static-state (\d+)`\), (\d+) of the (\d+) and (\d+) of the (\d+) "
+                      r"match", readme)
+    assert found, "README no longer states the static sweep's figures"
+    for run, (matching, exported) in zip(runs, [found.group(2, 3), found.group(4, 5)],
+                                         strict=True):
+        assert run["static_state"] == int(found.group(1))
+        results = run["results"]
+        assert int(exported) == sum(bool(r.get("exported")) for r in results)
+        assert int(matching) == sum(bool(r.get("matches")) for r in results)
