@@ -22,8 +22,9 @@ list), plus whisper's stateful decoder (`automatic-speech-recognition-with-past`
    precision and KV cache): logits within `llm_models.LOGITS_ATOL`, the same greedy tokens, the
    same states (`llm_models.GenerationPair`, as tests/test_llm_generation.py).
 
-With `--static-state N` step 3 compiles with `static_state=N` (`tosa-static-state`: every
-variable that grows by a concat gets N rows and a count) and step 4 runs the generation with
+With `--static-state N` step 3 compiles with `tosa-static-state{capacity=N}` before the
+default lowering (`llm_models.compile_static`: every variable that grows by a concat gets N
+rows and a count; the model keeps its one entry) and step 4 runs the generation with
 `llm_models.StaticGenerationPair` (the attention mask over the capacity, as OpenVINO GenAI's
 static pipeline feeds it; each static cache's valid rows and count checked), then
 `llm_models.run_to_capacity` (a prompt of N - 2 tokens, two steps: the caches full), still
@@ -283,7 +284,8 @@ def refusal(error: BaseException) -> dict[str, str]:
 
 def compare(arch: str, xml: Path, static_state: int | None = None) -> dict[str, Any]:
     """Imported / converted / generation equal to OpenVINO, the first refusal otherwise.
-    `static_state=N`: converted with that capacity (`compile_model(..., static_state=N)`),
+    `static_state=N`: converted with that capacity (`llm_models.compile_static`: the pass
+    on the model as exported),
     the generation then filled to the capacity, against OpenVINO's dynamic model; the report
     names the variables made static (none: the model passed through unchanged)."""
     import numpy as np
@@ -307,7 +309,10 @@ def compare(arch: str, xml: Path, static_state: int | None = None) -> dict[str, 
     try:
         tosa_state.read_model(xml)
         result["imported"] = True
-        compiled = tosa_state.compile_model(xml, static_state=static_state)
+        if static_state is None:
+            compiled = tosa_state.compile_model(xml)
+        else:
+            compiled = llm_models.compile_static(xml, static_state)
         result["converted"] = True
     except Exception as error:
         result["refusal"] = refusal(error)

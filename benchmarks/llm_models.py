@@ -341,6 +341,16 @@ def static_step_inputs(tokens: np.ndarray, past: int, capacity: int,
     return inputs
 
 
+def compile_static(xml: Path, capacity: int):  # -> tosa_state.CompiledModel
+    """`xml` made static by `tosa-static-state{capacity=N}` alone, then the default lowering:
+    the model as exported (one entry, any batch), fed the layout of `static_step_inputs`."""
+    import tosa_state
+    from tosa_state.api import DEFAULT_PIPELINE
+
+    pipeline = f"tosa-static-state{{capacity={capacity}}},{DEFAULT_PIPELINE}"
+    return tosa_state.compile_model(xml, pipeline=pipeline)
+
+
 class StaticGenerationPair(GenerationPair):
     """A `GenerationPair` whose tosa-state side is made static with `capacity` (OpenVINO
     runs the dynamic model as exported). The variables the pass made static are those with a
@@ -351,10 +361,8 @@ class StaticGenerationPair(GenerationPair):
     length) passed through unchanged and is fed and compared as the dynamic one."""
 
     def __init__(self, xml: Path, capacity: int, compiled=None, **feeding) -> None:
-        import tosa_state
-
         self.capacity = capacity
-        compiled = compiled or tosa_state.compile_model(xml, static_state=capacity)
+        compiled = compiled or compile_static(xml, capacity)
         # a model compiled with static entries (prefill and decode) builds the layout itself
         self.entries = getattr(compiled, "static", None) is not None
         super().__init__(xml, compiled, **feeding)
