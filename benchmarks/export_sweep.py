@@ -2,8 +2,9 @@
 against OpenVINO.
 
     python benchmarks/export_sweep.py [--transformers V | --transformers-dir DIR] [--only arch,...]
-                                      [--jobs N] [--timeout S] [--cache DIR] [-o results.json]
-                                      [--markdown table.md] [--failures refusals.md]
+                                      [--static-state N] [--jobs N] [--timeout S] [--cache DIR]
+                                      [-o results.json] [--markdown table.md]
+                                      [--failures refusals.md]
     python benchmarks/export_sweep.py --report a.json b.json [--markdown t.md] [--failures f.md]
 
 The architectures are those optimum-intel lists for `text-generation-with-past` (read from
@@ -20,6 +21,15 @@ list), plus whisper's stateful decoder (`automatic-speech-recognition-with-past`
    batch of 2 with `beam_idx` reorders) compared call by call with the OpenVINO CPU plugin (f32
    precision and KV cache): logits within `llm_models.LOGITS_ATOL`, the same greedy tokens, the
    same states (`llm_models.GenerationPair`, as tests/test_llm_generation.py).
+
+With `--static-state N` step 3 compiles with `tosa-static-state{capacity=N}` before the
+default lowering (`llm_models.compile_static`: every variable that grows by a concat gets N
+rows and a count; the model keeps its one entry) and step 4 runs the generation with
+`llm_models.StaticGenerationPair` (the attention mask over the capacity, as OpenVINO GenAI's
+static pipeline feeds it; each static cache's valid rows and count checked), then
+`llm_models.run_to_capacity` (a prompt of N - 2 tokens, two steps: the caches full), still
+against OpenVINO's dynamic model. The report names the variables made static; a model with
+none (state-space caches) passed through unchanged and is fed as the dynamic one.
 
 The report per architecture: each stage reached, the first refusal otherwise (the layer type and
 version and the first line of the message), and the inventory of layer types (`Type-opsetN`);
@@ -272,8 +282,12 @@ def refusal(error: BaseException) -> dict[str, str]:
     return {"layer": "", "name": "", "message": message[:400], "error": type(error).__name__}
 
 
-def compare(arch: str, xml: Path) -> dict[str, Any]:
-    """Imported / converted / generation equal to OpenVINO, the first refusal otherwise."""
+def compare(arch: str, xml: Path, static_state: int | None = None) -> dict[str, Any]:
+    """Imported / converted / generation equal to OpenVINO, the first refusal otherwise.
+    `static_state=N`: converted with that capacity (`llm_models.compile_static`: the pass
+    on the model as exported),
+    the generation then filled to the capacity, against OpenVINO's dynamic model; the report
+    names the variables made static (none: the model passed through unchanged)."""
     import numpy as np
 
     import tosa_state
@@ -285,6 +299,7 @@ def compare(arch: str, xml: Path) -> dict[str, Any]:
             (1, 1500, GENERIC["hidden_size"])).astype(np.float32)}
     feeding = convention(arch, xml)
     oracle = llm_models.GenerationPair(xml, llm_models.OpenVINOModel(xml), extra=extra, **feeding)
+    result["inputs"] = oracle.names
     try:  # OpenVINO runs the generation as fed (against itself)
         llm_models.run_generation(oracle)
         result["openvino_runs"] = True
@@ -294,20 +309,31 @@ def compare(arch: str, xml: Path) -> dict[str, Any]:
     try:
         tosa_state.read_model(xml)
         result["imported"] = True
-        compiled = tosa_state.compile_model(xml)
+        if static_state is None:
+            compiled = tosa_state.compile_model(xml)
+        else:
+            compiled = llm_models.compile_static(xml, static_state)
         result["converted"] = True
     except Exception as error:
         result["refusal"] = refusal(error)
         return result
     if not result["openvino_runs"]:
         return result
-    pair = llm_models.GenerationPair(xml, compiled, extra=extra, **feeding)
+    if static_state is None:
+        pair = llm_models.GenerationPair(xml, compiled, extra=extra, **feeding)
+    else:
+        pair = llm_models.StaticGenerationPair(xml, static_state, compiled, extra=extra,
+                                               **feeding)
+        result["static"] = pair.static
     try:
         llm_models.run_generation(pair)
+        if static_state is not None:
+            llm_models.run_to_capacity(pair)
         result["matches"] = True
     except AssertionError as error:
         result["mismatch"] = _first_line(error) + " " + " ".join(
-            line.strip() for line in str(error).splitlines() if "Max absolute" in line)
+            line.strip() for line in str(error).splitlines()
+            if "Max absolute" in line or line.startswith("call "))
     except Exception as error:
         result["refusal"] = refusal(error)
         result["refusal"]["stage"] = f"call {pair.calls}"
@@ -333,7 +359,7 @@ def convention(arch: str, xml: Path) -> dict[str, Any]:
     return {"conv_kernel": kernel, "full_mask": arch in FULL_MASK}
 
 
-def sweep_one(arch: str, cache: Path) -> dict[str, Any]:
+def sweep_one(arch: str, cache: Path, static_state: int | None = None) -> dict[str, Any]:
     """The whole report of one architecture."""
     result: dict[str, Any] = {"arch": arch, "exported": False}
     folder = cache / arch
@@ -359,11 +385,11 @@ def sweep_one(arch: str, cache: Path) -> dict[str, Any]:
     result["exported"] = True
     result["layers"] = inventory(xml)
     result["unsupported"] = unsupported(result["layers"])
-    result.update(compare(arch, xml))
+    result.update(compare(arch, xml, static_state))
     return result
 
 
-def worker(cache: Path) -> None:
+def worker(cache: Path, static_state: int | None = None) -> None:
     """Reads architecture names from stdin, writes one JSON result per line to stdout."""
     sys.path.insert(0, str(HERE))
     sys.modules.setdefault("torchvision", None)  # type: ignore[arg-type]  (see llm_models)
@@ -385,7 +411,7 @@ def worker(cache: Path) -> None:
             out.write(json.dumps({"architectures": architectures()}) + "\n")
         else:
             try:
-                result = sweep_one(arch, cache)
+                result = sweep_one(arch, cache, static_state)
             except Exception as error:
                 result = {"arch": arch, "exported": False,
                           "why": f"sweep error: {_first_line(error)}",
@@ -405,9 +431,11 @@ STARTUP_TIMEOUT = 600.0  # seconds for a worker's imports
 class Worker:
     """A worker subprocess driven line by line."""
 
-    def __init__(self, env: dict[str, str], cache: Path) -> None:
+    def __init__(self, env: dict[str, str], cache: Path, static_state: int | None = None
+                 ) -> None:
+        static = [] if static_state is None else ["--static-state", str(static_state)]
         self.process = subprocess.Popen(
-            [sys.executable, __file__, "--worker", "--cache", str(cache)],
+            [sys.executable, __file__, "--worker", "--cache", str(cache), *static],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
             env=env,
         )
@@ -519,8 +547,8 @@ def list_architectures(env: dict[str, str], cache: Path) -> list[str]:
 
 
 def run_sweep(archs: list[str] | None, env: dict[str, str], cache: Path, jobs: int,
-              timeout: float, progress: Callable[[str, dict[str, Any] | None], None]
-              ) -> list[dict[str, Any]]:
+              timeout: float, progress: Callable[[str, dict[str, Any] | None], None],
+              static_state: int | None = None) -> list[dict[str, Any]]:
     """Every architecture (all listed ones when `archs` is None) through `jobs` workers."""
     if archs is None:
         archs = list_architectures(env, cache)
@@ -539,7 +567,7 @@ def run_sweep(archs: list[str] | None, env: dict[str, str], cache: Path, jobs: i
                 break
             progress(arch, None)
             try:
-                current = current or Worker(env, cache)
+                current = current or Worker(env, cache, static_state)
                 result = current.ask(arch, timeout)
             except (TimeoutError, RuntimeError) as error:
                 if current is not None:
@@ -583,12 +611,34 @@ def status(result: dict[str, Any]) -> str:
 
 def reason(result: dict[str, Any]) -> str:
     if result.get("matches"):
-        return f"max |diff| {result.get('max_error', 0):.1e}"
+        return f"max |diff| {result.get('max_error', 0):.1e}" + static_note(result)
     if "refusal" in result and not result.get("openvino_error"):
         refused = result["refusal"]
         where = f"{refused['layer']}: " if refused.get("layer") else ""
-        return f"{where}{refused['message']}"
-    return result.get("mismatch") or result.get("openvino_error") or result.get("why", "")
+        return f"{static_inputs_note(result)}{where}{refused['message']}"
+    if result.get("mismatch"):
+        return static_inputs_note(result) + result["mismatch"]
+    return result.get("openvino_error") or result.get("why", "")
+
+
+def static_note(result: dict[str, Any]) -> str:
+    """What a `--static-state` run made of the model's variables."""
+    if "static" not in result:
+        return ""
+    if not result["static"]:
+        return "; unchanged: no variable grows by a concat"
+    return f"; {len(result['static'])} variables static"
+
+
+def static_inputs_note(result: dict[str, Any]) -> str:
+    """For a static model that does not match: the inputs the static layout relies on that
+    it lacks (the mask over the capacity; the positions, else computed from the cache's
+    length, which the static form fixes to the capacity)."""
+    if not result.get("static") or result.get("matches"):
+        return ""
+    lacking = [name for name in ("attention_mask", "position_ids")
+               if name not in result.get("inputs", [name])]
+    return f"no {' or '.join(lacking)} input; " if lacking else ""
 
 
 SHORTER = (
@@ -619,13 +669,11 @@ def markdown(runs: list[dict[str, Any]]) -> str:
         exported = [r for r in run["results"] if r.get("exported")]
         runs_ok = sum(bool(r.get("openvino_runs")) for r in exported)
         summary += f"; OpenVINO runs the generation as fed for {runs_ok} of {len(exported)} exports"
-        lines.append(f"- transformers {run['versions']['transformers']} ({run['date']}; "
-                     f"{packages}): {summary}.")
+        lines.append(f"- {label(run)} ({run['date']}; {packages}): {summary}.")
     lines.append("")
     header = ["architecture"]
     for run in runs:
-        version = run["versions"]["transformers"]
-        header += [f"transformers {version}", f"first refusal / difference ({version})"]
+        header += [label(run), f"first refusal / difference ({label(run, short=True)})"]
     lines += ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     by_arch = [{r["arch"]: r for r in run["results"]} for run in runs]
     archs = list(dict.fromkeys(a for run in by_arch for a in run))
@@ -640,6 +688,14 @@ def markdown(runs: list[dict[str, Any]]) -> str:
             cells += [status(result), text[:160] + ("…" if len(text) > 160 else "")]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
+
+
+def label(run: dict[str, Any], short: bool = False) -> str:
+    """`transformers 5.0.0`, `transformers 5.0.0, static 64` (short: without `transformers`)."""
+    text = run["versions"]["transformers"]
+    if "static_state" in run:
+        text += f", static {run['static_state']}"
+    return text if short else f"transformers {text}"
 
 
 def refusal_groups(results: Iterable[dict[str, Any]]) -> dict[str, list[str]]:
@@ -660,10 +716,9 @@ def failures(runs: list[dict[str, Any]]) -> str:
     types the importer lacks with the architectures that have them, and the other outcomes."""
     lines = ["# Export sweep: first refusals", ""]
     for run in runs:
-        version = run["versions"]["transformers"]
         packages = ", ".join(f"{k} {v}" for k, v in run["versions"].items())
         results = run["results"]
-        lines += [f"## transformers {version} ({run['date']}; {packages})", "",
+        lines += [f"## {label(run)} ({run['date']}; {packages})", "",
                   "### Distinct first refusals (numbers folded to N), most blocking first", ""]
         for key, archs in refusal_groups(results).items():
             lines.append(f"- **{key}** ({len(archs)}): {', '.join(archs)}")
@@ -703,10 +758,13 @@ def main(argv: list[str] | None = None) -> int:
                         help="the distinct first refusals with the architectures each blocks")
     parser.add_argument("--report", type=Path, nargs="+", metavar="JSON",
                         help="no sweep: the tables of results JSON files (one column pair each)")
+    parser.add_argument("--static-state", type=int, metavar="N",
+                        help="compile with static_state=N and compare with OpenVINO's dynamic "
+                             "model (the generation filled to the capacity)")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker:
-        worker(args.cache)
+        worker(args.cache, args.static_state)
         return 0
     if args.report:
         runs = [json.loads(path.read_text()) for path in args.report]
@@ -723,8 +781,10 @@ def main(argv: list[str] | None = None) -> int:
     cache = args.cache / f"transformers-{found['transformers']}"
     cache.mkdir(parents=True, exist_ok=True)
     only = args.only.split(",") if args.only else None
-    results = with_progress(only, env, cache, args.jobs, args.timeout)
+    results = with_progress(only, env, cache, args.jobs, args.timeout, args.static_state)
     run = {"date": datetime.date.today().isoformat(), "versions": found, "results": results}
+    if args.static_state is not None:
+        run["static_state"] = args.static_state
     if args.output:
         args.output.write_text(dump(run))
     write([run], args.markdown, args.failures)
@@ -748,7 +808,7 @@ def write(runs: list[dict[str, Any]], table: Path | None, refusals: Path | None)
 
 
 def with_progress(only: list[str] | None, env: dict[str, str], cache: Path, jobs: int,
-                  timeout: float) -> list[dict[str, Any]]:
+                  timeout: float, static_state: int | None = None) -> list[dict[str, Any]]:
     """`run_sweep` with a rich progress bar on a TTY, a line per architecture otherwise."""
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -759,7 +819,7 @@ def with_progress(only: list[str] | None, env: dict[str, str], cache: Path, jobs
             if result is not None:
                 print(f"{arch}: {status(result)} {reason(result)[:200]}", file=sys.stderr,
                       flush=True)
-        return run_sweep(only, env, cache, jobs, timeout, plain)
+        return run_sweep(only, env, cache, jobs, timeout, plain, static_state)
     archs = only or list_architectures(env, cache)
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                   TimeElapsedColumn(), console=console) as bar:
@@ -771,7 +831,7 @@ def with_progress(only: list[str] | None, env: dict[str, str], cache: Path, jobs
                 return
             bar.advance(task)
             console.print(f"{arch}: {status(result)} {reason(result)[:160]}")
-        return run_sweep(archs, env, cache, jobs, timeout, update)
+        return run_sweep(archs, env, cache, jobs, timeout, update, static_state)
 
 
 if __name__ == "__main__":

@@ -4,9 +4,14 @@ from tosa-state's messages, the tables and the grouped refusals."""
 
 from __future__ import annotations
 
+import json
+import re
+from pathlib import Path
 from typing import Any
 
 import export_sweep as sweep  # benchmarks/, put on sys.path by conftest
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 class FakeConfig:
@@ -82,3 +87,45 @@ def test_table_has_a_column_pair_per_run() -> None:
            "with dynamic dims" in table
     assert "| qwen | not exported | not a model type of this transformers (remote code, or " \
            "newer) | - |  |" in table
+
+
+def test_a_static_run_names_its_capacity_and_what_it_made_static() -> None:
+    """`--static-state N` runs: the column says the capacity; a match says how many variables
+    were made static, or that none grows (a state-space model, passed through unchanged); a
+    static model that fails names the inputs the static layout needs that it lacks."""
+    refused = {**result("whisper", MESSAGE), "converted": True, "static": ["k", "v"],
+               "inputs": ["decoder_input_ids", "beam_idx"]}
+    run = {"date": "d", "versions": {"transformers": "1.0"}, "static_state": 64, "results": [
+        {"arch": "llama", "exported": True, "matches": True, "max_error": 2e-7,
+         "static": ["k", "v"], "inputs": ["input_ids", "attention_mask", "position_ids"]},
+        {"arch": "mamba", "exported": True, "matches": True, "max_error": 1e-6, "static": []},
+        refused, {**refused, "arch": "opt", "inputs": ["input_ids", "attention_mask"]}]}
+    table = sweep.markdown([run])
+    assert "- transformers 1.0, static 64 (d; " in table
+    assert "| architecture | transformers 1.0, static 64 | first refusal / difference (1.0, " \
+           "static 64) |" in table
+    assert "| llama | matches | max \\|diff\\| 2.0e-07; 2 variables static |" in table
+    assert "| mamba | matches | max \\|diff\\| 1.0e-06; unchanged: no variable grows by a " \
+           "concat |" in table
+    assert "| whisper | run refused | no attention_mask or position_ids input; Gather-opset8" \
+           in table
+    assert "| opt | run refused | no position_ids input; Gather-opset8" in table
+
+
+def test_the_static_column_in_the_docs_is_the_committed_static_runs() -> None:
+    """docs/openvino.md's static table is `--report` of the committed `--static-state` runs
+    (one per transformers version), and README's figures count them."""
+    paths = sorted(sweep.RESULTS.glob("export_sweep_transformers-*_static-*.json"))
+    runs = [json.loads(path.read_text()) for path in paths]
+    assert [run["versions"]["transformers"] for run in runs] == ["5.0.0", "5.5.4"]
+    assert sweep.markdown(runs) in (ROOT / "docs" / "openvino.md").read_text()
+    readme = " ".join((ROOT / "README.md").read_text().split())
+    found = re.search(r"\(`--static-state (\d+)`\), (\d+) of the (\d+) and (\d+) of the (\d+) "
+                      r"match", readme)
+    assert found, "README no longer states the static sweep's figures"
+    for run, (matching, exported) in zip(runs, [found.group(2, 3), found.group(4, 5)],
+                                         strict=True):
+        assert run["static_state"] == int(found.group(1))
+        results = run["results"]
+        assert int(exported) == sum(bool(r.get("exported")) for r in results)
+        assert int(matching) == sum(bool(r.get("matches")) for r in results)

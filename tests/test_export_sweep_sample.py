@@ -85,11 +85,16 @@ def _versions(request: pytest.FixtureRequest) -> dict[str, list[str]]:
 
 
 @pytest.fixture(scope="module")
-def sweeps(request: pytest.FixtureRequest) -> dict[str, dict[str, dict[str, Any]]]:
+def sweeps(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+           ) -> dict[str, dict[str, dict[str, Any]]]:
     """version -> architecture -> the sweep's result, for the selected cases: one worker per
-    transformers version, the versions side by side (as many as there are cores)."""
+    transformers version, the versions side by side (as many as there are cores). The
+    installed transformers stay in pytest's cache between runs (a fresh directory under
+    `-p no:cacheprovider`)."""
     chosen = _versions(request)
-    root = request.config.cache.mkdir("export_sweep")
+    cache = getattr(request.config, "cache", None)
+    root = (cache.mkdir("export_sweep") if cache is not None
+            else tmp_path_factory.mktemp("export_sweep"))
     envs: dict[str, dict[str, str]] = {}
     for version in chosen:
         site = None if version == PINNED else sweep.install_transformers(version, root / "site")

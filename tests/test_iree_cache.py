@@ -27,9 +27,11 @@ import numpy as np
 import pytest
 
 import tosa_state as ts
+from tosa_state import make_context
 from tosa_state.devices import iree_compile
 from tosa_state.devices.iree_compile import CACHE_ENV, Artifact, compile_module_text
 from tosa_state.devices.trusted_cache import UntrustedCacheError
+from tosa_state.frontends.mlir import parse_mlir
 
 pytestmark = pytest.mark.peers
 
@@ -47,6 +49,15 @@ module {
 }
 """
 OTHER = ACCUMULATOR.replace("tosa.add", "tosa.sub")
+TOSA_ACCUMULATOR = """
+tosa.variable @acc = dense<0.0> : tensor<4xf32>
+func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %old = tosa.variable.read @acc : tensor<4xf32>
+  %new = tosa.add %old, %x : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  tosa.variable.write @acc, %new : tensor<4xf32>
+  return %new : tensor<4xf32>
+}
+"""
 ONES = np.ones(4, np.float32)
 TIMEOUT = 120.0
 
@@ -86,7 +97,7 @@ def compile_logged(text: str = ACCUMULATOR) -> tuple[Artifact, list[str]]:
 def run(artifact: Artifact, calls: int = 2) -> list[np.ndarray]:
     """`calls` calls of the artifact's `main` with ones, in a fresh context."""
     config = rt.Config("local-sync")
-    module = rt.VmModule.wrap_buffer(config.vm_instance, artifact.data)
+    module = rt.VmModule.copy_buffer(config.vm_instance, artifact.data)
     main = rt.SystemContext(config=config, vm_modules=[module]).modules.module["main"]
     return [np.array(main(ONES).to_host()) for _ in range(calls)]
 
@@ -265,6 +276,22 @@ def test_a_damaged_artifact_is_compiled_again(cache: Path, pristine: Path, how: 
     assert again.path == path
     assert_intact(again)
     assert leftovers(cache) == []
+
+
+def test_a_loaded_module_runs_the_bytes_checked_not_what_the_file_holds_later(
+        cache: Path) -> None:
+    """The module runs a copy of the bytes checked against the digest: an artifact written
+    over in place afterwards (same inode) changes nothing that is loaded. (Wrapping the
+    file's mapping, the next call ran the zeros: 'input list and function mismatch'.)"""
+    tosa = parse_mlir(make_context(), TOSA_ACCUMULATOR, "acc.mlir")
+    model = ts.compile_model(tosa, device="iree")
+    request = model.create_infer_request()
+    np.testing.assert_array_equal(request.infer([ONES])[0], ONES)
+    path = model.executable.vmfb
+    with open(path, "r+b") as file:
+        file.write(bytes(path.stat().st_size))
+    np.testing.assert_array_equal(request.infer([ONES])[0], ONES * 2)
+    np.testing.assert_array_equal(model.create_infer_request().infer([ONES])[0], ONES)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -102,8 +102,9 @@ class IreeExecutable:
         self.artifact = compile_module_text(text, self.flags, describe)
         self.vmfb: Path = self.artifact.path
         rt, config = _runtime()
-        # the bytes checked against their digest, not the file again (trusted_cache)
-        self.vm_module = rt.VmModule.wrap_buffer(config.vm_instance, self.artifact.data)
+        # A copy of the bytes checked against their digest (trusted_cache): a module wrapping
+        # the file's mapping would run whatever is written into the file later, in place.
+        self.vm_module = rt.VmModule.copy_buffer(config.vm_instance, self.artifact.data)
 
     def create_request(self) -> IreeRequest:
         return IreeRequest(self)
