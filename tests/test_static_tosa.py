@@ -5,7 +5,8 @@ for `pro_fp` + `variable` at level 8k — no other profile or extension — that
 serializes, its manifest says what the host checks (each count, the capacity, the rows a
 call adds); and device `reference` (Arm's TOSA reference model) generates the tiny Llama's
 tokens as OpenVINO runs the dynamic export, logits within `llm_models.LOGITS_ATOL`
-(measured: 2.4e-7), refusing a call past the capacity with nothing changed."""
+(measured: 2.4e-7; the artifact read back, 1.6e-7), refusing a call past the capacity with
+nothing changed."""
 
 from __future__ import annotations
 
@@ -74,24 +75,9 @@ def _states(request) -> dict[str, np.ndarray]:
     return {state.name: state.state for state in request.query_state()}
 
 
-def test_reference_device_generates_the_static_llama_as_openvino(
-        llm_exports: dict[str, Path]) -> None:
-    """A prompt of 3 tokens fed one a call and 3 greedy steps, a reset and one more call,
-    against OpenVINO's dynamic model; then a count set to the capacity (and below 0) fails
-    the next call naming the variable, with nothing changed."""
-    xml = llm_exports["llama"]
-    compiled = ts.compile_model(xml, device="reference", static_state=CAPACITY,
-                                input_shapes=ONE_TOKEN)
-    pair = llm_models.StaticGenerationPair(xml, CAPACITY, compiled)
-    tokens = llm_models.prompt(1, 3, seed=3)
-    for past in range(2):
-        pair.call(tokens[:, past:past + 1])
-    pair.generate(tokens[:, 2:], steps=3)
-    pair.reset()
-    pair.call(tokens[:, :1])
-    assert pair.calls == 7 and pair.max_error <= llm_models.LOGITS_ATOL
-
-    request = pair.ours
+def _refuses_a_count_out_of_range(request, tokens: np.ndarray) -> None:
+    """A count set to the capacity (and below 0) fails the next call naming the variable,
+    with nothing changed."""
     name = "past_key_values.0.keypresent.0.key"
     count = next(s for s in request.query_state() if s.name == f"{name}__count")
     for value, message in ((CAPACITY, f"variable '{name}' has a static capacity of 64 rows: "
@@ -105,3 +91,54 @@ def test_reference_device_generates_the_static_llama_as_openvino(
             request.infer(llm_models.static_step_inputs(tokens[:, :1], 1, CAPACITY))
         for state, held in _states(request).items():
             np.testing.assert_array_equal(held, before[state], err_msg=state)
+
+
+def test_reference_device_generates_the_static_llama_as_openvino(
+        llm_exports: dict[str, Path]) -> None:
+    """A prompt of 3 tokens fed one a call and 3 greedy steps, a reset and one more call,
+    against OpenVINO's dynamic model (measured 2.4e-7); then a count past the capacity."""
+    xml = llm_exports["llama"]
+    compiled = ts.compile_model(xml, device="reference", static_state=CAPACITY,
+                                input_shapes=ONE_TOKEN)
+    pair = llm_models.StaticGenerationPair(xml, CAPACITY, compiled)
+    tokens = llm_models.prompt(1, 3, seed=3)
+    for past in range(2):
+        pair.call(tokens[:, past:past + 1])
+    pair.generate(tokens[:, 2:], steps=3)
+    pair.reset()
+    pair.call(tokens[:, :1])
+    assert pair.calls == 7 and pair.max_error <= llm_models.LOGITS_ATOL
+
+    _refuses_a_count_out_of_range(pair.ours, tokens)
+
+
+class _Int32Inputs:
+    """A compiled `.tosa` read back takes its integer inputs as the artifact has them (i32:
+    `tosa-demote-i64`); OpenVINO's pair feeds i64."""
+
+    def __init__(self, compiled) -> None:
+        self.compiled = compiled
+
+    def create_infer_request(self):
+        request = self.compiled.create_infer_request()
+        infer = request.infer
+        request.infer = lambda inputs: infer(
+            {k: v.astype(np.int32) if v.dtype == np.int64 else v for k, v in inputs.items()})
+        return request
+
+
+def test_the_pro_fp_artifact_read_back_generates_the_llama_as_openvino(
+        llm_exports: dict[str, Path], tmp_path: Path) -> None:
+    """The `pro_fp` + `variable` artifact itself (its positions and masks computed in f32)
+    in the reference model: 2 prompt tokens one a call and 2 greedy steps as OpenVINO's
+    (measured 1.6e-7), and its manifest's counts checked as the compiled model's."""
+    xml = llm_exports["llama"]
+    path = tmp_path / "llama.tosa"
+    ts.compile_tosa(xml, static_state=CAPACITY, input_shapes=ONE_TOKEN).save(path)
+    compiled = ts.compile_model(path, device="reference")
+    pair = llm_models.StaticGenerationPair(xml, CAPACITY, _Int32Inputs(compiled))
+    tokens = llm_models.prompt(1, 2, seed=4)
+    pair.call(tokens[:, :1])
+    pair.generate(tokens[:, 1:], steps=2)
+    assert pair.calls == 4 and pair.max_error <= llm_models.LOGITS_ATOL
+    _refuses_a_count_out_of_range(pair.ours, tokens.astype(np.int32))
