@@ -64,8 +64,15 @@ def _runtime() -> tuple[Any, Any]:
     return rt, rt.Config("local-sync")
 
 
-def prepare_module(module: ModuleOp) -> str:
-    """Make `module` (at the `ml_program` level) IREE input, in place; its text."""
+UNCHECKED_LEGALIZATION = IREE_LEGALIZATION.replace("tosa-runtime-checks,", "").replace(
+    ",mlprogram-stores-last", "")
+"""`IREE_LEGALIZATION` without the checks and the stores moved last (a failed call may
+change the state): only to measure what they cost (`benchmarks/llm_decode.py --ab`)."""
+
+
+def prepare_module(module: ModuleOp, transactions: bool = True) -> str:
+    """Make `module` (at the `ml_program` level) IREE input, in place; its text
+    (`transactions=False`: `UNCHECKED_LEGALIZATION`)."""
     leftovers = [op.name for op in module.body.block.ops
                  if not isinstance(op, GlobalOp) and op.name.startswith(("memref.", "tosa.var"))]
     if leftovers or any(isinstance(op, VariableOp) for op in module.body.block.ops):
@@ -74,7 +81,8 @@ def prepare_module(module: ModuleOp) -> str:
             f"(tosa-to-mlprogram), not '{leftovers[0] if leftovers else 'tosa.variable'}'; "
             "end the pipeline with tosa-to-mlprogram"
         )
-    apply_pipeline(make_context(), module, IREE_LEGALIZATION)
+    apply_pipeline(make_context(), module,
+                   IREE_LEGALIZATION if transactions else UNCHECKED_LEGALIZATION)
     return print_module(module, spelling=Spelling.UPSTREAM,
                         large=LargeConstants(resources_over=RESOURCES_OVER))
 
@@ -87,14 +95,14 @@ class IreeExecutable:
 
     def __init__(self, module: ModuleOp, entry: str | None = None,
                  flags: Sequence[str] = DEFAULT_FLAGS,
-                 describe: Callable[[str], None] | None = None):
+                 describe: Callable[[str], None] | None = None, transactions: bool = True):
         func = select_entry(module, entry)
         self.entry = func.sym_name.data
         self.inputs, self.outputs = input_ports(func), output_ports(func)
         self.specs = tuple(collect_specs(module))
         self.flags = tuple(flags)
         self.explain = FailureExplainer(module, self.entry)
-        text = prepare_module(module)
+        text = prepare_module(module, transactions)
         compiled = select_entry(module, self.entry)  # its types after tosa-demote-i64
         self.device_inputs = [p.dtype for p in input_ports(compiled)]
         self.device_outputs = [p.dtype for p in output_ports(compiled)]
