@@ -356,3 +356,42 @@ func.func @main(%x: tensor<2xf32>) -> tensor<2xf32> {
         "acc.mlir:5:3: error: 'tosa.add' op operands do not broadcast to one shape")
     assert str(explain(RuntimeError("out of memory"), states, args)) == (
         "error: IREE failed to run 'main': out of memory")
+
+
+ACCUMULATE_THEN_GATHER = """
+tosa.variable @acc = dense<0.0> : tensor<1x4x2xf32>
+func.func @main(%x: tensor<1x4x2xf32>, %i: tensor<1x3xi32>) -> tensor<1x3x2xf32> {
+  %a = tosa.variable.read @acc : tensor<1x4x2xf32>
+  %s = tosa.add %a, %x : (tensor<1x4x2xf32>, tensor<1x4x2xf32>) -> tensor<1x4x2xf32>
+  tosa.variable.write @acc, %s : tensor<1x4x2xf32>
+  %g = tosa.gather %s, %i : (tensor<1x4x2xf32>, tensor<1x3xi32>) -> tensor<1x3x2xf32>
+  return %g : tensor<1x3x2xf32>
+}
+"""
+
+
+@pytest.mark.peers
+def test_a_call_failing_in_the_reference_model_changes_nothing(tosa_reference_tools: None,
+                                                               tmp_path: Path) -> None:
+    """Device `reference`: a gather index out of range fails inside the TOSA reference model
+    (its REQUIRE, in the graph after the variable's write); the error says so, and the state
+    is as before: the next call equals a twin's that never saw the failed one."""
+    path = tmp_path / "acc.mlir"
+    path.write_text(ACCUMULATE_THEN_GATHER)
+    compiled = ts.compile_model(path, device="reference")
+    request, twin = compiled.create_infer_request(), compiled.create_infer_request()
+    rng = np.random.default_rng(4)
+
+    def inputs(*indices: int) -> list[np.ndarray]:
+        return [rng.standard_normal((1, 4, 2)).astype(np.float32),
+                np.array([indices], np.int32)]
+
+    for call in (inputs(0, 1, 3), inputs(3, 2, 1)):
+        request.infer(call)
+        twin.infer(call)
+    before = snapshot(request)
+    message = _refused(request, inputs(0, 4, 1))
+    assert message.startswith("error: the TOSA reference model failed on 'main'"), message
+    assert "OpGather: index(0, 1)=4 exceed valid range" in message, message
+    assert_same_state(before, snapshot(request))
+    assert_no_op(request, twin, lambda: request.infer(inputs(-1, 0, 0)), inputs(2, 2, 0))
