@@ -395,3 +395,50 @@ def test_a_call_failing_in_the_reference_model_changes_nothing(tosa_reference_to
     assert "OpGather: index(0, 1)=4 exceed valid range" in message, message
     assert_same_state(before, snapshot(request))
     assert_no_op(request, twin, lambda: request.infer(inputs(-1, 0, 0)), inputs(2, 2, 0))
+
+
+WRITE_IN_A_BRANCH = """
+tosa.variable @acc = dense<0.0> : tensor<1x4x2xf32>
+func.func @main(%x: tensor<1x4x2xf32>, %n: tensor<i32>, %i: tensor<1x3xi32>)
+    -> tensor<1x3x2xf32> {
+  %zero = "tosa.const"() <{values = dense<0> : tensor<i32>}> : () -> tensor<i32>
+  %c = tosa.greater %n, %zero : (tensor<i32>, tensor<i32>) -> tensor<i1>
+  %a = tosa.variable.read @acc : tensor<1x4x2xf32>
+  %s = tosa.add %a, %x : (tensor<1x4x2xf32>, tensor<1x4x2xf32>) -> tensor<1x4x2xf32>
+  %r = tosa.cond_if %c (%v = %s) : tensor<i1> (tensor<1x4x2xf32>) -> tensor<1x4x2xf32> {
+  ^bb0(%v: tensor<1x4x2xf32>):
+    tosa.variable.write @acc, %v : tensor<1x4x2xf32>
+    tosa.yield %v : tensor<1x4x2xf32>
+  } else {
+  ^bb0(%v: tensor<1x4x2xf32>):
+    tosa.yield %v : tensor<1x4x2xf32>
+  }
+  %g = tosa.gather %r, %i : (tensor<1x4x2xf32>, tensor<1x3xi32>) -> tensor<1x3x2xf32>
+  return %g : tensor<1x3x2xf32>
+}
+"""
+
+
+@pytest.mark.parametrize("level", DEVICES)
+def test_a_failure_after_a_write_in_a_branch_changes_nothing(level: str, tmp_path: Path) -> None:
+    """A variable written inside a `tosa.cond_if` branch, then a gather out of range: the
+    call is refused and the variable keeps its value (on device `iree` the branch's store is
+    made a result of the `cond_if` and moved last, `mlprogram-stores-last`)."""
+    path = tmp_path / "branch.mlir"
+    path.write_text(WRITE_IN_A_BRANCH)
+    request, twin = _pair(path, level)
+    rng = np.random.default_rng(5)
+
+    def inputs(write: bool, *indices: int) -> list[np.ndarray]:
+        return [rng.standard_normal((1, 4, 2)).astype(np.float32),
+                np.array(1 if write else 0, np.int32), np.array([indices], np.int32)]
+
+    for call in (inputs(True, 0, 1, 3), inputs(False, 3, 2, 1), inputs(True, 2, 2, 0)):
+        request.infer(call)
+        twin.infer(call)
+    before = snapshot(request)
+    message = _refused(request, inputs(True, 0, 4, 1))
+    assert "'tosa.gather' op: input 'i' [4] is out of range" in message, message
+    assert_same_state(before, snapshot(request))
+    assert_no_op(request, twin, lambda: request.infer(inputs(True, 1, -1, 0)),
+                 inputs(True, 3, 0, 0))

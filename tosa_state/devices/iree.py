@@ -138,7 +138,7 @@ class IreeStore:
         array = np.asarray(value)
         self.specs[name].check(array, "the new state")
         value = to_device(array, self._device_dtypes[name], f"the new state of '{name}'")
-        self._call(SET + name, np.ascontiguousarray(value))
+        self._call(SET + name, np.asarray(value, order="C"))  # 0-D stays 0-D
 
     def states(self) -> list[tuple[VariableSpec, np.ndarray | None]]:
         """Each variable and its value (`None` while its initial value is pending)."""
@@ -221,11 +221,10 @@ class _Call:
         rt = self._rt
         inputs = rt.VmVariantList(len(args))
         for array, (name, dtype, element_type) in zip(args, self._inputs, strict=True):
+            buffer = np.asarray(to_device(array, dtype, f"input '{name}'"), order="C")  # 0-D too
             inputs.push_ref(self._allocator.allocate_buffer_copy(
                 memory_type=rt.MemoryType.DEVICE_LOCAL, allowed_usage=rt.BufferUsage.DEFAULT,
-                device=self._device,
-                buffer=np.ascontiguousarray(to_device(array, dtype, f"input '{name}'")),
-                element_type=element_type))
+                device=self._device, buffer=buffer, element_type=element_type))
         results = rt.VmVariantList(len(self._outputs))
         self._vm_context.invoke(self._function, inputs, results)
         values = []
