@@ -69,8 +69,10 @@ class VariableStore:
         self._buffers: dict[int, str] | None = None
         """While a call runs, once `guard_view` needs it: the dynamic variables by the id of
         their buffer as the call started."""
-        self._extents: dict[str, list[int]] = {}
-        """While a call runs: `_used` of each dynamic variable it has asked for."""
+        self._dynamic: dict[str, tuple[int, ...]] = {
+            name: tuple(i for i, d in enumerate(self.specs[name].shape) if d < 0)
+            for name in self.sizes}
+        """The dynamic axes of each dynamic variable (memref level)."""
         self._saved: set[str] = set()
         """While a call runs: the dynamic variables whose value `_regions` holds."""
         self.transactions = True
@@ -83,10 +85,9 @@ class VariableStore:
     def begin(self) -> None:
         """Start journaling: a call starts."""
         self._old, self._buffers = {}, None
-        if self._regions or self._saved or self._extents:
+        if self._regions or self._saved:
             self._regions.clear()
             self._saved.clear()
-            self._extents.clear()
 
     def commit(self) -> None:
         """The call completed: keep its changes, let the journal go."""
@@ -120,35 +121,27 @@ class VariableStore:
         lengths and saves nothing (the lengths themselves are journaled with the sizes
         global). A static variable changes in place only through `write_in_place` and
         `mutable`, which journal it."""
-        if self._old is None:
-            return
-        base = target if target.base is None else target.base
-        if (buffers := self._buffers) is None:  # once a call
-            buffers = self._buffers = {id(b): n for n in self.sizes
-                                       if isinstance(b := self._before(n), np.ndarray)}
-        name = buffers.get(id(base))
-        if name is None or name in self._saved or self._before(name) is not base:
-            return
-        where = tuple(slice(0, n) for n in self._used(name))
-        if target is base or np.shares_memory(target, base[where]):
-            self._saved.add(name)
-            self._regions.append((base, where, base[where].copy()))
-
-    def _used(self, name: str) -> list[int]:
-        """The extent of dynamic variable `name`'s value in its buffer as the call started:
-        its lengths where its dimensions are dynamic, the buffer's shape elsewhere (worked
-        out once a call)."""
-        if (used := self._extents.get(name)) is None:
-            lengths = iter(np.asarray(self._before(self.sizes[name].name)).tolist())
-            used = self._extents[name] = [
-                next(lengths) if d < 0 else n
-                for d, n in zip(self.specs[name].shape, self._before(name).shape, strict=True)]
-        return used
-
-    def _before(self, name: str) -> Any:
-        """Slot `name`'s array as the call started."""
         old = self._old
-        return old[name] if old is not None and name in old else self.values[name]
+        if old is None:
+            return
+        base = target.base
+        if base is None:
+            base = target
+        if (buffers := self._buffers) is None:  # once a call (the arrays are alive: ids hold)
+            values = self.values
+            buffers = self._buffers = {id(old.get(n, values[n])): n for n in self.sizes}
+        name = buffers.get(id(base))
+        if name is None or name in self._saved:
+            return
+        where = [slice(None)] * base.ndim
+        sizes = self.sizes[name].name
+        lengths = (old[sizes] if sizes in old else self.values[sizes]).tolist()
+        for axis, length in zip(self._dynamic[name], lengths, strict=False):  # then capacities
+            where[axis] = slice(0, length)
+        value = base[tuple(where)]
+        if target is base or np.shares_memory(target, value):
+            self._saved.add(name)
+            self._regions.append((base, tuple(where), value.copy()))
 
     def reset(self, name: str | None = None) -> None:
         """Back to the initial value (every variable, or just `name` and its companions:
