@@ -331,6 +331,28 @@ def test_bad_decode_steps_change_nothing(llama: Path, level: str) -> None:
     _interrupted_everywhere(request, twin, step, every=997)
 
 
+@pytest.mark.parametrize("level", DEVICES)
+def test_a_position_past_what_the_state_holds_changes_nothing(llama: Path, level: str) -> None:
+    """A mask longer than the cache and the new token, a position past them: the model's
+    graph would accept both (as OpenVINO does); the request refuses them (on device `iree`
+    the module asserts it, `tosa-runtime-checks`) with the interpreter's message naming the
+    input and the layer reading it, and the cache keeps its 5 positions."""
+    request, twin = _prompted(llama, level)
+    good = llm_models.step_inputs(np.array([[7]]), 5)
+    longer = {**good, "attention_mask": np.ones((1, 7), np.int64)}
+    assert re.search(r"error: layer id=\d+ name='[^']*' type='Convert' \(opset1\): input "
+                     r"'attention_mask' \(shape \[1, 7\]\) is longer than the state holds "
+                     r"with the new tokens: 5 cached and 1 new positions, 6 in all$",
+                     _refused(request, longer))
+    past = {**good, "position_ids": np.array([[6]], np.int64)}
+    assert re.search(r"error: layer id=\d+ name='[^']*' type='Unsqueeze' \(opset1\): input "
+                     r"'position_ids' has position 6, past what the state holds with the new "
+                     r"tokens: 5 cached and 1 new positions, 0 to 5$", _refused(request, past))
+    assert all(value.shape[2] == 5 for value in snapshot(request).values())
+    assert_no_op(request, twin, lambda: request.infer(
+        {**good, "position_ids": np.array([[1000]], np.int64)}), good)
+
+
 def test_a_failure_the_interpreter_does_not_reproduce_keeps_the_module_message() -> None:
     """Device `iree`'s failed call, explained (`devices/iree_checks.py`): a failed assertion
     that the interpreter's replay does not reproduce keeps the module's own message; any

@@ -154,6 +154,16 @@ class VariableStore:
         for spec in specs:
             self.values[spec.name] = None if spec.initial is None else spec.initial.copy()
 
+    def length(self, name: str, axis: int) -> int | None:
+        """How long dynamic variable `name`'s value is along `axis` (its sizes global at the
+        memref level); `None` while its computed initial value is pending."""
+        if (flag := self.flags.get(name)) is not None and not np.all(self.values[flag.name]):
+            return None
+        if (sizes := self.sizes.get(name)) is not None:
+            return int(self.values[sizes.name][self._dynamic[name].index(axis)])
+        value = self.values[name]
+        return None if value is None else value.shape[axis]
+
     def read(self, name: str) -> np.ndarray:
         """The current value itself (callers never mutate it; only `write_in_place`
         does); an error if never written."""

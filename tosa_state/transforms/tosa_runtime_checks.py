@@ -5,7 +5,10 @@ module keeps (`cf.assert`, which IREE turns into a failed call, not an out-of-bo
   range, a token beyond the vocabulary, an attention mask shorter than the cache;
 - an elementwise op of several operands: each dimension that is dynamic in one of them
   equal to the others' or 1 (a run-time broadcast);
-- `tosa.concat`: each dimension but the axis, when dynamic in one operand, equal in all.
+- `tosa.concat`: each dimension but the axis, when dynamic in one operand, equal in all;
+- a decoder step (`runtime.decoder`: `input_ids`, `attention_mask`, `position_ids` and KV
+  caches): before the store of its first cache, the mask no longer than the stored value
+  (the cached positions and the new ones) and every position within it.
 
 The message of each is the op's location and layer (`file:line:col: error: layer ...:`)
 and what failed; device `iree` replays a failed call on the interpreter for its exact
@@ -47,6 +50,7 @@ from xdsl.dialects.builtin import (
     TensorType,
     UnitAttr,
 )
+from xdsl.dialects.func import FuncOp
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
@@ -59,10 +63,14 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import InsertPoint
 
 from tosa_state.diagnostics import describe_layer, error_at
+from tosa_state.dialects.ml_program import GlobalStoreOp
 from tosa_state.dialects.tosa.data_layout import ConcatOp
 from tosa_state.dialects.tosa.elementwise_base import TosaElementwiseOperation
 from tosa_state.dialects.tosa.reduction import ReduceMaxOp, ReduceMinOp
 from tosa_state.dialects.tosa.scatter_gather import GatherOp
+from tosa_state.runtime.decoder import MASK, POSITIONS, TIME_AXIS, decoder_inputs
+from tosa_state.runtime.ports import input_ports
+from tosa_state.runtime.variables import collect_specs
 
 CHECKED = "tosa_state.checked"
 """Unit attribute on an op whose checks were inserted (each op is checked once)."""
@@ -196,6 +204,51 @@ class CheckConcat(RewritePattern):
         b.check(conditions, "inputs differ in a dimension other than the axis")
 
 
+def _largest(b: _Builder, value: SSAValue) -> SSAValue:
+    """The largest element of a rank-2 integer tensor `value`, as a scalar."""
+    value_type = value.type
+    assert isinstance(value_type, TensorType)
+    element, batch = value_type.element_type, value_type.get_shape()[0]
+    value = b.add(ReduceMaxOp(value, 1, TensorType(element, [batch, 1])))
+    if batch != 1:
+        value = b.add(ReduceMaxOp(value, 0, TensorType(element, [1, 1])))
+    zero = b.index(0)
+    return b.add(tensor.ExtractOp(value, [zero, zero], element))
+
+
+def _layer_message(reader: Operation | None, what: str) -> str:
+    layer = describe_layer(reader) if reader is not None else None
+    return error_at(reader, f"{layer}: {what}" if layer else what)
+
+
+def check_decoder_inputs(module: ModuleOp) -> None:
+    """Before the store of a decoder's first KV cache: its mask no longer than the stored
+    value along time, each position within it."""
+    specs = collect_specs(module)
+    for func in module.body.block.ops:
+        if not isinstance(func, FuncOp) or not func.body.blocks:
+            continue
+        decoder = decoder_inputs(func, input_ports(func), specs)
+        store = next((op for op in func.body.block.ops if isinstance(op, GlobalStoreOp)
+                      and op.global_name == (decoder.cache if decoder else None)), None)
+        if decoder is None or store is None:
+            continue
+        b = _Builder(store, PatternRewriter(store))
+        args = func.body.block.args
+        end = b.dim(store.value, TIME_AXIS)
+        mask = b.dim(args[decoder.mask], 1)
+        b.add(cf.AssertOp(b.add(arith.CmpiOp(mask, end, "ule")), _layer_message(
+            decoder.mask_reader, f"input '{MASK}' is longer than the state holds with the "
+            "new tokens")))
+        if decoder.positions is None:
+            continue
+        last = _largest(b, args[decoder.positions])
+        end_value = b.add(arith.IndexCastOp(end, last.type))
+        b.add(cf.AssertOp(b.add(arith.CmpiOp(last, end_value, "slt")), _layer_message(
+            decoder.positions_reader, f"input '{POSITIONS}' has a position past what the "
+            "state holds with the new tokens")))
+
+
 @dataclass(frozen=True)
 class TosaRuntimeChecksPass(ModulePass):
     """Asserts, before each gather, broadcast and concat, what the interpreter checks when it
@@ -210,6 +263,7 @@ class TosaRuntimeChecksPass(ModulePass):
         ).rewrite_module(op)
         for inner in op.walk():
             inner.attributes.pop(CHECKED, None)
+        check_decoder_inputs(op)
 
 
 __all__ = ["CHECKED", "TosaRuntimeChecksPass", "message"]
