@@ -29,6 +29,7 @@ from tosa_state.diagnostics import InferenceError, TosaStateError
 from tosa_state.dialects.ml_program import GlobalOp
 from tosa_state.dialects.tosa.variables import VariableOp
 from tosa_state.printing import LargeConstants, Spelling, print_module
+from tosa_state.runtime.decoder import POSITIONS, decoder_inputs
 from tosa_state.runtime.ports import input_ports, output_ports
 from tosa_state.runtime.variables import VariableSpec, collect_specs
 from tosa_state.signature import select_entry
@@ -102,6 +103,7 @@ class IreeExecutable:
         self.specs = tuple(collect_specs(module))
         self.flags = tuple(flags)
         self.explain = FailureExplainer(module, self.entry)
+        self.decoder = decoder_inputs(func, self.inputs, self.specs)
         text = prepare_module(module, transactions)
         compiled = select_entry(module, self.entry)  # its types after tosa-demote-i64
         self.device_inputs = [p.dtype for p in input_ports(compiled)]
@@ -187,10 +189,20 @@ class IreeRequest:
         functions = self.context.modules[executable.vm_module.name]
         self.store = IreeStore(functions, executable.specs, executable.device_specs)
         self.explain = executable.explain
+        self.decoder = executable.decoder
         self.call = _Call(rt, config.device, self.context.vm_context,
                           executable.vm_module.lookup_function(executable.entry), executable)
 
     def run(self, args: list[Any]) -> list[np.ndarray]:
+        decoder = self.decoder
+        if decoder is not None and decoder.positions is not None:
+            # the module asserts the mask no longer than the cache and the new tokens, its
+            # Gather no shorter: a position must then be within the mask (the message: the
+            # interpreter's, for the call as it is)
+            positions = args[decoder.positions]
+            if positions.size and positions.max() >= args[decoder.mask].shape[1]:
+                raise self.explain.replayed(self.store.states(), args,
+                                            f"error: input '{POSITIONS}' is out of range")
         try:
             return self.call(args)
         except (RuntimeError, ValueError) as error:  # the state is as before the call

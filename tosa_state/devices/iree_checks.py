@@ -41,11 +41,16 @@ class FailureExplainer:
         found = _ASSERTION.search(str(error))
         if found is None:
             return InferenceError(f"error: IREE failed to run '{self._entry}': {error}")
+        return self.replayed(states, args, found.group(1))
+
+    def replayed(self, states: Sequence[tuple[VariableSpec, Any]], args: list[np.ndarray],
+                 otherwise: str) -> TosaStateError:
+        """The interpreter's error for the call (`otherwise` when it runs it fine)."""
         try:
             self._rerun(states, args)
         except TosaStateError as interpreter_error:
             return interpreter_error
-        return InferenceError(found.group(1))
+        return InferenceError(otherwise)
 
     def _rerun(self, states: Sequence[tuple[VariableSpec, Any]], args: list[np.ndarray]
                ) -> None:

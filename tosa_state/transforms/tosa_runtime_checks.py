@@ -6,9 +6,10 @@ module keeps (`cf.assert`, which IREE turns into a failed call, not an out-of-bo
 - an elementwise op of several operands: each dimension that is dynamic in one of them
   equal to the others' or 1 (a run-time broadcast);
 - `tosa.concat`: each dimension but the axis, when dynamic in one operand, equal in all;
-- a decoder step (`runtime.decoder`: `input_ids`, `attention_mask`, `position_ids` and KV
-  caches): before the store of its first cache, the mask no longer than the stored value
-  (the cached positions and the new ones) and every position within it.
+- a decoder step (`runtime.decoder`: `input_ids`, `attention_mask` and KV caches): before
+  the store of its first cache, the mask no longer than the stored value (the cached
+  positions and the new ones; with the Gather that refuses a shorter one, the request can
+  check the positions against the mask's length before the call).
 
 The message of each is the op's location and layer (`file:line:col: error: layer ...:`)
 and what failed; device `iree` replays a failed call on the interpreter for its exact
@@ -68,7 +69,7 @@ from tosa_state.dialects.tosa.data_layout import ConcatOp
 from tosa_state.dialects.tosa.elementwise_base import TosaElementwiseOperation
 from tosa_state.dialects.tosa.reduction import ReduceMaxOp, ReduceMinOp
 from tosa_state.dialects.tosa.scatter_gather import GatherOp
-from tosa_state.runtime.decoder import MASK, POSITIONS, TIME_AXIS, decoder_inputs
+from tosa_state.runtime.decoder import MASK, TIME_AXIS, decoder_inputs
 from tosa_state.runtime.ports import input_ports
 from tosa_state.runtime.variables import collect_specs
 
@@ -204,18 +205,6 @@ class CheckConcat(RewritePattern):
         b.check(conditions, "inputs differ in a dimension other than the axis")
 
 
-def _largest(b: _Builder, value: SSAValue) -> SSAValue:
-    """The largest element of a rank-2 integer tensor `value`, as a scalar."""
-    value_type = value.type
-    assert isinstance(value_type, TensorType)
-    element, batch = value_type.element_type, value_type.get_shape()[0]
-    value = b.add(ReduceMaxOp(value, 1, TensorType(element, [batch, 1])))
-    if batch != 1:
-        value = b.add(ReduceMaxOp(value, 0, TensorType(element, [1, 1])))
-    zero = b.index(0)
-    return b.add(tensor.ExtractOp(value, [zero, zero], element))
-
-
 def _layer_message(reader: Operation | None, what: str) -> str:
     layer = describe_layer(reader) if reader is not None else None
     return error_at(reader, f"{layer}: {what}" if layer else what)
@@ -223,7 +212,8 @@ def _layer_message(reader: Operation | None, what: str) -> str:
 
 def check_decoder_inputs(module: ModuleOp) -> None:
     """Before the store of a decoder's first KV cache: its mask no longer than the stored
-    value along time, each position within it."""
+    value along time (device `iree` checks the positions against the mask before the call:
+    no read-back)."""
     specs = collect_specs(module)
     for func in module.body.block.ops:
         if not isinstance(func, FuncOp) or not func.body.blocks:
@@ -240,13 +230,6 @@ def check_decoder_inputs(module: ModuleOp) -> None:
         b.add(cf.AssertOp(b.add(arith.CmpiOp(mask, end, "ule")), _layer_message(
             decoder.mask_reader, f"input '{MASK}' is longer than the state holds with the "
             "new tokens")))
-        if decoder.positions is None:
-            continue
-        last = _largest(b, args[decoder.positions])
-        end_value = b.add(arith.IndexCastOp(end, last.type))
-        b.add(cf.AssertOp(b.add(arith.CmpiOp(last, end_value, "slt")), _layer_message(
-            decoder.positions_reader, f"input '{POSITIONS}' has a position past what the "
-            "state holds with the new tokens")))
 
 
 @dataclass(frozen=True)
