@@ -54,8 +54,9 @@ class InterpreterRequest:
     def run(self, args: list[Any]) -> list[np.ndarray]:
         """One call on checked inputs (a decoder's against its cache:
         `runtime.decoder`); the results are copies."""
-        if self.decoder is not None:
-            self.decoder.check(args, self.store.length(self.decoder.cache, TIME_AXIS))
+        if (decoder := self.decoder) is not None:
+            lengths = [self.store.length(name, TIME_AXIS) for name in decoder.caches]
+            decoder.check(args, max((n for n in lengths if n is not None), default=None))
         with np.errstate(all="ignore"):  # IEEE results (inf, nan) are the spec's answers
             results = self.plan(self.interpreter, args)
         return [r.copy() if type(r) is np.ndarray else np.array(r, copy=True) for r in results]

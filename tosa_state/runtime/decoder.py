@@ -31,20 +31,21 @@ TIME_AXIS = 2
 
 @dataclass(frozen=True)
 class DecoderInputs:
-    """Where a decoder step's inputs are (argument indices), one KV cache of it, and the
-    ops reading the mask and the positions (for the message)."""
+    """Where a decoder step's inputs are (argument indices), its KV caches, and the ops
+    reading the mask and the positions (for the message)."""
 
     tokens: int
     mask: int
     positions: int | None
-    cache: str
+    caches: tuple[str, ...]
+    """The longest holds the past (a layer with a sliding window may keep fewer)."""
     mask_reader: Operation | None
     positions_reader: Operation | None
 
     def check(self, args: Sequence[np.ndarray], past: int | None) -> None:
         """Refuse a mask longer than the cache and the new tokens, or a position at or past
-        their end (`past`: the cache's length as the call starts; `None`: unknown, no
-        check)."""
+        their end (`past`: the longest cache's length as the call starts; `None`: unknown,
+        no check)."""
         if past is None:
             return
         new = args[self.tokens].shape[1]
@@ -84,13 +85,13 @@ def decoder_inputs(func: FuncOp, inputs: Sequence[Port], specs: Sequence[Variabl
     rank 4 whose batch and time are dynamic)."""
     index = {port.name: i for i, port in enumerate(inputs)}
     ranks = {port.name: len(port.shape) for port in inputs}
-    caches = [spec.name for spec in specs if not spec.hidden and len(spec.shape) == 4
-              and spec.shape[0] < 0 and spec.shape[TIME_AXIS] < 0]
+    caches = tuple(spec.name for spec in specs if not spec.hidden and len(spec.shape) == 4
+                   and spec.shape[0] < 0 and spec.shape[TIME_AXIS] < 0)
     if not caches or ranks.get(TOKENS) != 2 or ranks.get(MASK) != 2:
         return None
     positions = index.get(POSITIONS) if ranks.get(POSITIONS) == 2 else None
     return DecoderInputs(
-        index[TOKENS], index[MASK], positions, caches[0], _reader(func, index[MASK]),
+        index[TOKENS], index[MASK], positions, caches, _reader(func, index[MASK]),
         None if positions is None else _reader(func, positions))
 
 

@@ -7,7 +7,7 @@ module keeps (`cf.assert`, which IREE turns into a failed call, not an out-of-bo
   equal to the others' or 1 (a run-time broadcast);
 - `tosa.concat`: each dimension but the axis, when dynamic in one operand, equal in all;
 - a decoder step (`runtime.decoder`: `input_ids`, `attention_mask` and KV caches): before
-  the store of its first cache, the mask no longer than the stored value (the cached
+  the last store of its caches, the mask no longer than the longest stored value (the cached
   positions and the new ones; with the Gather that refuses a shorter one, the request can
   check the positions against the mask's length before the call).
 
@@ -211,21 +211,23 @@ def _layer_message(reader: Operation | None, what: str) -> str:
 
 
 def check_decoder_inputs(module: ModuleOp) -> None:
-    """Before the store of a decoder's first KV cache: its mask no longer than the stored
-    value along time (device `iree` checks the positions against the mask before the call:
-    no read-back)."""
+    """Before the last store of a decoder's KV caches: its mask no longer than the longest
+    stored value along time (device `iree` checks the positions against the mask before the
+    call: no read-back)."""
     specs = collect_specs(module)
     for func in module.body.block.ops:
         if not isinstance(func, FuncOp) or not func.body.blocks:
             continue
         decoder = decoder_inputs(func, input_ports(func), specs)
-        store = next((op for op in func.body.block.ops if isinstance(op, GlobalStoreOp)
-                      and op.global_name == (decoder.cache if decoder else None)), None)
-        if decoder is None or store is None:
+        stores = [op for op in func.body.block.ops if isinstance(op, GlobalStoreOp)
+                  and decoder is not None and op.global_name in decoder.caches]
+        if decoder is None or not stores:
             continue
-        b = _Builder(store, PatternRewriter(store))
+        b = _Builder(stores[-1], PatternRewriter(stores[-1]))
         args = func.body.block.args
-        end = b.dim(store.value, TIME_AXIS)
+        end = b.dim(stores[0].value, TIME_AXIS)
+        for store in stores[1:]:  # the longest (a sliding window may keep fewer)
+            end = b.add(arith.MaxUIOp(end, b.dim(store.value, TIME_AXIS)))
         mask = b.dim(args[decoder.mask], 1)
         b.add(cf.AssertOp(b.add(arith.CmpiOp(mask, end, "ule")), _layer_message(
             decoder.mask_reader, f"input '{MASK}' is longer than the state holds with the "
