@@ -36,6 +36,13 @@ runtimes alternately), peak resident memory (each runtime alone in a fresh subpr
 that one's peak does not hide the other's: after compiling, and through a 2048-token
 prefill), prefills of 128 and 2048 tokens, decode steps at past 128 / 512 / 2048 with the
 largest step over the median (a buffer regrown mid-run shows there).
+
+`--ab` measures what makes a call a transaction (docs/runtime.md "A failed call changes
+nothing"): one compiled model, two requests, one with the journal off
+(`VariableStore.transactions = False`), and on device `iree` (tiny only) the module compiled
+with and without `tosa-runtime-checks` / `mlprogram-stores-last`; the two alternate call by
+call (which goes first alternates too), and the median CPU time of `--steps` decode steps at
+each past is printed with the difference.
 """
 
 from __future__ import annotations
@@ -272,6 +279,70 @@ def small(xml: Path, repeats: int, steps: int) -> None:
     print(f"load average after: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
 
 
+def ab_calls(xml: Path, iree: bool) -> dict[str, tuple[Callable, Callable]]:
+    """Pairs of calls (with, without the transaction) per device."""
+    from functools import partial
+
+    import tosa_state
+    from tosa_state.devices import DEFAULT_PIPELINES, IREE
+    from tosa_state.devices.iree import IreeExecutable
+    from tosa_state.runtime.model import CompiledModel
+
+    def call_of(request: tosa_state.InferRequest) -> Callable:
+        def call(inputs: dict[str, np.ndarray] | None) -> np.ndarray:
+            if inputs is None:
+                request.reset_state()
+                return np.empty(0)
+            return request.infer(inputs)["logits"]
+        return call
+
+    compiled = tosa_state.compile_model(xml)
+    off = compiled.create_infer_request()
+    off.device_request.store.transactions = False
+    pairs = {"interpreter": (call_of(compiled.create_infer_request()), call_of(off))}
+    if iree:
+        checked = tosa_state.compile_model(xml, device="iree")
+        lowered = tosa_state.compile_model(xml, pipeline=DEFAULT_PIPELINES[IREE]).module
+        unchecked = CompiledModel(lowered, partial(IreeExecutable, transactions=False))
+        pairs["iree"] = (call_of(checked.create_infer_request()),
+                         call_of(unchecked.create_infer_request()))
+    return pairs
+
+
+def ab_cpu_ms(pair: tuple[Callable, Callable], past: int, steps: int
+              ) -> tuple[float, float]:
+    """Median CPU ms of a one-token step after `past` positions, with and without the
+    transaction, the two alternating (and which goes first)."""
+    tokens = prompt(1, past, seed=1)
+    next_token = []
+    for call in pair:
+        call(None)
+        next_token.append(call(step_inputs(tokens, 0))[:, -1:].argmax(-1))
+    samples: tuple[list[float], list[float]] = ([], [])
+    for step in range(steps):
+        for i in ((0, 1) if step % 2 == 0 else (1, 0)):
+            inputs = step_inputs(next_token[i], past + step)
+            start = time.process_time()
+            logits = pair[i](inputs)
+            samples[i].append(time.process_time() - start)
+            next_token[i] = logits[:, -1:].argmax(-1)
+    on, off = (1e3 * float(np.median(v)) for v in samples)
+    return on, off
+
+
+def ab(xml: Path, size: str, steps: int) -> None:
+    print(f"{size} Llama, the transaction's cost: median CPU ms of {steps} decode steps, "
+          f"with and without, alternating; load average before: "
+          f"{' '.join(f'{x:.1f}' for x in os.getloadavg())}")
+    pasts = (64, 512) if size == "tiny" else (128, 512)
+    for device, pair in ab_calls(xml, iree=size == "tiny").items():
+        for past in pasts:
+            on, off = ab_cpu_ms(pair, past, steps)
+            print(f"  {device:>11} past {past:>4}: {on:8.3f} vs {off:8.3f} ms "
+                  f"({100 * (on / off - 1):+.1f}%)")
+    print(f"load average after: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
+
+
 def main() -> int:
     import argparse
 
@@ -291,6 +362,8 @@ def main() -> int:
                         "(tiny; for a loaded machine)")
     parser.add_argument("--pasts", default=",".join(map(str, PASTS)),
                         help="past lengths of the decode rows (tiny)")
+    parser.add_argument("--ab", action="store_true",
+                        help="the transaction's cost: each device with and without it")
     parser.add_argument("--memory-of", help=argparse.SUPPRESS)  # the memory subprocess
     parser.add_argument("--xml", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--prefill", type=int, help=argparse.SUPPRESS)
@@ -306,6 +379,9 @@ def main() -> int:
               file=sys.stderr)
         return 1
     xml = export(["llama"], args.cache / "llm_exports", args.size)["llama"]
+    if args.ab:
+        ab(xml, args.size, args.steps)
+        return 0
     if args.size == "small":
         small(xml, args.repeats, args.steps)
         return 0

@@ -331,6 +331,28 @@ def test_bad_decode_steps_change_nothing(llama: Path, level: str) -> None:
     _interrupted_everywhere(request, twin, step, every=997)
 
 
+@pytest.mark.parametrize("level", DEVICES)
+def test_a_position_past_what_the_state_holds_changes_nothing(llama: Path, level: str) -> None:
+    """A mask longer than the cache and the new token, a position past them: the model's
+    graph would accept both (as OpenVINO does); the request refuses them (on device `iree`
+    the module asserts it, `tosa-runtime-checks`) with the interpreter's message naming the
+    input and the layer reading it, and the cache keeps its 5 positions."""
+    request, twin = _prompted(llama, level)
+    good = llm_models.step_inputs(np.array([[7]]), 5)
+    longer = {**good, "attention_mask": np.ones((1, 7), np.int64)}
+    assert re.search(r"error: layer id=\d+ name='[^']*' type='Convert' \(opset1\): input "
+                     r"'attention_mask' \(shape \[1, 7\]\) is longer than the state holds "
+                     r"with the new tokens: 5 cached and 1 new positions, 6 in all$",
+                     _refused(request, longer))
+    past = {**good, "position_ids": np.array([[6]], np.int64)}
+    assert re.search(r"error: layer id=\d+ name='[^']*' type='Unsqueeze' \(opset1\): input "
+                     r"'position_ids' has position 6, past what the state holds with the new "
+                     r"tokens: 5 cached and 1 new positions, 0 to 5$", _refused(request, past))
+    assert all(value.shape[2] == 5 for value in snapshot(request).values())
+    assert_no_op(request, twin, lambda: request.infer(
+        {**good, "position_ids": np.array([[1000]], np.int64)}), good)
+
+
 def test_a_failure_the_interpreter_does_not_reproduce_keeps_the_module_message() -> None:
     """Device `iree`'s failed call, explained (`devices/iree_checks.py`): a failed assertion
     that the interpreter's replay does not reproduce keeps the module's own message; any
@@ -356,3 +378,89 @@ func.func @main(%x: tensor<2xf32>) -> tensor<2xf32> {
         "acc.mlir:5:3: error: 'tosa.add' op operands do not broadcast to one shape")
     assert str(explain(RuntimeError("out of memory"), states, args)) == (
         "error: IREE failed to run 'main': out of memory")
+
+
+ACCUMULATE_THEN_GATHER = """
+tosa.variable @acc = dense<0.0> : tensor<1x4x2xf32>
+func.func @main(%x: tensor<1x4x2xf32>, %i: tensor<1x3xi32>) -> tensor<1x3x2xf32> {
+  %a = tosa.variable.read @acc : tensor<1x4x2xf32>
+  %s = tosa.add %a, %x : (tensor<1x4x2xf32>, tensor<1x4x2xf32>) -> tensor<1x4x2xf32>
+  tosa.variable.write @acc, %s : tensor<1x4x2xf32>
+  %g = tosa.gather %s, %i : (tensor<1x4x2xf32>, tensor<1x3xi32>) -> tensor<1x3x2xf32>
+  return %g : tensor<1x3x2xf32>
+}
+"""
+
+
+@pytest.mark.peers
+def test_a_call_failing_in_the_reference_model_changes_nothing(tosa_reference_tools: None,
+                                                               tmp_path: Path) -> None:
+    """Device `reference`: a gather index out of range fails inside the TOSA reference model
+    (its REQUIRE, in the graph after the variable's write); the error says so, and the state
+    is as before: the next call equals a twin's that never saw the failed one."""
+    path = tmp_path / "acc.mlir"
+    path.write_text(ACCUMULATE_THEN_GATHER)
+    compiled = ts.compile_model(path, device="reference")
+    request, twin = compiled.create_infer_request(), compiled.create_infer_request()
+    rng = np.random.default_rng(4)
+
+    def inputs(*indices: int) -> list[np.ndarray]:
+        return [rng.standard_normal((1, 4, 2)).astype(np.float32),
+                np.array([indices], np.int32)]
+
+    for call in (inputs(0, 1, 3), inputs(3, 2, 1)):
+        request.infer(call)
+        twin.infer(call)
+    before = snapshot(request)
+    message = _refused(request, inputs(0, 4, 1))
+    assert message.startswith("error: the TOSA reference model failed on 'main'"), message
+    assert "OpGather: index(0, 1)=4 exceed valid range" in message, message
+    assert_same_state(before, snapshot(request))
+    assert_no_op(request, twin, lambda: request.infer(inputs(-1, 0, 0)), inputs(2, 2, 0))
+
+
+WRITE_IN_A_BRANCH = """
+tosa.variable @acc = dense<0.0> : tensor<1x4x2xf32>
+func.func @main(%x: tensor<1x4x2xf32>, %n: tensor<i32>, %i: tensor<1x3xi32>)
+    -> tensor<1x3x2xf32> {
+  %zero = "tosa.const"() <{values = dense<0> : tensor<i32>}> : () -> tensor<i32>
+  %c = tosa.greater %n, %zero : (tensor<i32>, tensor<i32>) -> tensor<i1>
+  %a = tosa.variable.read @acc : tensor<1x4x2xf32>
+  %s = tosa.add %a, %x : (tensor<1x4x2xf32>, tensor<1x4x2xf32>) -> tensor<1x4x2xf32>
+  %r = tosa.cond_if %c (%v = %s) : tensor<i1> (tensor<1x4x2xf32>) -> tensor<1x4x2xf32> {
+  ^bb0(%v: tensor<1x4x2xf32>):
+    tosa.variable.write @acc, %v : tensor<1x4x2xf32>
+    tosa.yield %v : tensor<1x4x2xf32>
+  } else {
+  ^bb0(%v: tensor<1x4x2xf32>):
+    tosa.yield %v : tensor<1x4x2xf32>
+  }
+  %g = tosa.gather %r, %i : (tensor<1x4x2xf32>, tensor<1x3xi32>) -> tensor<1x3x2xf32>
+  return %g : tensor<1x3x2xf32>
+}
+"""
+
+
+@pytest.mark.parametrize("level", DEVICES)
+def test_a_failure_after_a_write_in_a_branch_changes_nothing(level: str, tmp_path: Path) -> None:
+    """A variable written inside a `tosa.cond_if` branch, then a gather out of range: the
+    call is refused and the variable keeps its value (on device `iree` the branch's store is
+    made a result of the `cond_if` and moved last, `mlprogram-stores-last`)."""
+    path = tmp_path / "branch.mlir"
+    path.write_text(WRITE_IN_A_BRANCH)
+    request, twin = _pair(path, level)
+    rng = np.random.default_rng(5)
+
+    def inputs(write: bool, *indices: int) -> list[np.ndarray]:
+        return [rng.standard_normal((1, 4, 2)).astype(np.float32),
+                np.array(1 if write else 0, np.int32), np.array([indices], np.int32)]
+
+    for call in (inputs(True, 0, 1, 3), inputs(False, 3, 2, 1), inputs(True, 2, 2, 0)):
+        request.infer(call)
+        twin.infer(call)
+    before = snapshot(request)
+    message = _refused(request, inputs(True, 0, 4, 1))
+    assert "'tosa.gather' op: input 'i' [4] is out of range" in message, message
+    assert_same_state(before, snapshot(request))
+    assert_no_op(request, twin, lambda: request.infer(inputs(True, 1, -1, 0)),
+                 inputs(True, 3, 0, 0))

@@ -12,6 +12,8 @@ from tosa_state.interpreter.functions import all_functions, make_interpreter
 from tosa_state.interpreter.plan import FunctionPlan, ModulePlan
 from tosa_state.interpreter.state import VariableStore
 from tosa_state.interpreter.tosa_variables import attach_store
+from tosa_state.runtime.decoder import TIME_AXIS, decoder_inputs
+from tosa_state.runtime.ports import input_ports
 from tosa_state.runtime.variables import VariableSpec, collect_specs
 from tosa_state.signature import select_entry
 
@@ -31,7 +33,9 @@ class InterpreterExecutable:
         compile_time = make_interpreter(module, self.functions)
         attach_store(compile_time, VariableStore(self.specs))
         self.plans = ModulePlan(module, compile_time)
-        self.plan: FunctionPlan = self.plans.plan(select_entry(module, entry).sym_name.data)
+        func = select_entry(module, entry)
+        self.plan: FunctionPlan = self.plans.plan(func.sym_name.data)
+        self.decoder = decoder_inputs(func, input_ports(func), self.specs)
 
     def create_request(self) -> InterpreterRequest:
         return InterpreterRequest(self)
@@ -46,9 +50,14 @@ class InterpreterRequest:
         attach_store(self.interpreter, self.store)
         self.plan = executable.plan
         self.plans = executable.plans
+        self.decoder = executable.decoder
 
     def run(self, args: list[Any]) -> list[np.ndarray]:
-        """One call on checked inputs; the results are copies."""
+        """One call on checked inputs (a decoder's against its cache:
+        `runtime.decoder`); the results are copies."""
+        if (decoder := self.decoder) is not None:
+            lengths = [self.store.length(name, TIME_AXIS) for name in decoder.caches]
+            decoder.check(args, max((n for n in lengths if n is not None), default=None))
         return self._run(self.plan, args)
 
     def run_entry(self, entry: str, args: list[Any]) -> list[np.ndarray]:

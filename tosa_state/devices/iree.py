@@ -29,6 +29,7 @@ from tosa_state.diagnostics import InferenceError, TosaStateError
 from tosa_state.dialects.ml_program import GlobalOp
 from tosa_state.dialects.tosa.variables import VariableOp
 from tosa_state.printing import LargeConstants, Spelling, print_module
+from tosa_state.runtime.decoder import POSITIONS, decoder_inputs
 from tosa_state.runtime.ports import Port, input_ports, output_ports
 from tosa_state.runtime.variables import VariableSpec, collect_specs
 from tosa_state.signature import select_entry
@@ -64,8 +65,15 @@ def _runtime() -> tuple[Any, Any]:
     return rt, rt.Config("local-sync")
 
 
-def prepare_module(module: ModuleOp) -> str:
-    """Make `module` (at the `ml_program` level) IREE input, in place; its text."""
+UNCHECKED_LEGALIZATION = IREE_LEGALIZATION.replace("tosa-runtime-checks,", "").replace(
+    ",mlprogram-stores-last", "")
+"""`IREE_LEGALIZATION` without the checks and the stores moved last (a failed call may
+change the state): only to measure what they cost (`benchmarks/llm_decode.py --ab`)."""
+
+
+def prepare_module(module: ModuleOp, transactions: bool = True) -> str:
+    """Make `module` (at the `ml_program` level) IREE input, in place; its text
+    (`transactions=False`: `UNCHECKED_LEGALIZATION`)."""
     leftovers = [op.name for op in module.body.block.ops
                  if not isinstance(op, GlobalOp) and op.name.startswith(("memref.", "tosa.var"))]
     if leftovers or any(isinstance(op, VariableOp) for op in module.body.block.ops):
@@ -74,7 +82,8 @@ def prepare_module(module: ModuleOp) -> str:
             f"(tosa-to-mlprogram), not '{leftovers[0] if leftovers else 'tosa.variable'}'; "
             "end the pipeline with tosa-to-mlprogram"
         )
-    apply_pipeline(make_context(), module, IREE_LEGALIZATION)
+    apply_pipeline(make_context(), module,
+                   IREE_LEGALIZATION if transactions else UNCHECKED_LEGALIZATION)
     return print_module(module, spelling=Spelling.UPSTREAM,
                         large=LargeConstants(resources_over=RESOURCES_OVER))
 
@@ -87,16 +96,20 @@ class IreeExecutable:
 
     def __init__(self, module: ModuleOp, entry: str | None = None,
                  flags: Sequence[str] = DEFAULT_FLAGS,
-                 describe: Callable[[str], None] | None = None, also: Sequence[str] = ()):
-        """`also`: other functions of the module that requests run (`run_entry`)."""
-        self.entry = select_entry(module, entry).sym_name.data
+                 describe: Callable[[str], None] | None = None, also: Sequence[str] = (),
+                 transactions: bool = True):
+        """`also`: other functions of the module that requests run (`run_entry`);
+        `transactions=False` only to measure what the checks cost."""
+        func = select_entry(module, entry)
+        self.entry = func.sym_name.data
         entries = (self.entry, *also)
         self.ports = {name: _ports(module, name) for name in entries}
         self.inputs, self.outputs = self.ports[self.entry]
         self.specs = tuple(collect_specs(module))
         self.flags = tuple(flags)
         self.explain = FailureExplainer(module, self.entry)
-        text = prepare_module(module)
+        self.decoder = decoder_inputs(func, self.inputs, self.specs)
+        text = prepare_module(module, transactions)
         # their types after tosa-demote-i64
         self.device_ports = {name: _ports(module, name) for name in entries}
         self.device_specs = {spec.name: spec for spec in collect_specs(module)}
@@ -137,7 +150,7 @@ class IreeStore:
         array = np.asarray(value)
         self.specs[name].check(array, "the new state")
         value = to_device(array, self._device_dtypes[name], f"the new state of '{name}'")
-        self._call(SET + name, np.ascontiguousarray(value))
+        self._call(SET + name, np.asarray(value, order="C"))  # 0-D stays 0-D
 
     def states(self) -> list[tuple[VariableSpec, np.ndarray | None]]:
         """Each variable and its value (`None` while its initial value is pending)."""
@@ -186,6 +199,7 @@ class IreeRequest:
         functions = self.context.modules[executable.vm_module.name]
         self.store = IreeStore(functions, executable.specs, executable.device_specs)
         self.explain = executable.explain
+        self.decoder = executable.decoder
         self.calls = {name: _Call(rt, config.device, self.context.vm_context,
                                   executable.vm_module.lookup_function(name),
                                   executable.ports[name], executable.device_ports[name])
@@ -193,6 +207,15 @@ class IreeRequest:
         self.call = self.calls[self.entry]
 
     def run(self, args: list[Any]) -> list[np.ndarray]:
+        decoder = self.decoder
+        if decoder is not None and decoder.positions is not None:
+            # the module asserts the mask no longer than the cache and the new tokens, its
+            # Gather no shorter: a position must then be within the mask (the message: the
+            # interpreter's, for the call as it is)
+            positions = args[decoder.positions]
+            if positions.size and positions.max() >= args[decoder.mask].shape[1]:
+                raise self.explain.replayed(self.store.states(), args,
+                                            f"error: input '{POSITIONS}' is out of range")
         try:
             return self.call(args)
         except (RuntimeError, ValueError) as error:  # the state is as before the call
@@ -231,11 +254,10 @@ class _Call:
         rt = self._rt
         inputs = rt.VmVariantList(len(args))
         for array, (name, dtype, element_type) in zip(args, self._inputs, strict=True):
+            buffer = np.asarray(to_device(array, dtype, f"input '{name}'"), order="C")  # 0-D too
             inputs.push_ref(self._allocator.allocate_buffer_copy(
                 memory_type=rt.MemoryType.DEVICE_LOCAL, allowed_usage=rt.BufferUsage.DEFAULT,
-                device=self._device,
-                buffer=np.ascontiguousarray(to_device(array, dtype, f"input '{name}'")),
-                element_type=element_type))
+                device=self._device, buffer=buffer, element_type=element_type))
         results = rt.VmVariantList(len(self._outputs))
         self._vm_context.invoke(self._function, inputs, results)
         values = []

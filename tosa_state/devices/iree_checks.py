@@ -42,11 +42,16 @@ class FailureExplainer:
         if found is None:
             return InferenceError(f"error: IREE failed to run '{entry or self._entry}': "
                                   f"{error}")
+        return self.replayed(states, args, found.group(1), entry)
+
+    def replayed(self, states: Sequence[tuple[VariableSpec, Any]], args: list[np.ndarray],
+                 otherwise: str, entry: str | None = None) -> TosaStateError:
+        """The interpreter's error for the call (`otherwise` when it runs it fine)."""
         try:
             self._rerun(states, args, entry or self._entry)
         except TosaStateError as interpreter_error:
             return interpreter_error
-        return InferenceError(found.group(1))
+        return InferenceError(otherwise)
 
     def _rerun(self, states: Sequence[tuple[VariableSpec, Any]], args: list[np.ndarray],
                entry: str) -> None:

@@ -13,9 +13,8 @@ that dereferences it, in the request that runs it: it always reaches the current
 
 - `memref.copy` into a `GlobalRef` writes the state in place (`VariableStore.write_in_place`):
   every alias of the buffer sees the new value, exactly as in compiled code; a copy into a
-  subview of a variable's array journals what it overwrites of the value
-  (`VariableStore.note_view` / `guard_view`: nothing for an append), so that a failed call
-  is undone;
+  view of a variable's buffer that overlaps its value journals the value first
+  (`VariableStore.guard_view`: nothing for an append), so that a failed call is undone;
 - `memref.copy` of a buffer onto itself (the same memory, shape and strides: the corner of a
   growing variable's buffer appended to in place) copies nothing;
 - `memref.subview` and `tensor.extract_slice` are numpy views (no copy);
@@ -122,28 +121,6 @@ def _window_kernel(op: memref.SubviewOp | ExtractSliceOp) -> Callable[..., np.nd
     return window
 
 
-@per_op
-def _subview_kernel(op: memref.SubviewOp) -> Callable[..., np.ndarray]:
-    """`_window_kernel` of a subview, noted by the request's journal while a call runs
-    (`VariableStore.note_view`): a copy into it may change a variable in place."""
-    window = _window_kernel(op)
-    offsets, sizes, strides, holes = _window_layout(op)
-
-    def subview(store: VariableStore, source: np.ndarray, *dynamic: int) -> np.ndarray:
-        view = window(source, *dynamic)
-        if store.journals(source):
-            if not holes:
-                store.note_view(source, view, offsets, sizes, strides)
-                return view
-            columns = ([*offsets], [*sizes], [*strides])
-            for (c, d), value in zip(holes, dynamic, strict=True):
-                columns[c][d] = value
-            store.note_view(source, view, *columns)
-        return view
-
-    return subview
-
-
 def _to_tensor(store: VariableStore, buffer: GlobalRef | np.ndarray) -> np.ndarray:
     """The array a memref value denotes: a global's current buffer, or the array itself."""
     return store.read(buffer.name) if type(buffer) is GlobalRef else buffer
@@ -201,13 +178,11 @@ def _plan_store_kernel(op: Operation) -> Callable[..., Any] | None:
         return _copy
     if isinstance(op, ToTensorOp):
         return _to_tensor
-    if isinstance(op, memref.SubviewOp):
-        return _subview_kernel(op)
     return None
 
 
 def _plan_kernel(op: Operation) -> Callable[..., Any] | None:
-    if isinstance(op, ExtractSliceOp):
+    if isinstance(op, ExtractSliceOp | memref.SubviewOp):
         return _window_kernel(op)
     return None
 
@@ -261,7 +236,7 @@ class MemRefFunctions(InterpreterFunctions):
 
     @impl(memref.SubviewOp)
     def run_subview(self, interpreter: Interpreter, op: memref.SubviewOp, args: PythonValues):
-        return (_subview_kernel(op)(variable_store(interpreter), *args),)
+        return (_window_kernel(op)(*args),)
 
     @impl(ExtractSliceOp)
     def run_extract_slice(

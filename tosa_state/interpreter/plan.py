@@ -184,7 +184,7 @@ class FunctionPlan:
         from tosa_state.interpreter.tosa_variables import attached_store
 
         store = attached_store(interpreter)  # a call of a request's entry is a transaction
-        if store is None:  # no request, no state to keep
+        if store is None or not store.transactions:  # no request, no state to keep
             return self._call(interpreter, args)
         store.begin()
         try:

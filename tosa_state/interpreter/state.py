@@ -11,15 +11,15 @@ journals what each change replaces, so that a call that raises (any exception, a
 `KeyboardInterrupt` too) leaves every slot as it was. Replacing a slot's array journals the
 old array (no copy); a write that adopts `concat(old, new...)` journals where the old value
 is within the new one (a prefix: no copy, and the old value is let go as before); a change
-in place journals a copy of what it overwrites: a small global, or the part of a dynamic
-variable's buffer within its old lengths (none for an append, which writes after them:
-`note_view` finds the part where the plan takes a subview, `guard_view` copies it before the
-change).
+in place journals a copy of what it overwrites: a small global, or the value of a dynamic
+variable within its buffer (its old lengths) when a copy into the buffer overlaps it
+(`guard_view`; none for an append, which writes after the old lengths: restoring the sizes
+global undoes it).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -67,13 +67,17 @@ class VariableStore:
         """While a call runs: the parts of dynamic variables' buffers overwritten in place,
         as they were (buffer, where, copy), oldest first."""
         self._buffers: dict[int, str] | None = None
-        """While a call runs, once a view needs it: the dynamic variables by the id of their
-        buffer as the call started (`journals`)."""
-        self._extents: dict[str, list[int]] = {}
-        """While a call runs: `_used` of each dynamic variable it has asked for."""
-        self._views: dict[int, tuple[np.ndarray, np.ndarray, tuple[slice, ...]]] = {}
-        """While a call runs: the views of variables' arrays (`note_view`), by id: the view
-        (kept alive, so that its id stays its own), the array, the part of the value."""
+        """While a call runs, once `guard_view` needs it: the dynamic variables by the id of
+        their buffer as the call started."""
+        self._dynamic: dict[str, tuple[int, ...]] = {
+            name: tuple(i for i, d in enumerate(self.specs[name].shape) if d < 0)
+            for name in self.sizes}
+        """The dynamic axes of each dynamic variable (memref level)."""
+        self._saved: set[str] = set()
+        """While a call runs: the dynamic variables whose value `_regions` holds."""
+        self.transactions = True
+        """Whether a call is a transaction (`False` only to measure what the journal costs:
+        `benchmarks/llm_decode.py --ab`)."""
         self.reset()
 
     # -- transactions ------------------------------------------------------------------
@@ -81,21 +85,20 @@ class VariableStore:
     def begin(self) -> None:
         """Start journaling: a call starts."""
         self._old, self._buffers = {}, None
-        self._regions.clear()
-        self._views.clear()
-        self._extents.clear()
+        if self._regions or self._saved:
+            self._regions.clear()
+            self._saved.clear()
 
     def commit(self) -> None:
         """The call completed: keep its changes, let the journal go."""
         self._old = self._buffers = None
-        self._regions.clear()
-        self._views.clear()
+        if self._regions:
+            self._regions.clear()
 
     def rollback(self) -> None:
         """The call failed: every slot back to what it held at `begin`."""
         old, regions = self._old or {}, self._regions
         self._old = self._buffers = None
-        self._views.clear()
         for buffer, where, saved in reversed(regions):
             buffer[where] = saved
         regions.clear()
@@ -110,71 +113,35 @@ class VariableStore:
             value = self.values[name]
             old[name] = value.copy() if copy and value is not None else value
 
-    def journals(self, source: np.ndarray) -> bool:
-        """Whether a view of `source` is to be noted (`note_view`): a call runs and `source`
-        is a dynamic variable's buffer as the call started, or a view noted before."""
-        if self._old is None:
-            return False
-        if self._buffers is None:  # once a call
-            self._buffers = {id(b): n for n in self.sizes
-                             if isinstance(b := self._before(n), np.ndarray)}
-        return id(source) in self._buffers or id(source) in self._views
-
-    def note_view(self, source: np.ndarray, view: np.ndarray, offsets: Sequence[int],
-                  sizes: Sequence[int], strides: Sequence[int]) -> None:
-        """`view` is `source[offset:offset + size * stride:stride, ...]` (a `memref.subview`)
-        of a buffer `journals` accepts: remember the part of it that lies within the
-        variable's value as the call started (within its old lengths), for `guard_view`. A
-        view of such a view gets its parent's part (more than it may cover, never less)."""
-        noted = self._views.get(id(source))
-        if noted is not None and noted[0] is source:
-            self._views[id(view)] = (view, noted[1], noted[2])
-            return
-        name = self._buffers.get(id(source)) if self._buffers is not None else None
-        if name is None or self._before(name) is not source:
-            return
-        where = []
-        for offset, size, stride, used in zip(offsets, sizes, strides, self._used(name),
-                                              strict=True):
-            end = min(offset + size if stride == 1 else used, used)
-            if end <= offset:
-                return  # past the value (an append's new rows): nothing of it is in view
-            where.append(slice(offset, end))
-        self._views[id(view)] = (view, source, tuple(where))
-
     def guard_view(self, target: np.ndarray) -> None:
-        """Journal what of a variable's value (as the call started) a change in place of
-        `target` will overwrite: the part `note_view` found, or the whole value when
-        `target` is a dynamic variable's buffer itself. (A static variable changes in place
-        only through `write_in_place` and `mutable`, which journal it.)"""
-        if self._old is None:
-            return
-        noted = self._views.get(id(target))
-        if noted is not None and noted[0] is target:
-            _, buffer, where = noted
-        elif target.base is None and self.journals(target) \
-                and (name := self._buffers.get(id(target))) is not None \
-                and self._before(name) is target:  # type: ignore[union-attr]
-            buffer, where = target, tuple(slice(0, n) for n in self._used(name))
-        else:
-            return
-        self._regions.append((buffer, where, buffer[where].copy()))
-
-    def _used(self, name: str) -> list[int]:
-        """The extent of dynamic variable `name`'s value in its buffer as the call started:
-        its lengths where its dimensions are dynamic, the buffer's shape elsewhere (worked
-        out once a call)."""
-        if (used := self._extents.get(name)) is None:
-            lengths = iter(np.asarray(self._before(self.sizes[name].name)).tolist())
-            used = self._extents[name] = [
-                next(lengths) if d < 0 else n
-                for d, n in zip(self.specs[name].shape, self._before(name).shape, strict=True)]
-        return used
-
-    def _before(self, name: str) -> Any:
-        """Slot `name`'s array as the call started."""
+        """Journal what a change in place of `target` (a `memref.copy` or element store into
+        it) may overwrite of a dynamic variable's value as the call started: when `target`
+        is (a view of) that variable's buffer and shares memory with the value (within its
+        old lengths), a copy of the whole value, once a call. An append writes after the old
+        lengths and saves nothing (the lengths themselves are journaled with the sizes
+        global). A static variable changes in place only through `write_in_place` and
+        `mutable`, which journal it."""
         old = self._old
-        return old[name] if old is not None and name in old else self.values[name]
+        if old is None:
+            return
+        base = target.base
+        if base is None:
+            base = target
+        if (buffers := self._buffers) is None:  # once a call (the arrays are alive: ids hold)
+            values = self.values
+            buffers = self._buffers = {id(old.get(n, values[n])): n for n in self.sizes}
+        name = buffers.get(id(base))
+        if name is None or name in self._saved:
+            return
+        where = [slice(None)] * base.ndim
+        sizes = self.sizes[name].name
+        lengths = (old[sizes] if sizes in old else self.values[sizes]).tolist()
+        for axis, length in zip(self._dynamic[name], lengths, strict=False):  # then capacities
+            where[axis] = slice(0, length)
+        value = base[tuple(where)]
+        if target is base or np.shares_memory(target, value):
+            self._saved.add(name)
+            self._regions.append((base, tuple(where), value.copy()))
 
     def reset(self, name: str | None = None) -> None:
         """Back to the initial value (every variable, or just `name` and its companions:
@@ -186,6 +153,18 @@ class VariableStore:
             specs = (*specs, self.sizes[name])
         for spec in specs:
             self.values[spec.name] = None if spec.initial is None else spec.initial.copy()
+
+    def length(self, name: str, axis: int) -> int | None:
+        """How long dynamic variable `name`'s value is along `axis` (its sizes global at the
+        memref level); `None` while its computed initial value is pending."""
+        if (flag := self.flags.get(name)) is not None:
+            done = self.values[flag.name]
+            if not (bool(done) if done.ndim == 0 else done.all()):  # bool(): ~50x faster
+                return None
+        if (sizes := self.sizes.get(name)) is not None:
+            return int(self.values[sizes.name][self._dynamic[name].index(axis)])
+        value = self.values[name]
+        return None if value is None else value.shape[axis]
 
     def read(self, name: str) -> np.ndarray:
         """The current value itself (callers never mutate it; only `write_in_place`

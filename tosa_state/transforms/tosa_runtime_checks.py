@@ -5,7 +5,11 @@ module keeps (`cf.assert`, which IREE turns into a failed call, not an out-of-bo
   range, a token beyond the vocabulary, an attention mask shorter than the cache;
 - an elementwise op of several operands: each dimension that is dynamic in one of them
   equal to the others' or 1 (a run-time broadcast);
-- `tosa.concat`: each dimension but the axis, when dynamic in one operand, equal in all.
+- `tosa.concat`: each dimension but the axis, when dynamic in one operand, equal in all;
+- a decoder step (`runtime.decoder`: `input_ids`, `attention_mask` and KV caches): before
+  the last store of its caches, the mask no longer than the longest stored value (the cached
+  positions and the new ones; with the Gather that refuses a shorter one, the request can
+  check the positions against the mask's length before the call).
 
 The message of each is the op's location and layer (`file:line:col: error: layer ...:`)
 and what failed; device `iree` replays a failed call on the interpreter for its exact
@@ -48,6 +52,7 @@ from xdsl.dialects.builtin import (
     UnitAttr,
     i32,
 )
+from xdsl.dialects.func import FuncOp
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
@@ -60,12 +65,16 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import InsertPoint
 
 from tosa_state.diagnostics import describe_layer, error_at
+from tosa_state.dialects.ml_program import GlobalStoreOp
 from tosa_state.dialects.tosa.data_layout import ConcatOp
 from tosa_state.dialects.tosa.elementwise_base import TosaElementwiseOperation
 from tosa_state.dialects.tosa.reduction import ReduceMaxOp, ReduceMinOp
 from tosa_state.dialects.tosa.scatter_gather import GatherOp
 from tosa_state.dialects.tosa.tensor import ConstShapeOp
 from tosa_state.dialects.tosa_state import CheckCapacityOp
+from tosa_state.runtime.decoder import MASK, TIME_AXIS, decoder_inputs
+from tosa_state.runtime.ports import input_ports
+from tosa_state.runtime.variables import collect_specs
 from tosa_state.transforms.tosa_static_state import StaticStateError
 
 CHECKED = "tosa_state.checked"
@@ -225,6 +234,35 @@ class CheckCapacity(RewritePattern):
         rewriter.erase(op)
 
 
+def _layer_message(reader: Operation | None, what: str) -> str:
+    layer = describe_layer(reader) if reader is not None else None
+    return error_at(reader, f"{layer}: {what}" if layer else what)
+
+
+def check_decoder_inputs(module: ModuleOp) -> None:
+    """Before the last store of a decoder's KV caches: its mask no longer than the longest
+    stored value along time (device `iree` checks the positions against the mask before the
+    call: no read-back)."""
+    specs = collect_specs(module)
+    for func in module.body.block.ops:
+        if not isinstance(func, FuncOp) or not func.body.blocks:
+            continue
+        decoder = decoder_inputs(func, input_ports(func), specs)
+        stores = [op for op in func.body.block.ops if isinstance(op, GlobalStoreOp)
+                  and decoder is not None and op.global_name in decoder.caches]
+        if decoder is None or not stores:
+            continue
+        b = _Builder(stores[-1], PatternRewriter(stores[-1]))
+        args = func.body.block.args
+        end = b.dim(stores[0].value, TIME_AXIS)
+        for store in stores[1:]:  # the longest (a sliding window may keep fewer)
+            end = b.add(arith.MaxUIOp(end, b.dim(store.value, TIME_AXIS)))
+        mask = b.dim(args[decoder.mask], 1)
+        b.add(cf.AssertOp(b.add(arith.CmpiOp(mask, end, "ule")), _layer_message(
+            decoder.mask_reader, f"input '{MASK}' is longer than the state holds with the "
+            "new tokens")))
+
+
 @dataclass(frozen=True)
 class TosaRuntimeChecksPass(ModulePass):
     """Asserts, before each gather, broadcast and concat, what the interpreter checks when it
@@ -240,6 +278,7 @@ class TosaRuntimeChecksPass(ModulePass):
         ).rewrite_module(op)
         for inner in op.walk():
             inner.attributes.pop(CHECKED, None)
+        check_decoder_inputs(op)
 
 
 __all__ = ["CHECKED", "TosaRuntimeChecksPass", "message"]
