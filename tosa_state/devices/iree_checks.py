@@ -63,7 +63,10 @@ class FailureExplainer:
         for spec, value in states:
             if value is not None:
                 request.store.set_checked(spec.name, value)
-        request.run_entry(entry, args)
+        if entry == self._entry:  # its checks of a decoder's inputs too
+            request.run(args)
+        else:
+            request.run_entry(entry, args)
 
 
 __all__ = ["FailureExplainer"]
