@@ -1,0 +1,53 @@
+// RUN: tosa-state-opt %s -p 'tosa-static-state{capacity=8}' | filecheck %s
+
+// A model with no position_ids (bart's learned positions, whisper's): it computes its
+// positions as a Range [past, past + n) of the conversion's table from the past's length, and
+// compares them with the keys' indices [0, past + n) for its causal mask. The kept past is
+// taken where the past is read (the new rows' count is known there from the shapes: here
+// dim 1 of %x, which the new rows get through the add), so every reader of the past's length
+// sees N - n; the positions then count from the count (minus N - n - count) where they
+// index the learned table, and stay in the layout's indices where the causal mask compares
+// them with the keys' (N - n + i admits the valid past, the empty rows that the attention
+// mask masks, and the new rows up to i).
+
+// CHECK:       %[[PAST:.*]] = tosa.variable.read @k : tensor<1x8x4xf32>
+// CHECK-NEXT:  %[[HELD:.*]] = tosa.variable.read @k__count : tensor<1xf32>
+// CHECK-NEXT:  %[[COUNT:.*]] = tosa.cast %[[HELD]] : (tensor<1xf32>) -> tensor<1xi32>
+// CHECK-NEXT:  %[[ROWS:.*]] = tosa.dim %x {axis = 1 : i32}
+// CHECK-NEXT:  tosa_state.check_capacity %[[COUNT]], %[[ROWS]] {variable = "k", capacity = 8 : i64}
+// CHECK:       %[[KEPT_ROWS:.*]] = tosa.sub_shape %{{.*}}, %[[ROWS]]
+// CHECK:       %[[KEPT:.*]] = tosa.slice %[[PAST]], %{{.*}}, %{{.*}} : (tensor<1x8x4xf32>, !tosa.shape<3>, !tosa.shape<3>) -> tensor<1x?x4xf32>
+// CHECK-NEXT:  %[[P:.*]] = tosa.dim %[[KEPT]] {axis = 1 : i32}
+// CHECK:       %[[Q:.*]] = tosa.slice %[[TABLE:.*]], %[[P]], %[[N:.*]] : (tensor<12xi32>, !tosa.shape<1>, !tosa.shape<1>) -> tensor<?xi32>
+// CHECK:       %[[KEPT_TENSOR:.*]] = tosa.reduce_sum
+// CHECK-NEXT:  %[[OFFSET:.*]] = tosa.sub %[[KEPT_TENSOR]], %[[COUNT]] : (tensor<1xi32>, tensor<1xi32>) -> tensor<1xi32>
+// CHECK-NEXT:  %[[FROM_COUNT:.*]] = tosa.sub %[[Q]], %[[OFFSET]] : (tensor<?xi32>, tensor<1xi32>) -> tensor<?xi32>
+// CHECK:       %[[Q2:.*]] = tosa.reshape %[[Q]], %{{.*}} : (tensor<?xi32>, !tosa.shape<2>) -> tensor<?x1xi32>
+// CHECK:       tosa.greater_equal %[[Q2]], %{{.*}}
+// CHECK:       %[[AT:.*]] = tosa.reshape %[[FROM_COUNT]], %{{.*}} : (tensor<?xi32>, !tosa.shape<2>) -> tensor<1x?xi32>
+// CHECK-NEXT:  tosa.gather %{{.*}}, %[[AT]]
+// CHECK:       tosa.concat %[[KEPT]], %new {axis = 1 : i32}
+// CHECK:       tosa.variable.write @k, %{{.*}} : tensor<1x8x4xf32>
+tosa.variable @k : tensor<1x?x4xf32>
+func.func @main(%x: tensor<1x?x4xf32>) -> (tensor<?x?xi1>, tensor<1x?x4xf32>) {
+  %past = tosa.variable.read @k : tensor<1x?x4xf32>
+  %p = tosa.dim %past {axis = 1 : i32} : (tensor<1x?x4xf32>) -> !tosa.shape<1>
+  %n = tosa.dim %x {axis = 1 : i32} : (tensor<1x?x4xf32>) -> !tosa.shape<1>
+  %end = tosa.add_shape %p, %n : (!tosa.shape<1>, !tosa.shape<1>) -> !tosa.shape<1>
+  %table = "tosa.const"() <{values = dense<[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]> : tensor<12xi32>}> : () -> tensor<12xi32>
+  %zero = tosa.const_shape {values = dense<0> : tensor<1xindex>} : () -> !tosa.shape<1>
+  %q = tosa.slice %table, %p, %n : (tensor<12xi32>, !tosa.shape<1>, !tosa.shape<1>) -> tensor<?xi32>
+  %keys = tosa.slice %table, %zero, %end : (tensor<12xi32>, !tosa.shape<1>, !tosa.shape<1>) -> tensor<?xi32>
+  %column = tosa.const_shape {values = dense<[-1, 1]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %row = tosa.const_shape {values = dense<[1, -1]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %q2 = tosa.reshape %q, %column : (tensor<?xi32>, !tosa.shape<2>) -> tensor<?x1xi32>
+  %k2 = tosa.reshape %keys, %row : (tensor<?xi32>, !tosa.shape<2>) -> tensor<1x?xi32>
+  %causal = tosa.greater_equal %q2, %k2 : (tensor<?x1xi32>, tensor<1x?xi32>) -> tensor<?x?xi1>
+  %learned = "tosa.const"() <{values = dense<1.0> : tensor<1x12x4xf32>}> : () -> tensor<1x12x4xf32>
+  %at = tosa.reshape %q, %row : (tensor<?xi32>, !tosa.shape<2>) -> tensor<1x?xi32>
+  %embedded = tosa.gather %learned, %at : (tensor<1x12x4xf32>, tensor<1x?xi32>) -> tensor<1x?x4xf32>
+  %new = tosa.add %x, %embedded : (tensor<1x?x4xf32>, tensor<1x?x4xf32>) -> tensor<1x?x4xf32>
+  %all = tosa.concat %past, %new {axis = 1 : i32} : (tensor<1x?x4xf32>, tensor<1x?x4xf32>) -> tensor<1x?x4xf32>
+  tosa.variable.write @k, %all : tensor<1x?x4xf32>
+  func.return %causal, %all : tensor<?x?xi1>, tensor<1x?x4xf32>
+}
