@@ -33,6 +33,16 @@ an init computed at run time, OpenVINO's ReadValue-with-init, starts from that i
 to N) keep working. A call that would need more than N rows fails at the check, before any
 state is written. Other dynamic dims stay as they are (`specialize-input-shapes` fixes
 them).
+
+Where the shapes give `n` where the past is computed (`new` is usually computed later, from
+the positions: `n` is followed back through reshapes, transposes, elementwise ops and
+matmuls to a dim known there), the check and the kept slice stand right after the past, and
+every reader of the past sees the kept `N - n` rows. A model that takes no `position_ids`
+computes its positions as a Range `[past, past + n)` from the past's length (a slice of
+the conversion's table `[0, 1, ...)` starting at `tosa.dim` of the past): that Range
+counts from the count (`- (N - n - count)`) at its uses, except where it is compared with
+another computed value within a few ops (the causal mask, which stays in the layout's
+indices); learned, sinusoidal and rotary positions then continue from the count.
 """
 
 from __future__ import annotations
