@@ -359,7 +359,10 @@ def _early_rows(past: SSAValue, new: SSAValue, axis: int
             return value.owner is block
         return value.owner in order and order[value.owner] <= limit
 
-    rows = _Sizes(dominates).dim(new, axis)
+    try:
+        rows = _Sizes(dominates).dim(new, axis)
+    except RecursionError:  # too far back: the check stays at the concat
+        return None
     return None if rows is None else (owner.next_op, rows)
 
 
