@@ -412,7 +412,7 @@ class _Sizes:
         """Entry `index` of the `!tosa.shape` value `shape`."""
         op = shape.owner
         if isinstance(op, ConstShapeOp):
-            value = op.shape_values()[index]
+            value = op.shape_values[index]
             return value if value >= 0 else None
         if self.dominates(shape) and isinstance(shape.type, ShapeType) and \
                 shape.type.rank == 1:
