@@ -441,6 +441,21 @@ def _count_positions(kept: SSAValue, axis: int, count: SSAValue, kept_rows: Size
             if isinstance(positions, SliceOp) and use.index == 1 and \
                     _is_range(positions.input1):
                 _shift(positions.results[0], count, kept_rows)
+            elif (past := _as_tensor(positions, use.index)) is not None:
+                _shift(past, count, kept_rows)
+
+
+def _as_tensor(tile: Operation, index: int) -> SSAValue | None:
+    """The length as a tensor where `tile` turns it into one: the sum of that many ones
+    (`tosa.tile` of a constant 1, `tosa.reduce_sum`), as the conversion computes
+    `cache_position = arange(n) + past`."""
+    one = tile.operands[0].owner if isinstance(tile, TileOp) and index == 1 else None
+    if not isinstance(one, ConstOp) or list(one.values.get_values()) != [1]:
+        return None
+    sums = [use.operation for use in tile.results[0].uses]
+    if len(sums) != 1 or not isinstance(sums[0], ReduceSumOp):
+        return None
+    return sums[0].results[0]
 
 
 def _is_range(value: SSAValue) -> bool:
