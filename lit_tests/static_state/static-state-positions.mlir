@@ -1,4 +1,4 @@
-// RUN: tosa-state-opt %s -p 'tosa-static-state{capacity=8}' | filecheck %s
+// RUN: tosa-state-opt %s --split-input-file -p 'tosa-static-state{capacity=8}' | filecheck %s
 
 // A model with no position_ids (bart's learned positions, whisper's): it computes its
 // positions as a Range [past, past + n) of the conversion's table from the past's length, and
@@ -10,7 +10,8 @@
 // them with the keys' (N - n + i admits the valid past, the empty rows that the attention
 // mask masks, and the new rows up to i).
 
-// CHECK:       %[[PAST:.*]] = tosa.variable.read @k : tensor<1x8x4xf32>
+// CHECK-LABEL: func.func @main(%x: tensor<1x?x4xf32>) -> (tensor<?x?xi1>, tensor<1x?x4xf32>)
+// CHECK-NEXT:  %[[PAST:.*]] = tosa.variable.read @k : tensor<1x8x4xf32>
 // CHECK-NEXT:  %[[HELD:.*]] = tosa.variable.read @k__count : tensor<1xf32>
 // CHECK-NEXT:  %[[COUNT:.*]] = tosa.cast %[[HELD]] : (tensor<1xf32>) -> tensor<1xi32>
 // CHECK-NEXT:  %[[ROWS:.*]] = tosa.dim %x {axis = 1 : i32}
@@ -50,4 +51,35 @@ func.func @main(%x: tensor<1x?x4xf32>) -> (tensor<?x?xi1>, tensor<1x?x4xf32>) {
   %all = tosa.concat %past, %new {axis = 1 : i32} : (tensor<1x?x4xf32>, tensor<1x?x4xf32>) -> tensor<1x?x4xf32>
   tosa.variable.write @k, %all : tensor<1x?x4xf32>
   func.return %causal, %all : tensor<?x?xi1>, tensor<1x?x4xf32>
+}
+
+// -----
+
+// transformers 5.5's exports: cache_position = arange(n) + past, the past's length made a
+// tensor by the conversion (a tile of ones, summed): that tensor counts from the count.
+
+// CHECK-LABEL: func.func @main(%x: tensor<1x?x4xf32>) -> (tensor<?xi32>, tensor<1x?x4xf32>)
+// CHECK:       %[[COUNT:.*]] = tosa.cast %{{.*}} : (tensor<1xf32>) -> tensor<1xi32>
+// CHECK:       %[[KEPT:.*]] = tosa.slice %past
+// CHECK-NEXT:  %[[P:.*]] = tosa.dim %[[KEPT]] {axis = 1 : i32}
+// CHECK:       %[[ONES:.*]] = tosa.tile %one, %[[P]]
+// CHECK-NEXT:  %[[HELD:.*]] = tosa.reduce_sum %[[ONES]] {axis = 0 : i32}
+// CHECK:       %[[OFFSET:.*]] = tosa.sub %{{.*}}, %[[COUNT]] : (tensor<1xi32>, tensor<1xi32>) -> tensor<1xi32>
+// CHECK-NEXT:  %[[FROM_COUNT:.*]] = tosa.sub %[[HELD]], %[[OFFSET]] : (tensor<1xi32>, tensor<1xi32>) -> tensor<1xi32>
+// CHECK-NEXT:  %{{.*}} = tosa.add %steps, %[[FROM_COUNT]] : (tensor<?xi32>, tensor<1xi32>) -> tensor<?xi32>
+tosa.variable @k : tensor<1x?x4xf32>
+func.func @main(%x: tensor<1x?x4xf32>) -> (tensor<?xi32>, tensor<1x?x4xf32>) {
+  %past = tosa.variable.read @k : tensor<1x?x4xf32>
+  %p = tosa.dim %past {axis = 1 : i32} : (tensor<1x?x4xf32>) -> !tosa.shape<1>
+  %n = tosa.dim %x {axis = 1 : i32} : (tensor<1x?x4xf32>) -> !tosa.shape<1>
+  %table = "tosa.const"() <{values = dense<[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]> : tensor<12xi32>}> : () -> tensor<12xi32>
+  %zero = tosa.const_shape {values = dense<0> : tensor<1xindex>} : () -> !tosa.shape<1>
+  %steps = tosa.slice %table, %zero, %n : (tensor<12xi32>, !tosa.shape<1>, !tosa.shape<1>) -> tensor<?xi32>
+  %one = "tosa.const"() <{values = dense<1> : tensor<1xi32>}> : () -> tensor<1xi32>
+  %ones = tosa.tile %one, %p : (tensor<1xi32>, !tosa.shape<1>) -> tensor<?xi32>
+  %held = tosa.reduce_sum %ones {axis = 0 : i32} : (tensor<?xi32>) -> tensor<1xi32>
+  %positions = tosa.add %steps, %held : (tensor<?xi32>, tensor<1xi32>) -> tensor<?xi32>
+  %all = tosa.concat %past, %x {axis = 1 : i32} : (tensor<1x?x4xf32>, tensor<1x?x4xf32>) -> tensor<1x?x4xf32>
+  tosa.variable.write @k, %all : tensor<1x?x4xf32>
+  func.return %positions, %all : tensor<?xi32>, tensor<1x?x4xf32>
 }
