@@ -83,3 +83,41 @@ func.func @main(%x: tensor<1x?x4xf32>) -> (tensor<?xi32>, tensor<1x?x4xf32>) {
   tosa.variable.write @k, %all : tensor<1x?x4xf32>
   func.return %positions, %all : tensor<?xi32>, tensor<1x?x4xf32>
 }
+
+// -----
+
+// The new rows as a decoder computes them, after the past's length is read: heads split by
+// a reshape to run-time sizes (`tosa.concat_shape` of `tosa.dim`s) and a transpose. Their
+// count is followed back to the dim of %x it comes from, which stands before the past, so
+// the check and the kept slice stand right after the read.
+
+// CHECK-LABEL: func.func @main(%x: tensor<1x?x8xf32>)
+// CHECK-NEXT:  %[[PAST:.*]] = tosa.variable.read @k : tensor<1x2x8x4xf32>
+// CHECK-NEXT:  %{{.*}} = tosa.variable.read @k__count
+// CHECK-NEXT:  %[[COUNT:.*]] = tosa.cast
+// CHECK-NEXT:  %[[ROWS:.*]] = tosa.dim %x {axis = 1 : i32}
+// CHECK-NEXT:  tosa_state.check_capacity %[[COUNT]], %[[ROWS]] {variable = "k", capacity = 8 : i64}
+// CHECK:       %[[KEPT:.*]] = tosa.slice %[[PAST]]
+// CHECK-NEXT:  %p = tosa.dim %[[KEPT]] {axis = 2 : i32}
+// CHECK:       tosa.concat %[[KEPT]], %new {axis = 2 : i32}
+tosa.variable @k : tensor<1x2x?x4xf32>
+func.func @main(%x: tensor<1x?x8xf32>) -> tensor<1x2x?x4xf32> {
+  %past = tosa.variable.read @k : tensor<1x2x?x4xf32>
+  %p = tosa.dim %past {axis = 2 : i32} : (tensor<1x2x?x4xf32>) -> !tosa.shape<1>
+  %table = "tosa.const"() <{values = dense<[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]> : tensor<12xi32>}> : () -> tensor<12xi32>
+  %n = tosa.dim %x {axis = 1 : i32} : (tensor<1x?x8xf32>) -> !tosa.shape<1>
+  %q = tosa.slice %table, %p, %n : (tensor<12xi32>, !tosa.shape<1>, !tosa.shape<1>) -> tensor<?xi32>
+  %row = tosa.const_shape {values = dense<[1, -1, 1]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %q3 = tosa.reshape %q, %row : (tensor<?xi32>, !tosa.shape<3>) -> tensor<1x?x1xi32>
+  %qf = tosa.cast %q3 : (tensor<1x?x1xi32>) -> tensor<1x?x1xf32>
+  %h = tosa.add %x, %qf : (tensor<1x?x8xf32>, tensor<1x?x1xf32>) -> tensor<1x?x8xf32>
+  %b = tosa.dim %h {axis = 0 : i32} : (tensor<1x?x8xf32>) -> !tosa.shape<1>
+  %s = tosa.dim %h {axis = 1 : i32} : (tensor<1x?x8xf32>) -> !tosa.shape<1>
+  %heads = tosa.const_shape {values = dense<[2, 4]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %shape = tosa.concat_shape %b, %s, %heads : (!tosa.shape<1>, !tosa.shape<1>, !tosa.shape<2>) -> !tosa.shape<4>
+  %split = tosa.reshape %h, %shape : (tensor<1x?x8xf32>, !tosa.shape<4>) -> tensor<1x?x2x4xf32>
+  %new = tosa.transpose %split {perms = array<i32: 0, 2, 1, 3>} : (tensor<1x?x2x4xf32>) -> tensor<1x2x?x4xf32>
+  %all = tosa.concat %past, %new {axis = 2 : i32} : (tensor<1x2x?x4xf32>, tensor<1x2x?x4xf32>) -> tensor<1x2x?x4xf32>
+  tosa.variable.write @k, %all : tensor<1x2x?x4xf32>
+  func.return %all : tensor<1x2x?x4xf32>
+}
