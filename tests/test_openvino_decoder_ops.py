@@ -61,6 +61,22 @@ def test_range(openvino_runtime: None, tmp_path: Path, start: np.generic, stop: 
     np.testing.assert_array_equal(got, want)
 
 
+def test_a_runtime_range_with_a_static_factor_passes_the_table(openvino_runtime: None,
+                                                                tmp_path: Path) -> None:
+    """`[0, 256 * n)` (gemma3n's per-layer inputs) is n rows of 256: 40 * 256 = 10240
+    positions, past the 8192 of `RANGE_CAPACITY`, as OpenVINO computes them."""
+    x = ops.parameter([-1], np.float32, name="x")
+    length = ops.multiply(ops.shape_of(x), ops.constant(np.array([256], np.int64)))
+    stop = ops.squeeze(length, ops.constant(np.array([0], np.int64)))
+    values = ops.range(ops.constant(np.int64(0)), stop, ops.constant(np.int64(1)), "i64")
+    xml = _save(ov.Model([ops.result(values, name="range")], [x]), tmp_path)
+    inputs = [np.zeros(40, np.float32)]
+    want = ov.Core().compile_model(str(xml), "CPU")(inputs)[0]
+    (got,) = _infer(xml, inputs)
+    assert want.shape == (10240,)
+    np.testing.assert_array_equal(got, want)
+
+
 # ---------------------------------------------------------------------------------------------
 # Comparisons, logical and bitwise ops (CPU plugin oracle)
 # ---------------------------------------------------------------------------------------------

@@ -92,7 +92,8 @@ def test_a_call_past_the_capacity_raises_and_changes_no_state(static_llama) -> N
     _call(request, np.array([[7]]), past=62)
     before = _states(request)
     assert before["past_key_values.0.keypresent.0.key__count"].tolist() == [63]
-    variable = "past_key_values.0.keypresent.0.key"
+    # the first cache whose past the program computes fails (the check is where it is read)
+    variable = r"past_key_values\.[01]\.(key|value)present\.[01]\.(key|value)"
     message = (f"variable '{variable}' has a static capacity of 64 rows: this call asks for "
                f"65 \\(63 held \\+ 2 new\\); nothing was changed")
     with pytest.raises(InferenceError, match=message):
@@ -221,3 +222,47 @@ def test_a_count_set_out_of_range_fails_the_next_call(tmp_path: Path) -> None:
             request.infer([np.ones((1, 1), np.float32)])
         for name, state in _states(request).items():
             np.testing.assert_array_equal(state, before[name], err_msg=name)
+
+
+LEARNED_POSITIONS = """
+tosa.variable @k : tensor<1x?x4xf32>
+func.func @main(%x: tensor<1x?x4xf32>) -> (tensor<?x?xi1>, tensor<1x?x4xf32>) {
+  %past = tosa.variable.read @k : tensor<1x?x4xf32>
+  %p = tosa.dim %past {axis = 1 : i32} : (tensor<1x?x4xf32>) -> !tosa.shape<1>
+  %n = tosa.dim %x {axis = 1 : i32} : (tensor<1x?x4xf32>) -> !tosa.shape<1>
+  %end = tosa.add_shape %p, %n : (!tosa.shape<1>, !tosa.shape<1>) -> !tosa.shape<1>
+  %table = "tosa.const"() <{values = dense<[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]> : tensor<12xi32>}> : () -> tensor<12xi32>
+  %zero = tosa.const_shape {values = dense<0> : tensor<1xindex>} : () -> !tosa.shape<1>
+  %q = tosa.slice %table, %p, %n : (tensor<12xi32>, !tosa.shape<1>, !tosa.shape<1>) -> tensor<?xi32>
+  %keys = tosa.slice %table, %zero, %end : (tensor<12xi32>, !tosa.shape<1>, !tosa.shape<1>) -> tensor<?xi32>
+  %column = tosa.const_shape {values = dense<[-1, 1]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %row = tosa.const_shape {values = dense<[1, -1]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %q2 = tosa.reshape %q, %column : (tensor<?xi32>, !tosa.shape<2>) -> tensor<?x1xi32>
+  %k2 = tosa.reshape %keys, %row : (tensor<?xi32>, !tosa.shape<2>) -> tensor<1x?xi32>
+  %causal = tosa.greater_equal %q2, %k2 : (tensor<?x1xi32>, tensor<1x?xi32>) -> tensor<?x?xi1>
+  %learned = "tosa.const"() <{values = dense<[[[0.0], [1.0], [2.0], [3.0], [4.0], [5.0], [6.0], [7.0], [8.0], [9.0], [10.0], [11.0]]]> : tensor<1x12x1xf32>}> : () -> tensor<1x12x1xf32>
+  %at = tosa.reshape %q, %row : (tensor<?xi32>, !tosa.shape<2>) -> tensor<1x?xi32>
+  %embedded = tosa.gather %learned, %at : (tensor<1x12x1xf32>, tensor<1x?xi32>) -> tensor<1x?x1xf32>
+  %new = tosa.add %x, %embedded : (tensor<1x?x4xf32>, tensor<1x?x1xf32>) -> tensor<1x?x4xf32>
+  %all = tosa.concat %past, %new {axis = 1 : i32} : (tensor<1x?x4xf32>, tensor<1x?x4xf32>) -> tensor<1x?x4xf32>
+  tosa.variable.write @k, %all : tensor<1x?x4xf32>
+  func.return %causal, %new : tensor<?x?xi1>, tensor<1x?x4xf32>
+}
+"""
+
+
+def test_positions_computed_from_the_past_continue_from_the_count(tmp_path: Path) -> None:
+    """A model with no position_ids (bart's learned positions): its Range [past, past + n)
+    counts from the count, as the dynamic model's from its past; its causal mask stays in
+    the layout's indices (new row i at N - n + i admits the new rows up to i)."""
+    (tmp_path / "m.mlir").write_text(LEARNED_POSITIONS)
+    dynamic = tosa_state.compile_model(tmp_path / "m.mlir").create_infer_request()
+    static = tosa_state.compile_model(tmp_path / "m.mlir", static_state=8).create_infer_request()
+    for rows in (3, 1, 2):
+        x = np.zeros((1, rows, 4), np.float32)
+        _, want = dynamic.infer([x])
+        causal, got = static.infer([x])
+        np.testing.assert_array_equal(got, want)  # positions 0..2, 3, 4..5
+        assert causal.shape == (rows, 8)
+        np.testing.assert_array_equal(causal[:, 8 - rows:], np.tril(np.ones((rows, rows), bool)))
+    np.testing.assert_array_equal(_states(static)["k"][0, :6, 0], np.arange(6))

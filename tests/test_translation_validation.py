@@ -88,6 +88,7 @@ SNIPPETS = {
     "test_cli.py:ACCUMULATOR", "test_error_paths.py:ACCUMULATOR", "test_lowerings.py:ACCUMULATOR",
     "test_lowerings.py:GROWING_KV", "test_peers.py:ACCUMULATOR", "test_peers.py:COUNTERS",
     "test_plan.py:GROWING", "test_plan.py:_APPEND", "test_static_state.py:GROWING",
+    "test_static_state.py:LEARNED_POSITIONS",
     "test_peers.py:WRITE_THEN_READ", "test_peers.py:READ_UNINITIALISED", "test_peers.py:SWAP",
     "test_peers.py:NO_RESULTS_UNUSED_VARIABLE", "test_pipeline.py:COUNTER",
     "test_reference_model.py:ACCUMULATOR", "test_reference_model.py:TWO_TYPES",

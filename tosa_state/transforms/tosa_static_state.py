@@ -33,6 +33,16 @@ an init computed at run time, OpenVINO's ReadValue-with-init, starts from that i
 to N) keep working. A call that would need more than N rows fails at the check, before any
 state is written. Other dynamic dims stay as they are (`specialize-input-shapes` fixes
 them).
+
+Where the shapes give `n` where the past is computed (`new` is usually computed later, from
+the positions: `n` is followed back through reshapes, transposes, elementwise ops and
+matmuls to a dim known there), the check and the kept slice stand right after the past, and
+every reader of the past sees the kept `N - n` rows. A model that takes no `position_ids`
+computes its positions as a Range `[past, past + n)` from the past's length (a slice of
+the conversion's table `[0, 1, ...)` starting at `tosa.dim` of the past): that Range
+counts from the count (`- (N - n - count)`) at its uses, except where it is compared with
+another computed value within a few ops (the causal mask, which stays in the layout's
+indices); learned, sinusoidal and rotary positions then continue from the count.
 """
 
 from __future__ import annotations
@@ -58,13 +68,29 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import PassFailedException
 
 from tosa_state.diagnostics import LAYER_ATTR, TosaStateError, error_at
-from tosa_state.dialects.tosa.common import ConstOp, ConstShapeOp
+from tosa_state.dialects.tosa.common import ConstOp, ConstShapeOp, ShapeType
 from tosa_state.dialects.tosa.control_flow import IfOp
-from tosa_state.dialects.tosa.data_layout import ConcatOp, PadOp, ReshapeOp, SliceOp, TileOp
-from tosa_state.dialects.tosa.elementwise import AddOp, SelectOp
-from tosa_state.dialects.tosa.reduction import ReduceSumOp
+from tosa_state.dialects.tosa.data_layout import (
+    ConcatOp,
+    PadOp,
+    ReshapeOp,
+    SliceOp,
+    TileOp,
+    TransposeOp,
+)
+from tosa_state.dialects.tosa.elementwise import (
+    AddOp,
+    EqualOp,
+    GreaterEqualOp,
+    GreaterOp,
+    SelectOp,
+    SubOp,
+)
+from tosa_state.dialects.tosa.elementwise_base import TosaElementwiseOperation
+from tosa_state.dialects.tosa.reduction import ReduceSumOp, ReductionOperation
 from tosa_state.dialects.tosa.scatter_gather import ScatterOp
 from tosa_state.dialects.tosa.shape import ConcatShapeOp, DimOp, MulShapeOp, SubShapeOp
+from tosa_state.dialects.tosa.tensor import MatMulOp
 from tosa_state.dialects.tosa.type_conversion import CastOp
 from tosa_state.dialects.tosa.variables import (
     VariableOp,
@@ -275,12 +301,14 @@ def _make_static(growing: _Growing, capacity: int, reads: list[VariableReadOp],
         read = Rewriter.replace_value_with_new_type(op.results[0], static_type)
         flags += _pad_inits(read, axis, capacity)
     past, new = concat.input1
-    builder = _Builder(concat)
+    early = _early_rows(past, new, axis)
+    readers = list(past.uses)
+    builder = _Builder(concat) if early is None else _Builder(early[0])
     held = builder.add(VariableReadOp(count_name, COUNT_TYPE)).results[0]
     count = builder.add(CastOp(held, TensorType(i32, [1]))).results[0]
     if len(flags) == 1:  # the init is used: nothing is held yet (after a reset of the variable)
         count = builder.counted(count, flags[0])
-    rows = builder.size(new, axis)
+    rows = builder.size(new, axis) if early is None else builder.materialize(early[1])
     check = builder.add(CheckCapacityOp(count, builder.shape([rows]), name, capacity))
     check.location = concat.location
     if LAYER_ATTR in concat.attributes:
@@ -289,10 +317,16 @@ def _make_static(growing: _Growing, capacity: int, reads: list[VariableReadOp],
         SubShapeOp(builder.shape([capacity]), rows)).results[0]
     sizes = [kept_rows if d == axis else builder.size(past, d) for d in range(_rank(past))]
     kept_type = _with_dim(past.type, axis, kept_rows if isinstance(kept_rows, int) else None)
-    kept = builder.add(SliceOp(past, builder.shape([0] * _rank(past)), builder.shape(sizes),
-                               kept_type)).results[0]
-    _replace_later_uses(past, kept, concat)
-    concat.operands[0] = kept
+    kept_op = builder.add(SliceOp(past, builder.shape([0] * _rank(past)), builder.shape(sizes),
+                                  kept_type))
+    kept = kept_op.results[0]
+    if early is None:
+        _replace_later_uses(past, kept, concat)
+        concat.operands[0] = kept
+    else:  # every reader of the past sees the kept rows, and positions continue from the count
+        for use in readers:
+            use.operation.operands[use.index] = kept
+        _count_positions(kept, axis, count, kept_rows)
     after = _Builder(growing.write)
     stored = after.scatter(concat.output, new, count, rows, axis, capacity, static_type)
     written = growing.write.input1.owner
@@ -301,6 +335,162 @@ def _make_static(growing: _Growing, capacity: int, reads: list[VariableReadOp],
         Rewriter.erase_op(written)  # the reshape to the variable's run-time shape
     Rewriter.insert_op(VariableWriteOp(count_name, after.add_count(count, rows)),
                        InsertPoint.after(growing.write))
+
+
+_Reified = int | SSAValue | tuple[SSAValue, int]
+"""A size known earlier: its value, a `!tosa.shape<1>`, or dim `axis` of a tensor."""
+
+
+def _early_rows(past: SSAValue, new: SSAValue, axis: int
+                ) -> tuple[Operation, _Reified] | None:
+    """Where the past is computed (the op after it) and the new rows' count as known there,
+    when the shapes give it (`new` itself is usually computed later, from the positions)."""
+    owner = past.owner
+    if not isinstance(owner, Operation) or owner.next_op is None or \
+            not isinstance(owner.parent_op(), FuncOp):
+        return None
+    block = owner.parent_block()
+    assert block is not None
+    order = {op: index for index, op in enumerate(block.ops)}
+    limit = order[owner]
+
+    def dominates(value: SSAValue) -> bool:
+        if not isinstance(value.owner, Operation):
+            return value.owner is block
+        return value.owner in order and order[value.owner] <= limit
+
+    try:
+        rows = _Sizes(dominates).dim(new, axis)
+    except RecursionError:  # too far back: the check stays at the concat
+        return None
+    return None if rows is None else (owner.next_op, rows)
+
+
+class _Sizes:
+    """A tensor's dim expressed by values that `dominates` accepts, following the shapes
+    from the ops that define it (reshapes, transposes, elementwise ops, matmuls...)."""
+
+    def __init__(self, dominates):
+        self.dominates = dominates
+        self.failed: set[tuple[SSAValue, int]] = set()
+
+    def dim(self, value: SSAValue, axis: int) -> _Reified | None:
+        static = _dim(value, axis)
+        if static is not None:
+            return static
+        if self.dominates(value):
+            return value, axis
+        if (value, axis) in self.failed:
+            return None
+        found = self._from_owner(value.owner, axis)
+        if found is None:
+            self.failed.add((value, axis))
+        return found
+
+    def _from_owner(self, op: object, axis: int) -> _Reified | None:
+        if isinstance(op, TransposeOp):
+            return self.dim(op.input1, int(op.perms.get_values()[axis]))
+        if isinstance(op, ReshapeOp):
+            return self.item(op.shape, axis)
+        if isinstance(op, SliceOp):
+            return self.item(op.size, axis)
+        if isinstance(op, MatMulOp):
+            return self.dim(op.b if axis == 2 else op.a, axis)
+        if isinstance(op, ReductionOperation | ConcatOp) and op.axis.value.data != axis:
+            return self.dim(op.operands[0], axis)
+        if isinstance(op, TosaElementwiseOperation):
+            rank = _rank(op.results[0])
+            for operand in op.operands:
+                if isinstance(operand.type, TensorType) and _rank(operand) == rank and \
+                        _dim(operand, axis) != 1:
+                    found = self.dim(operand, axis)
+                    if found is not None:
+                        return found
+        return None
+
+    def item(self, shape: SSAValue, index: int) -> _Reified | None:
+        """Entry `index` of the `!tosa.shape` value `shape`."""
+        op = shape.owner
+        if isinstance(op, ConstShapeOp):
+            value = op.shape_values[index]
+            return value if value >= 0 else None
+        if self.dominates(shape) and isinstance(shape.type, ShapeType) and \
+                shape.type.rank == 1:
+            return shape
+        if isinstance(op, DimOp):
+            return self.dim(op.input1, op.axis.value.data)
+        if isinstance(op, ConcatShapeOp):
+            for part in op.input1:
+                assert isinstance(part.type, ShapeType)
+                if index < part.type.rank:
+                    return self.item(part, index)
+                index -= part.type.rank
+        return None
+
+
+def _count_positions(kept: SSAValue, axis: int, count: SSAValue, kept_rows: Size) -> None:
+    """The Ranges of positions `[past, past + n)` that start at the kept past's length
+    (`N - n` rows) count from `count` instead, except where they are compared with the keys'
+    indices (the causal mask, which stays in the layout's indices)."""
+    for dim_use in list(kept.uses):
+        dim = dim_use.operation
+        if not isinstance(dim, DimOp) or dim.axis.value.data != axis:
+            continue
+        for use in list(dim.results[0].uses):
+            positions = use.operation
+            if isinstance(positions, SliceOp) and use.index == 1 and \
+                    _is_range(positions.input1):
+                _shift(positions.results[0], count, kept_rows)
+            elif (past := _as_tensor(positions, use.index)) is not None:
+                _shift(past, count, kept_rows)
+
+
+def _as_tensor(tile: Operation, index: int) -> SSAValue | None:
+    """The length as a tensor where `tile` turns it into one: the sum of that many ones
+    (`tosa.tile` of a constant 1, `tosa.reduce_sum`), as the conversion computes
+    `cache_position = arange(n) + past`."""
+    one = tile.operands[0].owner if isinstance(tile, TileOp) and index == 1 else None
+    if not isinstance(one, ConstOp) or list(one.values.get_values()) != [1]:
+        return None
+    sums = [use.operation for use in tile.results[0].uses]
+    if len(sums) != 1 or not isinstance(sums[0], ReduceSumOp):
+        return None
+    return sums[0].results[0]
+
+
+def _is_range(value: SSAValue) -> bool:
+    """Whether `value` is a constant `[0, 1, 2, ...]` (a Range's table)."""
+    op = value.owner
+    if not isinstance(op, ConstOp) or _rank(value) != 1:
+        return False
+    values = op.values.get_values()
+    return all(int(v) == i for i, v in enumerate(values))
+
+
+def _shift(positions: SSAValue, count: SSAValue, kept_rows: Size) -> None:
+    """`positions` minus `kept_rows - count` at its uses other than the causal mask's."""
+    uses = [use for use in positions.uses if not _masks(use.operation)]
+    if not uses:
+        return
+    assert isinstance(positions.owner, Operation) and positions.owner.next_op is not None
+    builder = _Builder(positions.owner.next_op)
+    offset = builder.add(SubOp(builder.as_tensor(kept_rows), count)).results[0]
+    element = positions.type.element_type  # type: ignore[union-attr]
+    if element != i32:
+        offset = builder.add(CastOp(offset, TensorType(element, [1]))).results[0]
+    shifted = builder.add(SubOp(positions, offset, positions.type)).results[0]
+    for use in uses:
+        use.operation.operands[use.index] = shifted
+
+
+def _masks(op: Operation, depth: int = 3) -> bool:
+    """Whether `op`, or what it feeds within `depth` ops, compares two computed values (the
+    causal mask's query and key indices; a comparison with a constant is not one)."""
+    if isinstance(op, EqualOp | GreaterOp | GreaterEqualOp) and not any(isinstance(v.owner, ConstOp)
+                                                 for v in op.operands):
+        return True
+    return depth > 0 and any(_masks(use.operation, depth - 1)
+                             for result in op.results for use in result.uses)
 
 
 def _declare(var: VariableOp, static_type: TensorType, count_name: str) -> None:
@@ -401,6 +591,12 @@ class _Builder:
     def add(self, op: Operation) -> Operation:
         Rewriter.insert_op(op, self.point)
         return op
+
+    def materialize(self, size: _Reified) -> Size:
+        """`size` as a `Size`: dim `axis` of a tensor gets its `tosa.dim`."""
+        if isinstance(size, tuple):
+            return self.add(DimOp(*size)).results[0]
+        return size
 
     def const(self, values: list[int], shape: list[int] | None = None) -> SSAValue:
         kind = TensorType(i32, shape or [len(values)])

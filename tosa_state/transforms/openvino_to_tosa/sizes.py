@@ -182,16 +182,46 @@ def _shape_element(shape_value: SSAValue, index: int) -> Size | None:
 RANGE_CAPACITY = 8192
 """The longest Range with bounds known only at run time: TOSA has no iota, so such a Range is
 a `tosa.slice` of the constant `[0, 1, ..., RANGE_CAPACITY)` (positions of a sequence, in a
-decoder LLM)."""
+decoder LLM). A Range `[0, m * k)` whose length has a static factor `m` is built from `k`
+positions, so it may be `m * RANGE_CAPACITY` long."""
 
 
 def positions(e: Emitter, first: Size, count: Size, element_type: Attribute) -> SSAValue:
     """`[first, first + 1, ..., first + count)` as a 1-D tensor, for sizes known at run time:
     a `tosa.slice` of the constant `[0, ..., RANGE_CAPACITY)` (a bound beyond it fails at run
-    time, naming the layer)."""
-    table = e.const(np.arange(RANGE_CAPACITY, dtype=dtype_of(element_type)))
+    time, naming the layer); from 0, a length `m * k` with a static `m > 1` is `k` rows of
+    `m`: `i * m + [0, m)`."""
+    dtype = dtype_of(element_type)
+    table = e.const(np.arange(RANGE_CAPACITY, dtype=dtype))
+    factor, rest = _static_factor(e, count)
+    if first == 0 and factor > 1 and isinstance(rest, SSAValue):
+        rows = e.value(tt.SliceOp(table, e.shape_operand([0]), rest,
+                                  TensorType(element_type, [DYN])))
+        starts = e.mul(e.reshape_sizes(rows, [rest, 1]),
+                       e.const(np.full((1, 1), factor, dtype=dtype)))
+        grid = e.add(starts, e.const(np.arange(factor, dtype=dtype).reshape(1, factor)))
+        return e.reshape_sizes(grid, [count])
     result_type = TensorType(element_type, [static(count)])
     return e.value(tt.SliceOp(table, e.shape_operand([first]), as_shape(e, count), result_type))
+
+
+def _static_factor(e: Emitter, count: Size) -> tuple[int, Size]:
+    """`count` as `m * k`: `m` the product of the static factors of its `tosa.mul_shape`s."""
+    factor, dynamic, stack = 1, [], [count]
+    while stack:
+        size = stack.pop()
+        owner = size.owner if isinstance(size, SSAValue) else None
+        if isinstance(size, int):
+            factor *= size
+        elif isinstance(owner, tt.ConstShapeOp):
+            factor *= owner.shape_values[0]
+        elif isinstance(owner, tts.MulShapeOp):
+            stack += [owner.input1, owner.input2]
+        else:
+            dynamic.append(size)
+    if factor < 1 or not dynamic:
+        return 1, count
+    return factor, e.product(dynamic)
 
 
 # ---------------------------------------------------------------------------------------------
