@@ -359,20 +359,21 @@ def _early_rows(past: SSAValue, new: SSAValue, axis: int
             return value.owner is block
         return value.owner in order and order[value.owner] <= limit
 
-    try:
-        rows = _Sizes(dominates).dim(new, axis)
-    except RecursionError:  # too far back: the check stays at the concat
-        return None
+    rows = _Sizes(dominates).dim(new, axis)
     return None if rows is None else (owner.next_op, rows)
 
 
 class _Sizes:
     """A tensor's dim expressed by values that `dominates` accepts, following the shapes
-    from the ops that define it (reshapes, transposes, elementwise ops, matmuls...)."""
+    from the ops that define it (reshapes, transposes, elementwise ops, matmuls...), at most
+    `MAX_DEPTH` ops back (further, the check stays at the concat)."""
+
+    MAX_DEPTH = 200
 
     def __init__(self, dominates):
         self.dominates = dominates
         self.failed: set[tuple[SSAValue, int]] = set()
+        self.depth = 0
 
     def dim(self, value: SSAValue, axis: int) -> _Reified | None:
         static = _dim(value, axis)
@@ -380,9 +381,13 @@ class _Sizes:
             return static
         if self.dominates(value):
             return value, axis
-        if (value, axis) in self.failed:
+        if (value, axis) in self.failed or self.depth >= self.MAX_DEPTH:
             return None
-        found = self._from_owner(value.owner, axis)
+        self.depth += 1
+        try:
+            found = self._from_owner(value.owner, axis)
+        finally:
+            self.depth -= 1
         if found is None:
             self.failed.add((value, axis))
         return found
