@@ -25,13 +25,16 @@ from tosa_state.transforms.tosa_validation import Target, Violation, violations
 
 
 def legalization(target: Target) -> str:
-    """The passes that bring a TOSA module to strict TOSA 1.0 for `target`: float state
-    that holds quantized integers made integer for an integer-only target, dequantize
+    """The passes that bring a TOSA module to strict TOSA 1.0 for `target`: for an
+    integer-only target, float state that holds quantized integers made integer, the
+    quantize of frame state moved above its concat, float requantization between an
+    accumulator and int8 made integer, and quantized inputs / outputs made integer; dequantize
     expanded to TOSA ops, `i64` (which no profile has) computed in `i32`, and fixed-count
     loops unrolled unless the target has `controlflow`."""
     passes = ["tosa-expand-dequantize", "tosa-demote-i64"]
     if "pro_fp" not in target.profiles:
-        passes.insert(0, "tosa-integer-state")
+        passes[:0] = ["tosa-integer-state", "tosa-integer-frames", "tosa-integer-requantize",
+                      "tosa-integer-io", "dce"]
     if "controlflow" not in target.extensions:
         passes.append("tosa-unroll-loops")
     return ",".join(passes)

@@ -26,6 +26,9 @@ if TYPE_CHECKING:
     from tosa_state.transforms.tosa_fold_conv_bias import TosaFoldConvBiasPass
     from tosa_state.transforms.tosa_fold_identities import TosaFoldIdentitiesPass
     from tosa_state.transforms.tosa_hoist_variables import TosaHoistVariablesPass
+    from tosa_state.transforms.tosa_integer_frames import TosaIntegerFramesPass
+    from tosa_state.transforms.tosa_integer_io import TosaIntegerIOPass
+    from tosa_state.transforms.tosa_integer_requantize import TosaIntegerRequantizePass
     from tosa_state.transforms.tosa_integer_state import TosaIntegerStatePass
     from tosa_state.transforms.tosa_lower_shape_ops import TosaLowerShapeOpsPass
     from tosa_state.transforms.tosa_merge_sliced_elementwise import (
@@ -64,6 +67,9 @@ PASSES = {
     "mlprogram-stores-last": "MLProgramStoresLastPass",
     "tosa-runtime-checks": "TosaRuntimeChecksPass",
     "tosa-integer-state": "TosaIntegerStatePass",
+    "tosa-integer-frames": "TosaIntegerFramesPass",
+    "tosa-integer-requantize": "TosaIntegerRequantizePass",
+    "tosa-integer-io": "TosaIntegerIOPass",
     "tosa-static-state": "TosaStaticStatePass",
     "tosa-validate": "TosaValidatePass",
 }
@@ -135,6 +141,9 @@ __all__ = [
     "TosaFoldConvBiasPass",
     "TosaFoldIdentitiesPass",
     "TosaHoistVariablesPass",
+    "TosaIntegerFramesPass",
+    "TosaIntegerIOPass",
+    "TosaIntegerRequantizePass",
     "TosaIntegerStatePass",
     "TosaLowerShapeOpsPass",
     "TosaMergeSlicedElementwisePass",
