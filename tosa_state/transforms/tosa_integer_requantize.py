@@ -192,11 +192,19 @@ class _Plan:
     bounds: tuple[int, int]
 
 
+def _ends(value: SSAValue) -> bool:
+    """An int8 result, or the i32 levels a float is rounded to (`tosa.cast`)."""
+    element = _element(value)
+    owner = value.owner
+    return element == i8 or (element == i32 and isinstance(owner, ttc.CastOp)
+                              and not isinstance(_element(owner.input), IntegerType))
+
+
 def _plan(source: SSAValue) -> _Plan | None:
     if _element(source) != i32 or any(d < 0 for d in _dims(source)):
         return None
-    cone = integer_cone(source)
-    if cone is None or len(cone.outputs) != 1 or _element(cone.outputs[0]) != i8 \
+    cone = integer_cone(source, ends=_ends)
+    if cone is None or len(cone.outputs) != 1 \
             or not any(isinstance(op, ttc.CastOp) for op in cone.ops):
         return None
     axis = _channel_axis(cone)
@@ -264,13 +272,20 @@ def _rewrite(plan: _Plan) -> None:
     value = add(tew.MulOp(value, const([f.multiplier for f in plan.fits], i32, shape),
                           const([shift], i8, [1]), typed))
     low, high = plan.bounds
-    result = add(ttc.RescaleOp.create(
-        operands=[value, const([1 << 30], i32, [1]), const([30], i8, [1]),
-                  const([0], i32, [1]), const([plan.output_zp], i8, [1])],
-        result_types=[TensorType(i8, dims)],
-        properties=_rescale_properties()))
-    if (low, high) != (-128, 127):
-        result = add(tac.ClampOp(result, low, high))
+    if _element(output) == i32:
+        if plan.output_zp:
+            value = add(tew.AddOp(value, const([plan.output_zp], i32, [1] * rank), typed))
+        # TOSA 1.0 has no i32 clamp: a minimum and a maximum
+        value = add(tew.MinimumOp(value, const([high], i32, [1] * rank), typed))
+        result = add(tew.MaximumOp(value, const([low], i32, [1] * rank), typed))
+    else:
+        result = add(ttc.RescaleOp.create(
+            operands=[value, const([1 << 30], i32, [1]), const([30], i8, [1]),
+                      const([0], i32, [1]), const([plan.output_zp], i8, [1])],
+            result_types=[TensorType(i8, dims)],
+            properties=_rescale_properties()))
+        if (low, high) != (-128, 127):
+            result = add(tac.ClampOp(result, low, high))
     output.replace_all_uses_with(result)
     for op in reversed(cone.ops):
         Rewriter.erase_op(op)

@@ -43,7 +43,7 @@ integers.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -207,10 +207,12 @@ def write_cone(value: SSAValue) -> Cone | None:
     return None if ordered is None else Cone(source, ordered, [value])
 
 
-def integer_cone(source: SSAValue, ignore: set[Operation] | None = None) -> Cone | None:
+def integer_cone(source: SSAValue, ignore: set[Operation] | None = None,
+                 ends: Callable[[SSAValue], bool] | None = None) -> Cone | None:
     """The element-wise ops that all uses of `source` (but `ignore`) feed, up to their i8 /
-    i16 results; None if a float (or another value computed from `source`) is used
-    elsewhere."""
+    i16 results (or those `ends` accepts); None if a float (or another value computed from
+    `source`) is used elsewhere."""
+    ends = ends or _is_stored_integer
     shape = _dims(source)
     inside: set[SSAValue] = {source}
     ops: set[Operation] = set()
@@ -226,7 +228,7 @@ def integer_cone(source: SSAValue, ignore: set[Operation] | None = None) -> Cone
                 return None
             ops.add(op)
             result = op.results[0]
-            if _is_stored_integer(result):
+            if ends(result):
                 outputs.append(result)
             else:
                 inside.add(result)
