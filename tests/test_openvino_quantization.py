@@ -301,20 +301,33 @@ def _float_formula(model: ov.Model, steps: list[np.ndarray], reset_at: int) -> l
     return outputs
 
 
-@pytest.mark.usefixtures("upstream_mlir_tools")
-def test_nncf_quantized_streaming_convolution(openvino_runtime: None, tmp_path: Path) -> None:
-    """`nncf.quantize` (activations u8/i8 per tensor, weights i8 per channel with Convert +
-    Multiply): the Convolution and the MatMul become i8 x i8 `tosa.conv2d` / `tosa.matmul`
-    into i32; over 8 steps with a reset the outputs are within one quantization step of
-    OpenVINO CPU's int8 result and within 5e-6 of the float reference formula; the lowered
-    module parses in upstream MLIR (iree-opt)."""
+@pytest.fixture(scope="module")
+def nncf_stream(tmp_path_factory: pytest.TempPathFactory
+                ) -> tuple[ov.Model, Path, dict[str, object]]:
+    """The streaming model quantized by `nncf.quantize` (once per module: about 6 s of
+    CPU), its `.xml`, and the state of the generator after it (the first test's data)."""
     rng = np.random.default_rng(3)
     model = _streaming_model(rng)
     data = [{"x": rng.normal(0, 1, (1, CHANNELS, FRAMES)).astype(np.float32)}
             for _ in range(16)]
     quantized = nncf.quantize(model, nncf.Dataset(data), subset_size=16)
-    xml = tmp_path / "quantized.xml"
+    xml = tmp_path_factory.mktemp("nncf") / "quantized.xml"
     ov.save_model(quantized, xml, compress_to_fp16=False)
+    return quantized, xml, rng.bit_generator.state
+
+
+@pytest.mark.usefixtures("upstream_mlir_tools")
+def test_nncf_quantized_streaming_convolution(
+        openvino_runtime: None, tmp_path: Path,
+        nncf_stream: tuple[ov.Model, Path, dict[str, object]]) -> None:
+    """`nncf.quantize` (activations u8/i8 per tensor, weights i8 per channel with Convert +
+    Multiply): the Convolution and the MatMul become i8 x i8 `tosa.conv2d` / `tosa.matmul`
+    into i32; over 8 steps with a reset the outputs are within one quantization step of
+    OpenVINO CPU's int8 result and within 5e-6 of the float reference formula; the lowered
+    module parses in upstream MLIR (iree-opt)."""
+    quantized, xml, state = nncf_stream
+    rng = np.random.default_rng(3)
+    rng.bit_generator.state = state
     assert sum(op.get_type_name() == "FakeQuantize" for op in quantized.get_ordered_ops()) == 2
 
     code, lowered, err = cli(opt.main, str(xml), "-p", "convert-openvino-to-tosa")
@@ -360,6 +373,75 @@ def test_nncf_quantized_streaming_convolution(openvino_runtime: None, tmp_path: 
                             "--atol", f"{one_step:.6g}", "--rtol", "0")
     assert code == 0, stdout + err
     assert "PASSED" in stdout
+
+
+NPU_STEPS, NPU_RESETS, NPU_SET_STATE_AT = 24, {8, 16}, 12
+ACCELERATORS = ["ethos-u55-128", "ethos-u85-256"]
+
+
+@pytest.mark.usefixtures("upstream_mlir_tools")
+def test_nncf_streaming_convolution_wholly_on_the_npu(
+        openvino_runtime: None, tosa_reference_tools: None, tmp_path: Path,
+        nncf_stream: tuple[ov.Model, Path, dict[str, object]]) -> None:
+    """`tosa-state compile --target tosa --profile pro_int` of the NNCF model: int8 frames
+    (`tosa-integer-frames`), integer requantization (`tosa-integer-requantize`), an int8
+    input and the i32 output with its scales (`tosa-integer-io`), no float op left; Vela
+    5.2.0 places every operator on the NPU of an ethos-u55-128 and an ethos-u85-256; the
+    file read back runs on device `reference` bit-exact with OpenVINO CPU (given the
+    dequantized input levels and frames; its f32 output equals `f32(q) * scale`) over 24
+    steps with two resets and a set_state, and equal to the interpreter's run of it."""
+    import json
+
+    from peers.vela import compile_tosa
+    from test_integer_state import _float_ops
+
+    quantized, xml, _ = nncf_stream
+    tosa = tmp_path / "stream.tosa"
+    code, _, err = cli(tosa_state_main.main, "compile", str(xml), "--target", "tosa",
+                       "--profile", "pro_int", "--extensions", "variable,doubleround",
+                       "-o", str(tosa))
+    assert code == 0, err
+    assert _float_ops(ts.read_model(tosa)) == []
+    manifest = json.loads(Path(f"{tosa}.json").read_text())
+    (x_port,), (y_port,) = manifest["inputs"], manifest["outputs"]
+    (frames,) = manifest["variables"]
+    assert (x_port["dtype"], y_port["dtype"], frames["dtype"]) == ("int8", "int32", "int8")
+    assert frames["size_bytes"] == CHANNELS * (KERNEL - 1)
+    assert frames["quantization"] == x_port["quantization"]  # one FakeQuantize for both
+    scale, zero_point = (np.float32(x_port["quantization"][k]) for k in ("scale", "zero_point"))
+    out_scale = np.array(y_port["quantization"]["scale"], np.float32)
+    assert out_scale.shape == (UNITS,) and y_port["quantization"]["zero_point"] == 0
+    for accelerator in ACCELERATORS:
+        result = compile_tosa(tosa, accelerator, tmp_path / accelerator)
+        assert result.all_on_npu, (accelerator, result.operators)
+
+    def real(levels: np.ndarray) -> np.ndarray:
+        return ((levels.astype(np.float32) - zero_point) * scale).astype(np.float32)
+
+    rng = np.random.default_rng(11)
+    reference = ts.compile_model(tosa, device="reference").create_infer_request()
+    interpreter = ts.compile_model(tosa).create_infer_request()
+    cpu = ov.Core().compile_model(quantized, "CPU", F32).create_infer_request()
+    for k in range(NPU_STEPS):
+        if k in NPU_RESETS:
+            for request in (reference, interpreter, cpu):
+                request.reset_state()
+        if k == NPU_SET_STATE_AT:
+            past = rng.integers(-128, 128, (1, CHANNELS, KERNEL - 1)).astype(np.int8)
+            for request in (reference, interpreter):
+                (variable,) = request.query_state()
+                variable.state = past
+            (variable,) = cpu.query_state()
+            variable.state = ov.Tensor(real(past))
+        q = rng.integers(-128, 128, (1, CHANNELS, FRAMES)).astype(np.int8)
+        (ours,) = reference.infer([q])
+        assert ours.dtype == np.int32
+        np.testing.assert_array_equal(ours, interpreter.infer([q])[0], err_msg=str(k))
+        theirs = cpu.infer({"x": real(q)})[0]
+        np.testing.assert_array_equal(ours.astype(np.float32) * out_scale, theirs,
+                                      err_msg=f"step {k}")
+        (state,) = reference.query_state()
+        np.testing.assert_array_equal(state.state, q[:, :, FRAMES - KERNEL + 1:])
 
 
 def _quantized_product(tmp_path: Path, x: object, low: np.float32, high: np.float32,

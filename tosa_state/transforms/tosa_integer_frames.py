@@ -122,7 +122,7 @@ def quantization_of(cone: Cone) -> tuple[float, int]:
     """(scale, zero point) of a per-tensor quantize: the level of 0, and the distance
     between two rounding thresholds over the levels between them."""
     zero_point = int(_quantized(cone, np.zeros(1))[0])
-    grid = np.linspace(-1e4, 1e4, 2_000_001)
+    grid = np.linspace(-1e4, 1e4, 200_001)
     levels = _quantized(cone, grid)
     changes = np.nonzero(np.diff(levels))[0]
     if len(changes) < 2:
