@@ -145,12 +145,16 @@ def fit_channel(table: np.ndarray, accumulators: np.ndarray, shift_m: int, shift
         return None
     steps = _thresholds(table, accumulators).astype(np.float64)
     j = np.arange(1, len(steps) + 1, dtype=np.float64)
-    # accumulators per level `u`: the first and last thresholds bound it
+    # accumulators per level `u`: each pair of thresholds bounds it
     if len(steps) > 1:
-        span = steps[-1] - steps[0]
-        u_low, u_high = (span - 1) / (len(steps) - 1), (span + 1) / (len(steps) - 1)
+        first_j, second_j = np.triu_indices(len(steps), 1)
+        apart = (second_j - first_j).astype(np.float64)
+        span = steps[second_j] - steps[first_j]
+        u_low, u_high = ((span - 1) / apart).max(), ((span + 1) / apart).min()
     else:
         u_low, u_high = 1.0, float(accumulators[-1] - accumulators[0] + 1)
+    if u_low >= u_high:
+        return None
     # u = 2^shift / (multiplier * 2^shift_m)
     first = max(1, math.floor(2.0 ** (shift - shift_m) / u_high))
     last = min(2 ** 31 - 1, math.ceil(2.0 ** (shift - shift_m) / max(u_low, 1e-9)))
