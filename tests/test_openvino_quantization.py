@@ -1,18 +1,17 @@
 """FakeQuantize-1 against OpenVINO's reference formula (`fake_quantize.hpp`, re-stated in
 numpy below) and the OpenVINO runtime, and an NNCF-quantized streaming convolution model
-(`nncf.quantize` at test time) against OpenVINO CPU's int8 result and the float formula,
+(`nncf.quantize` at test time, benchmarks/nncf_stream.py) against OpenVINO CPU's int8 result and the float formula,
 through `compile_model`, `tosa-state-run` and `tosa-state validate`."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-import nncf
 import numpy as np
 import openvino as ov
 import openvino.opset13 as ops
 import pytest
-from openvino.op.util import Variable, VariableInfo
+from nncf_stream import CHANNELS, FRAMES, HIDDEN, KERNEL, UNITS, quantized_stream
 from peers.upstream_mlir import iree_opt
 from test_error_paths import _edit, assert_clean_failure, cli, opt_xml_fails
 from test_run_tool import npz
@@ -241,34 +240,6 @@ def test_int8_weights_are_recovered_only_when_exact() -> None:
 # An NNCF-quantized streaming convolution
 # ---------------------------------------------------------------------------------------------
 
-CHANNELS, HIDDEN, UNITS, KERNEL, FRAMES = 4, 8, 6, 3, 5
-
-
-def _streaming_model(rng: np.random.Generator) -> ov.Model:
-    """Conv1d over the last KERNEL-1 frames (state `frames`, ReadValue / Assign) and the
-    new ones, + bias, ReLU, then a Linear over channels."""
-    x = ops.parameter([1, CHANNELS, FRAMES], np.float32, name="x")
-    info = VariableInfo()
-    info.data_shape = ov.PartialShape([1, CHANNELS, KERNEL - 1])
-    info.data_type = ov.Type.f32
-    info.variable_id = "frames"
-    variable = Variable(info)
-    past = ops.read_value(ops.constant(np.zeros((1, CHANNELS, KERNEL - 1), np.float32)),
-                          variable)
-    window = ops.concat([past, x], 2)
-    weights = rng.normal(0, 0.5, (HIDDEN, CHANNELS, KERNEL)).astype(np.float32)
-    conv = ops.convolution(window, ops.constant(weights), [1], [0], [0], [1])
-    bias = ops.constant(rng.normal(0, 0.1, (1, HIDDEN, 1)).astype(np.float32))
-    act = ops.relu(ops.add(conv, bias))
-    rows = ops.transpose(act, ops.constant(np.array([0, 2, 1], np.int64)))
-    y = ops.matmul(rows, ops.constant(rng.normal(0, 0.5, (HIDDEN, UNITS)).astype(np.float32)),
-                   False, False, name="y")
-    kept = ops.slice(window, ops.constant(np.array([FRAMES])),
-                     ops.constant(np.array([FRAMES + KERNEL - 1])), ops.constant(np.array([1])),
-                     ops.constant(np.array([2])))
-    return ov.Model([ops.result(y)], [ops.assign(kept, variable)], [x], "stream")
-
-
 def _constants(model: ov.Model) -> dict[str, np.ndarray]:
     return {op.get_friendly_name(): op.get_data() for op in model.get_ordered_ops()
             if op.get_type_name() == "Constant"}
@@ -307,12 +278,8 @@ def nncf_stream(tmp_path_factory: pytest.TempPathFactory
     """The streaming model quantized by `nncf.quantize` (once per module: about 6 s of
     CPU), its `.xml`, and the state of the generator after it (the first test's data)."""
     rng = np.random.default_rng(3)
-    model = _streaming_model(rng)
-    data = [{"x": rng.normal(0, 1, (1, CHANNELS, FRAMES)).astype(np.float32)}
-            for _ in range(16)]
-    quantized = nncf.quantize(model, nncf.Dataset(data), subset_size=16)
     xml = tmp_path_factory.mktemp("nncf") / "quantized.xml"
-    ov.save_model(quantized, xml, compress_to_fp16=False)
+    quantized = quantized_stream(rng, xml)
     return quantized, xml, rng.bit_generator.state
 
 
