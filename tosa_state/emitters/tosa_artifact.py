@@ -25,19 +25,26 @@ from tosa_state.transforms.tosa_validation import Target, Violation, violations
 
 
 def legalization(target: Target) -> str:
-    """The passes that bring a TOSA module to strict TOSA 1.0 for `target`: for an
-    integer-only target, float state that holds quantized integers made integer, the
-    quantize of frame state moved above its concat, float requantization between an
-    accumulator and int8 made integer, and quantized inputs / outputs made integer; dequantize
+    """The passes that bring a TOSA module to strict TOSA 1.0 for `target`: float state
+    that holds quantized integers made integer for an integer-only target, dequantize
     expanded to TOSA ops, `i64` (which no profile has) computed in `i32`, and fixed-count
     loops unrolled unless the target has `controlflow`."""
     passes = ["tosa-expand-dequantize", "tosa-demote-i64"]
     if "pro_fp" not in target.profiles:
-        passes[:0] = ["tosa-integer-state", "tosa-integer-frames", "tosa-integer-requantize",
-                      "tosa-integer-io", "dce"]
+        passes.insert(0, "tosa-integer-state")
     if "controlflow" not in target.extensions:
         passes.append("tosa-unroll-loops")
     return ",".join(passes)
+
+
+def integer_preparation(target: Target) -> str:
+    """For an integer-only target, the passes run before the optimisations (which move
+    layout ops into the float chains these passes read): the quantize of frame state moved
+    above its concat, the float requantization after an int8 convolution made integer, and
+    the inputs only quantized / outputs only dequantized made integer."""
+    if "pro_fp" in target.profiles:
+        return ""
+    return "tosa-integer-frames,tosa-integer-requantize,tosa-integer-io,dce"
 
 
 @dataclass

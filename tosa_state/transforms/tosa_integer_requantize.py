@@ -197,11 +197,16 @@ class _Plan:
 
 
 def _ends(value: SSAValue) -> bool:
-    """An int8 result, or the i32 levels a float is rounded to (`tosa.cast`)."""
+    """An int8 result, or the i32 levels a float is rounded to (`tosa.cast`) when they are
+    not made a float again."""
     element = _element(value)
     owner = value.owner
-    return element == i8 or (element == i32 and isinstance(owner, ttc.CastOp)
-                              and not isinstance(_element(owner.input), IntegerType))
+    return element == i8 or (
+        element == i32 and isinstance(owner, ttc.CastOp)
+        and not isinstance(_element(owner.input), IntegerType)
+        and not any(isinstance(u.operation, ttc.CastOp)
+                    and not isinstance(_element(u.operation.output), IntegerType)
+                    for u in value.uses))
 
 
 def _plan(source: SSAValue) -> _Plan | None:
