@@ -131,6 +131,61 @@ def test_fake_quantize_matches_the_reference_formula(openvino_runtime: None, tmp
                 assert np.all(np.abs(ov_out[name] - want) <= step + 1e-5), name
 
 
+def _openvino_reference(values: np.ndarray, bounds: list[np.ndarray], levels: int) -> np.ndarray:
+    """OpenVINO's own `reference::fake_quantize` (`Node.evaluate`, as constant folding runs
+    it)."""
+    node = ops.fake_quantize(ops.parameter(list(values.shape), np.float32),
+                             *(ops.constant(b) for b in bounds), levels)
+    out = ov.Tensor(np.zeros(values.shape, np.float32))
+    assert node.evaluate([out], [ov.Tensor(values), *(ov.Tensor(b) for b in bounds)])
+    return out.data.copy()
+
+
+def _near_thresholds(low: np.ndarray, high: np.ndarray, levels: int, ulps: int) -> np.ndarray:
+    """Per channel (axis 1): every f32 within `ulps` of each midpoint between levels."""
+    k = np.arange(levels - 1, dtype=np.float64)
+    mids = (low.astype(np.float64).reshape(-1, 1)
+            + (k + 0.5) / (levels - 1) * (high - low).astype(np.float64).reshape(-1, 1)
+            ).astype(np.float32)
+    offsets = np.arange(-ulps, ulps + 1, dtype=np.int64)
+    bits = mids.view(np.int32).astype(np.int64)[:, :, None] + np.where(
+        mids[:, :, None] < 0, -offsets, offsets)
+    values = bits.astype(np.int32).view(np.float32).reshape(1, len(mids), -1)
+    return np.where(np.isfinite(values), values, np.float32(0))
+
+
+@pytest.mark.parametrize("levels", [2, 16, 255, 256])
+def test_fake_quantize_is_openvino_s_reference_bit_for_bit(tmp_path: Path, levels: int) -> None:
+    """Constant bounds (per channel; one an int8 pair's range): the lowering in f32 / i32
+    TOSA ops (no f64) gives OpenVINO's own reference implementation's result bit for bit on
+    a dense sweep — every f32 within 300 ulps of each rounding threshold of each channel,
+    plus 20 000 random values per channel and the infinities — and the TOSA target check
+    admits it for PRO-FP."""
+    rng = np.random.default_rng(levels + 100)
+    channels = 3
+    low = rng.uniform(-3, 0.5, (1, channels, 1)).astype(np.float32)
+    high = (low + rng.uniform(0.2, 4, (1, channels, 1))).astype(np.float32)
+    low[0, 0, 0], high[0, 0, 0] = -38 * np.float32(0.013), (255 - 38) * np.float32(0.013)
+    out_low = rng.uniform(-2, 1, (1, channels, 1)).astype(np.float32)
+    out_high = rng.uniform(-1, 3, (1, channels, 1)).astype(np.float32)
+    bounds = [low, high, out_low, out_high]
+    values = np.concatenate(
+        [_near_thresholds(low, high, levels, 300),
+         rng.uniform(-6, 6, (1, channels, 20000)).astype(np.float32),
+         np.broadcast_to(np.array([np.inf, -np.inf, 0, -0.0], np.float32), (1, channels, 4))],
+        axis=2).astype(np.float32)
+    x = ops.parameter(list(values.shape), np.float32, name="x")
+    model = ov.Model([ops.fake_quantize(x, *(ops.constant(b) for b in bounds), levels)], [x])
+    xml = tmp_path / "fq.xml"
+    ov.save_model(model, xml, compress_to_fp16=False)
+    ours = ts.compile_model(xml).create_infer_request().infer({"x": values})[0]
+    theirs = _openvino_reference(values, bounds, levels)
+    np.testing.assert_array_equal(ours, theirs)
+    np.testing.assert_array_equal(ours, reference(values, *bounds, levels))
+    artifact = ts.compile_tosa(xml, profiles="pro_fp", extensions="")
+    assert artifact.ok, artifact.report()
+
+
 @pytest.mark.parametrize(
     ("name", "low", "high", "levels"),
     [("u8", 0.0, 2.7, 256), ("i8 symmetric", -1.3 * 128 / 127, 1.3, 256),

@@ -219,10 +219,12 @@ def emit_values(e: Emitter, level: SSAValue, steps: int, shape: tuple[int, ...],
     """`table[element, level]` at each position, `shape` the bounds' (numpy broadcast)."""
     rank = len(dims(level))
     base = (np.arange(int(np.prod(shape)), dtype=np.int64) * (steps + 1)).reshape(shape)
-    index = e.add(e.cast(e.clamp(level, 0.0, float(steps)), i32),
-                  e.const(base.astype(np.int32).reshape((1,) * (rank - len(shape)) + shape)))
+    # the index in f32 (exact: below 2^24) until it has the gather's shape: PRO-FP has no
+    # i32 reshape
+    index = e.add(e.clamp(level, 0.0, float(steps)),
+                  e.const(base.astype(_F32).reshape((1,) * (rank - len(shape)) + shape)))
     sizes = e.sizes(index)
-    rows = e.reshape_sizes(index, [1, e.product(sizes)])
+    rows = e.cast(e.reshape_sizes(index, [1, e.product(sizes)]), i32)
     values = e.const(table.reshape(1, -1, 1).astype(_F32))
     width = dims(rows)[1]
     gathered = e.value(tt.GatherOp(values, rows, tensor_type(f32, [1, width, 1])))
