@@ -39,6 +39,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -150,6 +151,22 @@ def _check_nncf_reference(quantized: object, artifact: Path) -> None:
                            "OpenVINO CPU": np.stack(theirs)}, "OpenVINO CPU", 0.0)
 
 
+def _artifact(model: Path, name: str, folder: Path, peer: str,
+              check: Callable[[Path], None]) -> Path:
+    """tosa-state's PRO-INT artifact of `model`, saved in `folder` and checked (`check`
+    raises unless the reference model runs it bit-exact with `peer`)."""
+    import tosa_state as ts
+
+    artifact = ts.compile_tosa(model, PROFILES, EXTENSIONS)
+    ours = folder / f"{name}.tosa"
+    artifact.save(ours)
+    check(ours)
+    state = sum(v["size_bytes"] for v in artifact.manifest()["variables"])
+    print(f"{name}: {state} bytes of int8 state; the artifact in the reference model is "
+          f"bit-exact with {peer}")
+    return ours
+
+
 def _nncf(folder: Path, accelerators: list[str]) -> None:
     """The NNCF rows: tosa-state's artifact only."""
     try:
@@ -157,16 +174,9 @@ def _nncf(folder: Path, accelerators: list[str]) -> None:
     except ImportError as error:  # pragma: no cover - the test extra has both
         print(f"{NNCF}: skipped: {error}")
         return
-    import tosa_state as ts
-
     quantized = quantized_stream(np.random.default_rng(3), folder / f"{NNCF}.xml")
-    artifact = ts.compile_tosa(folder / f"{NNCF}.xml", PROFILES, EXTENSIONS)
-    ours = folder / f"{NNCF}.tosa"
-    artifact.save(ours)
-    _check_nncf_reference(quantized, ours)
-    state = sum(v["size_bytes"] for v in artifact.manifest()["variables"])
-    print(f"{NNCF}: {state} bytes of int8 state; the artifact in the reference model is "
-          "bit-exact with OpenVINO CPU")
+    ours = _artifact(folder / f"{NNCF}.xml", NNCF, folder, "OpenVINO CPU",
+                     lambda tosa: _check_nncf_reference(quantized, tosa))
     for accelerator in accelerators:
         line = vela(ours, accelerator, folder / f"{NNCF}-{accelerator}")
         print(f"  {accelerator:14} {'tosa-state':14} {line}")
@@ -208,7 +218,6 @@ def main() -> None:
     if _tool("vela") is None:
         print("skipped: vela is not installed (pip install -e '.[test]')")
         return
-    import tosa_state as ts
 
     with tempfile.TemporaryDirectory(prefix="npu_") as tmp:
         folder = Path(tmp)
@@ -216,13 +225,8 @@ def main() -> None:
             if name == NNCF:
                 _nncf(folder, args.accelerators.split(","))
                 continue
-            artifact = ts.compile_tosa(MODELS / f"{name}.tflite", PROFILES, EXTENSIONS)
-            ours = folder / f"{name}.tosa"
-            artifact.save(ours)
-            _check_reference(name, ours)
-            state = sum(v["size_bytes"] for v in artifact.manifest()["variables"])
-            print(f"{name}: {state} bytes of int8 state; the artifact in the reference model "
-                  "is bit-exact with LiteRT")
+            ours = _artifact(MODELS / f"{name}.tflite", name, folder, "LiteRT",
+                             lambda tosa, name=name: _check_reference(name, tosa))
             arm = _arm_converter(name, folder)
             for accelerator in args.accelerators.split(","):
                 routes = {"tosa-state": ours, "tflite": MODELS / f"{name}.tflite",

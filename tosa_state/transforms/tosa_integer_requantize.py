@@ -34,8 +34,9 @@ from dataclasses import dataclass
 
 import numpy as np
 from xdsl.context import Context
-from xdsl.dialects.builtin import IntegerType, ModuleOp, TensorType, i8, i32
-from xdsl.ir import Operation, SSAValue
+from xdsl.dialects.builtin import BoolAttr, IntegerType, ModuleOp, TensorType, i8, i32
+from xdsl.dialects.tosa import RoundingMode, RoundingModeAttr
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -75,7 +76,7 @@ def _dims(value: SSAValue) -> tuple[int, ...]:
     return value.type.get_shape()
 
 
-def _element(value: SSAValue):
+def _element(value: SSAValue) -> Attribute:
     assert isinstance(value.type, TensorType)
     return value.type.element_type
 
@@ -269,7 +270,8 @@ def _rewrite(plan: _Plan) -> None:
         rewriter.insert_op(op, InsertPoint.before(before))
         return op.results[0]
 
-    def const(values: np.ndarray | list[int], element, shape_: list[int]) -> SSAValue:
+    def const(values: np.ndarray | list[int], element: Attribute, shape_: list[int]
+              ) -> SSAValue:
         return add(tt.ConstOp(numpy_to_dense(np.asarray(values).reshape(shape_), element)))
 
     no_shift = const([0], i8, [1])
@@ -300,10 +302,7 @@ def _rewrite(plan: _Plan) -> None:
         Rewriter.erase_op(op)
 
 
-def _rescale_properties() -> dict:
-    from xdsl.dialects.builtin import BoolAttr
-    from xdsl.dialects.tosa import RoundingMode, RoundingModeAttr
-
+def _rescale_properties() -> dict[str, Attribute]:
     false = BoolAttr.from_bool(False)
     return {"scale32": BoolAttr.from_bool(True),
             "rounding_mode": RoundingModeAttr(RoundingMode.SINGLE_ROUND),
