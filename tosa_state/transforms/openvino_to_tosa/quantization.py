@@ -125,10 +125,10 @@ def _f32(e: Emitter, value: SSAValue) -> SSAValue:
 
 def _level_plan(op: ov.FakeQuantizeOp) -> tuple[LevelPlan, tuple[int, ...]] | None:
     """How to compute the levels exactly in f32 ops (constant bounds, a non-empty range
-    everywhere), and the bounds' broadcast shape."""
+    everywhere, an input computed at run time), and the bounds' broadcast shape."""
     bounds = _bounds(op)
-    if any(b is None for b in bounds):
-        return None
+    if any(b is None for b in bounds) or constant(op.input) is not None:
+        return None  # a constant input folds (the f64 form folds into constants too)
     arrays = [np.asarray(b, np.float32) for b in bounds if b is not None]
     shape = np.broadcast_shapes(*(a.shape for a in arrays))
     span = (np.broadcast_to(arrays[1], shape) - np.broadcast_to(arrays[0], shape)

@@ -36,8 +36,9 @@ from tosa_state.dialects.tosa import tensor as tt
 from tosa_state.transforms.openvino_to_tosa.common import Emitter, dims
 from tosa_state.transforms.tosa_builder.values import tensor_type
 
-MAX_TABLE = 1 << 20
-"""The most (bounds element, level) pairs tabulated."""
+MAX_TABLE = 1 << 18
+"""The most (bounds element, level) pairs tabulated (and checked around their thresholds:
+about 5 ms of numpy per element at 256 levels)."""
 MAX_ROUNDS = 8
 """The most corrections one bounds element may need."""
 WINDOW = 256
