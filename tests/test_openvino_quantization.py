@@ -340,13 +340,14 @@ def nncf_stream(tmp_path_factory: pytest.TempPathFactory
 
 @pytest.mark.usefixtures("upstream_mlir_tools")
 def test_nncf_quantized_streaming_convolution(
-        openvino_runtime: None, tmp_path: Path,
+        openvino_runtime: None, tosa_reference_tools: None, tmp_path: Path,
         nncf_stream: tuple[ov.Model, Path, dict[str, object]]) -> None:
     """`nncf.quantize` (activations u8/i8 per tensor, weights i8 per channel with Convert +
     Multiply): the Convolution and the MatMul become i8 x i8 `tosa.conv2d` / `tosa.matmul`
     into i32; over 8 steps with a reset the outputs are within one quantization step of
-    OpenVINO CPU's int8 result and within 5e-6 of the float reference formula; the lowered
-    module parses in upstream MLIR (iree-opt)."""
+    OpenVINO CPU's int8 result and within 5e-6 of the float reference formula, and the
+    first 3 equal on device `reference` (the TOSA reference model); the lowered module
+    parses in upstream MLIR (iree-opt)."""
     quantized, xml, state = nncf_stream
     rng = np.random.default_rng(3)
     rng.bit_generator.state = state
@@ -385,6 +386,10 @@ def test_nncf_quantized_streaming_convolution(
         np.testing.assert_allclose(ours, formula[step], rtol=0, atol=5e-6,  # measured 9.5e-7
                                    err_msg=str(step))
         ours_all.append(ours)
+    # the float model (its FakeQuantize in f32 ops, no f64) on device `reference` too
+    reference_request = ts.compile_model(xml, device="reference").create_infer_request()
+    for step, x in enumerate(steps[:3]):
+        np.testing.assert_array_equal(reference_request.infer({"x": x})[0], ours_all[step])
 
     out = tmp_path / "out.npz"
     code, _, err = cli(run.main, str(xml), "-q", "--inputs", npz(tmp_path, x=np.stack(steps)),
