@@ -12,13 +12,20 @@ the LSTM / GRU state kept in f32 between a QUANTIZE and a DEQUANTIZE) and each a
 - `arm-converter`: `tosa-converter-for-tflite` (its TOSA MLIR), checked with `tosa-opt` for the
   same target and serialized, then `vela` (a failure at any stage is printed as the result).
 
+And the NNCF-quantized streaming convolution (`benchmarks/nncf_stream.py`, OpenVINO IR:
+`nncf.quantize` at run time): `tosa-state` only (its frames, requantization and I/O made
+integer by `tosa-integer-frames`, `tosa-integer-requantize`, `tosa-integer-io`); there is
+no `.tflite` of it for the other two routes. Before Vela, its artifact must run in the
+reference model bit-exact with OpenVINO CPU (on the quantized input, `f32(q) * scale` of
+the output) over 8 steps.
+
 Printed per line: the operators on the NPU / on the CPU (Vela's output `.tflite`: an
 `ethos-u` custom operator is an NPU subgraph), the cycles and the inference time at Vela's
 default system config, and the SRAM and flash used. Before Vela runs, tosa-state's artifact
 must run in the TOSA reference model bit-exact with LiteRT (built-in kernels) over the
 fixture's inputs, or the benchmark fails (`agreement.Disagreement`).
 
-    python benchmarks/npu.py [--models seed_lstm_full_integer,...] [--accelerators ...]
+    python benchmarks/npu.py [--models seed_lstm_full_integer,...,nncf_stream] [--accelerators ...]
 
 Run after `pip install -e '.[test]'` (ethos-u-vela, tosa-converter-for-tflite, tosa-tools,
 ai-edge-litert); an absent tool is skipped with a line saying so.
@@ -32,6 +39,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -40,6 +48,7 @@ from agreement import check_agreement
 ROOT = Path(__file__).resolve().parent.parent
 MODELS = ROOT / "tests" / "tflite_models" / "quantized"
 NAMES = ("seed_lstm_full_integer", "gru_full_integer", "int8_ops_full_integer")
+NNCF = "nncf_stream"
 ACCELERATORS = ("ethos-u55-128", "ethos-u85-256")
 PROFILES, EXTENSIONS = "pro_int", "variable,doubleround"
 TARGET = (f"specification_version=1.0 level=8k profiles={PROFILES} "
@@ -114,6 +123,67 @@ def _check_reference(name: str, artifact: Path) -> None:
                            "LiteRT": np.stack(theirs)}, "LiteRT", 0.0)
 
 
+def _check_nncf_reference(quantized: object, artifact: Path) -> None:
+    """The NNCF model's `.tosa` in the TOSA reference model against OpenVINO CPU over 8
+    steps: the CPU given the dequantized int8 input, the artifact's i32 output dequantized
+    with the manifest's scales, bit for bit."""
+    import json
+
+    import openvino as ov
+
+    import tosa_state as ts
+
+    manifest = json.loads(Path(f"{artifact}.json").read_text())
+    (x_port,), (y_port,) = manifest["inputs"], manifest["outputs"]
+    scale = np.float32(x_port["quantization"]["scale"])
+    zero_point = np.float32(x_port["quantization"]["zero_point"])
+    out_scale = np.array(y_port["quantization"]["scale"], np.float32)
+    reference = ts.compile_model(artifact, device="reference").create_infer_request()
+    cpu = ov.Core().compile_model(quantized, "CPU", {"INFERENCE_PRECISION_HINT": "f32"}
+                                  ).create_infer_request()
+    rng = np.random.default_rng(0)
+    ours, theirs = [], []
+    for _ in range(8):
+        q = rng.integers(-128, 128, x_port["shape"]).astype(np.int8)
+        ours.append(reference.infer([q])[0].astype(np.float32) * out_scale)
+        theirs.append(cpu.infer({"x": ((q - zero_point) * scale).astype(np.float32)})[0])
+    check_agreement(NNCF, {"the TOSA reference model": np.stack(ours),
+                           "OpenVINO CPU": np.stack(theirs)}, "OpenVINO CPU", 0.0)
+
+
+def _artifact(model: Path, name: str, folder: Path, peer: str,
+              check: Callable[[Path], None]) -> Path:
+    """tosa-state's PRO-INT artifact of `model`, saved in `folder` and checked (`check`
+    raises unless the reference model runs it bit-exact with `peer`)."""
+    import tosa_state as ts
+
+    artifact = ts.compile_tosa(model, PROFILES, EXTENSIONS)
+    ours = folder / f"{name}.tosa"
+    artifact.save(ours)
+    check(ours)
+    state = sum(v["size_bytes"] for v in artifact.manifest()["variables"])
+    print(f"{name}: {state} bytes of int8 state; the artifact in the reference model is "
+          f"bit-exact with {peer}")
+    return ours
+
+
+def _nncf(folder: Path, accelerators: list[str]) -> None:
+    """The NNCF rows: tosa-state's artifact only."""
+    try:
+        from nncf_stream import quantized_stream
+    except ImportError as error:  # pragma: no cover - the test extra has both
+        print(f"{NNCF}: skipped: {error}")
+        return
+    quantized = quantized_stream(np.random.default_rng(3), folder / f"{NNCF}.xml")
+    ours = _artifact(folder / f"{NNCF}.xml", NNCF, folder, "OpenVINO CPU",
+                     lambda tosa: _check_nncf_reference(quantized, tosa))
+    for accelerator in accelerators:
+        line = vela(ours, accelerator, folder / f"{NNCF}-{accelerator}")
+        print(f"  {accelerator:14} {'tosa-state':14} {line}")
+        for route in ("tflite", "arm-converter"):
+            print(f"  {accelerator:14} {route:14} n/a: an OpenVINO model")
+
+
 def _arm_converter(name: str, folder: Path) -> Path | str:
     """Arm's legaliser's TOSA of the model serialized for the target, or why not."""
     from tosa_state.tosa_tools import tool
@@ -142,24 +212,21 @@ def _arm_converter(name: str, folder: Path) -> Path | str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--models", default=",".join(NAMES))
+    parser.add_argument("--models", default=",".join((*NAMES, NNCF)))
     parser.add_argument("--accelerators", default=",".join(ACCELERATORS))
     args = parser.parse_args()
     if _tool("vela") is None:
         print("skipped: vela is not installed (pip install -e '.[test]')")
         return
-    import tosa_state as ts
 
     with tempfile.TemporaryDirectory(prefix="npu_") as tmp:
         folder = Path(tmp)
         for name in args.models.split(","):
-            artifact = ts.compile_tosa(MODELS / f"{name}.tflite", PROFILES, EXTENSIONS)
-            ours = folder / f"{name}.tosa"
-            artifact.save(ours)
-            _check_reference(name, ours)
-            state = sum(v["size_bytes"] for v in artifact.manifest()["variables"])
-            print(f"{name}: {state} bytes of int8 state; the artifact in the reference model "
-                  "is bit-exact with LiteRT")
+            if name == NNCF:
+                _nncf(folder, args.accelerators.split(","))
+                continue
+            ours = _artifact(MODELS / f"{name}.tflite", name, folder, "LiteRT",
+                             lambda tosa, name=name: _check_reference(name, tosa))
             arm = _arm_converter(name, folder)
             for accelerator in args.accelerators.split(","):
                 routes = {"tosa-state": ours, "tflite": MODELS / f"{name}.tflite",

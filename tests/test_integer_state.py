@@ -395,3 +395,20 @@ def test_the_pro_int_artifact_runs_on_the_npu_and_the_reference_device(
                 s.state = donated[s.name]
         (ours,) = request.infer([x])
         np.testing.assert_array_equal(ours, theirs, err_msg=f"step {k}")
+
+
+@pytest.mark.peers
+def test_the_stateless_int8_ops_model_runs_wholly_on_the_u55(tmp_path: Path) -> None:
+    """The int8 ops model's strided slice (every other element) is a slice and a reshape,
+    not a `tosa.gather` (which Vela refuses on the Ethos-U55: "Non-passthrough operation
+    (Gather) could not run on NPU"): its PRO-INT artifact compiles wholly to the NPU of an
+    ethos-u55-128."""
+    from peers.vela import compile_tosa
+
+    artifact = ts.compile_tosa(MODELS / "int8_ops_full_integer.tflite", "pro_int",
+                               "variable,doubleround")
+    assert "tosa.gather" not in print_module(artifact.module)
+    tosa = tmp_path / "int8_ops.tosa"
+    artifact.save(tosa)
+    result = compile_tosa(tosa, ACCELERATORS[0], tmp_path / "vela")
+    assert result.all_on_npu, result.operators

@@ -1,18 +1,17 @@
 """FakeQuantize-1 against OpenVINO's reference formula (`fake_quantize.hpp`, re-stated in
 numpy below) and the OpenVINO runtime, and an NNCF-quantized streaming convolution model
-(`nncf.quantize` at test time) against OpenVINO CPU's int8 result and the float formula,
+(`nncf.quantize` at test time, benchmarks/nncf_stream.py) against OpenVINO CPU's int8 result and the float formula,
 through `compile_model`, `tosa-state-run` and `tosa-state validate`."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-import nncf
 import numpy as np
 import openvino as ov
 import openvino.opset13 as ops
 import pytest
-from openvino.op.util import Variable, VariableInfo
+from nncf_stream import CHANNELS, FRAMES, HIDDEN, KERNEL, UNITS, quantized_stream
 from peers.upstream_mlir import iree_opt
 from test_error_paths import _edit, assert_clean_failure, cli, opt_xml_fails
 from test_run_tool import npz
@@ -132,6 +131,61 @@ def test_fake_quantize_matches_the_reference_formula(openvino_runtime: None, tmp
                 assert np.all(np.abs(ov_out[name] - want) <= step + 1e-5), name
 
 
+def _openvino_reference(values: np.ndarray, bounds: list[np.ndarray], levels: int) -> np.ndarray:
+    """OpenVINO's own `reference::fake_quantize` (`Node.evaluate`, as constant folding runs
+    it)."""
+    node = ops.fake_quantize(ops.parameter(list(values.shape), np.float32),
+                             *(ops.constant(b) for b in bounds), levels)
+    out = ov.Tensor(np.zeros(values.shape, np.float32))
+    assert node.evaluate([out], [ov.Tensor(values), *(ov.Tensor(b) for b in bounds)])
+    return out.data.copy()
+
+
+def _near_thresholds(low: np.ndarray, high: np.ndarray, levels: int, ulps: int) -> np.ndarray:
+    """Per channel (axis 1): every f32 within `ulps` of each midpoint between levels."""
+    k = np.arange(levels - 1, dtype=np.float64)
+    mids = (low.astype(np.float64).reshape(-1, 1)
+            + (k + 0.5) / (levels - 1) * (high - low).astype(np.float64).reshape(-1, 1)
+            ).astype(np.float32)
+    offsets = np.arange(-ulps, ulps + 1, dtype=np.int64)
+    bits = mids.view(np.int32).astype(np.int64)[:, :, None] + np.where(
+        mids[:, :, None] < 0, -offsets, offsets)
+    values = bits.astype(np.int32).view(np.float32).reshape(1, len(mids), -1)
+    return np.where(np.isfinite(values), values, np.float32(0))
+
+
+@pytest.mark.parametrize("levels", [2, 16, 255, 256])
+def test_fake_quantize_is_openvino_s_reference_bit_for_bit(tmp_path: Path, levels: int) -> None:
+    """Constant bounds (per channel; one an int8 pair's range): the lowering in f32 / i32
+    TOSA ops (no f64) gives OpenVINO's own reference implementation's result bit for bit on
+    a dense sweep — every f32 within 300 ulps of each rounding threshold of each channel,
+    plus 20 000 random values per channel and the infinities — and the TOSA target check
+    admits it for PRO-FP."""
+    rng = np.random.default_rng(levels + 100)
+    channels = 3
+    low = rng.uniform(-3, 0.5, (1, channels, 1)).astype(np.float32)
+    high = (low + rng.uniform(0.2, 4, (1, channels, 1))).astype(np.float32)
+    low[0, 0, 0], high[0, 0, 0] = -38 * np.float32(0.013), (255 - 38) * np.float32(0.013)
+    out_low = rng.uniform(-2, 1, (1, channels, 1)).astype(np.float32)
+    out_high = rng.uniform(-1, 3, (1, channels, 1)).astype(np.float32)
+    bounds = [low, high, out_low, out_high]
+    values = np.concatenate(
+        [_near_thresholds(low, high, levels, 300),
+         rng.uniform(-6, 6, (1, channels, 20000)).astype(np.float32),
+         np.broadcast_to(np.array([np.inf, -np.inf, 0, -0.0], np.float32), (1, channels, 4))],
+        axis=2).astype(np.float32)
+    x = ops.parameter(list(values.shape), np.float32, name="x")
+    model = ov.Model([ops.fake_quantize(x, *(ops.constant(b) for b in bounds), levels)], [x])
+    xml = tmp_path / "fq.xml"
+    ov.save_model(model, xml, compress_to_fp16=False)
+    ours = ts.compile_model(xml).create_infer_request().infer({"x": values})[0]
+    theirs = _openvino_reference(values, bounds, levels)
+    np.testing.assert_array_equal(ours, theirs)
+    np.testing.assert_array_equal(ours, reference(values, *bounds, levels))
+    artifact = ts.compile_tosa(xml, profiles="pro_fp", extensions="")
+    assert artifact.ok, artifact.report()
+
+
 @pytest.mark.parametrize(
     ("name", "low", "high", "levels"),
     [("u8", 0.0, 2.7, 256), ("i8 symmetric", -1.3 * 128 / 127, 1.3, 256),
@@ -241,34 +295,6 @@ def test_int8_weights_are_recovered_only_when_exact() -> None:
 # An NNCF-quantized streaming convolution
 # ---------------------------------------------------------------------------------------------
 
-CHANNELS, HIDDEN, UNITS, KERNEL, FRAMES = 4, 8, 6, 3, 5
-
-
-def _streaming_model(rng: np.random.Generator) -> ov.Model:
-    """Conv1d over the last KERNEL-1 frames (state `frames`, ReadValue / Assign) and the
-    new ones, + bias, ReLU, then a Linear over channels."""
-    x = ops.parameter([1, CHANNELS, FRAMES], np.float32, name="x")
-    info = VariableInfo()
-    info.data_shape = ov.PartialShape([1, CHANNELS, KERNEL - 1])
-    info.data_type = ov.Type.f32
-    info.variable_id = "frames"
-    variable = Variable(info)
-    past = ops.read_value(ops.constant(np.zeros((1, CHANNELS, KERNEL - 1), np.float32)),
-                          variable)
-    window = ops.concat([past, x], 2)
-    weights = rng.normal(0, 0.5, (HIDDEN, CHANNELS, KERNEL)).astype(np.float32)
-    conv = ops.convolution(window, ops.constant(weights), [1], [0], [0], [1])
-    bias = ops.constant(rng.normal(0, 0.1, (1, HIDDEN, 1)).astype(np.float32))
-    act = ops.relu(ops.add(conv, bias))
-    rows = ops.transpose(act, ops.constant(np.array([0, 2, 1], np.int64)))
-    y = ops.matmul(rows, ops.constant(rng.normal(0, 0.5, (HIDDEN, UNITS)).astype(np.float32)),
-                   False, False, name="y")
-    kept = ops.slice(window, ops.constant(np.array([FRAMES])),
-                     ops.constant(np.array([FRAMES + KERNEL - 1])), ops.constant(np.array([1])),
-                     ops.constant(np.array([2])))
-    return ov.Model([ops.result(y)], [ops.assign(kept, variable)], [x], "stream")
-
-
 def _constants(model: ov.Model) -> dict[str, np.ndarray]:
     return {op.get_friendly_name(): op.get_data() for op in model.get_ordered_ops()
             if op.get_type_name() == "Constant"}
@@ -301,20 +327,30 @@ def _float_formula(model: ov.Model, steps: list[np.ndarray], reset_at: int) -> l
     return outputs
 
 
+@pytest.fixture(scope="module")
+def nncf_stream(tmp_path_factory: pytest.TempPathFactory
+                ) -> tuple[ov.Model, Path, dict[str, object]]:
+    """The streaming model quantized by `nncf.quantize` (once per module: about 6 s of
+    CPU), its `.xml`, and the state of the generator after it (the first test's data)."""
+    rng = np.random.default_rng(3)
+    xml = tmp_path_factory.mktemp("nncf") / "quantized.xml"
+    quantized = quantized_stream(rng, xml)
+    return quantized, xml, rng.bit_generator.state
+
+
 @pytest.mark.usefixtures("upstream_mlir_tools")
-def test_nncf_quantized_streaming_convolution(openvino_runtime: None, tmp_path: Path) -> None:
+def test_nncf_quantized_streaming_convolution(
+        openvino_runtime: None, tosa_reference_tools: None, tmp_path: Path,
+        nncf_stream: tuple[ov.Model, Path, dict[str, object]]) -> None:
     """`nncf.quantize` (activations u8/i8 per tensor, weights i8 per channel with Convert +
     Multiply): the Convolution and the MatMul become i8 x i8 `tosa.conv2d` / `tosa.matmul`
     into i32; over 8 steps with a reset the outputs are within one quantization step of
-    OpenVINO CPU's int8 result and within 5e-6 of the float reference formula; the lowered
-    module parses in upstream MLIR (iree-opt)."""
+    OpenVINO CPU's int8 result and within 5e-6 of the float reference formula, and the
+    first 3 equal on device `reference` (the TOSA reference model); the lowered module
+    parses in upstream MLIR (iree-opt)."""
+    quantized, xml, state = nncf_stream
     rng = np.random.default_rng(3)
-    model = _streaming_model(rng)
-    data = [{"x": rng.normal(0, 1, (1, CHANNELS, FRAMES)).astype(np.float32)}
-            for _ in range(16)]
-    quantized = nncf.quantize(model, nncf.Dataset(data), subset_size=16)
-    xml = tmp_path / "quantized.xml"
-    ov.save_model(quantized, xml, compress_to_fp16=False)
+    rng.bit_generator.state = state
     assert sum(op.get_type_name() == "FakeQuantize" for op in quantized.get_ordered_ops()) == 2
 
     code, lowered, err = cli(opt.main, str(xml), "-p", "convert-openvino-to-tosa")
@@ -350,6 +386,10 @@ def test_nncf_quantized_streaming_convolution(openvino_runtime: None, tmp_path: 
         np.testing.assert_allclose(ours, formula[step], rtol=0, atol=5e-6,  # measured 9.5e-7
                                    err_msg=str(step))
         ours_all.append(ours)
+    # the float model (its FakeQuantize in f32 ops, no f64) on device `reference` too
+    reference_request = ts.compile_model(xml, device="reference").create_infer_request()
+    for step, x in enumerate(steps[:3]):
+        np.testing.assert_array_equal(reference_request.infer({"x": x})[0], ours_all[step])
 
     out = tmp_path / "out.npz"
     code, _, err = cli(run.main, str(xml), "-q", "--inputs", npz(tmp_path, x=np.stack(steps)),
@@ -360,6 +400,75 @@ def test_nncf_quantized_streaming_convolution(openvino_runtime: None, tmp_path: 
                             "--atol", f"{one_step:.6g}", "--rtol", "0")
     assert code == 0, stdout + err
     assert "PASSED" in stdout
+
+
+NPU_STEPS, NPU_RESETS, NPU_SET_STATE_AT = 24, {8, 16}, 12
+ACCELERATORS = ["ethos-u55-128", "ethos-u85-256"]
+
+
+@pytest.mark.usefixtures("upstream_mlir_tools")
+def test_nncf_streaming_convolution_wholly_on_the_npu(
+        openvino_runtime: None, tosa_reference_tools: None, tmp_path: Path,
+        nncf_stream: tuple[ov.Model, Path, dict[str, object]]) -> None:
+    """`tosa-state compile --target tosa --profile pro_int` of the NNCF model: int8 frames
+    (`tosa-integer-frames`), integer requantization (`tosa-integer-requantize`), an int8
+    input and the i32 output with its scales (`tosa-integer-io`), no float op left; Vela
+    5.2.0 places every operator on the NPU of an ethos-u55-128 and an ethos-u85-256; the
+    file read back runs on device `reference` bit-exact with OpenVINO CPU (given the
+    dequantized input levels and frames; its f32 output equals `f32(q) * scale`) over 24
+    steps with two resets and a set_state, and equal to the interpreter's run of it."""
+    import json
+
+    from peers.vela import compile_tosa
+    from test_integer_state import _float_ops
+
+    quantized, xml, _ = nncf_stream
+    tosa = tmp_path / "stream.tosa"
+    code, _, err = cli(tosa_state_main.main, "compile", str(xml), "--target", "tosa",
+                       "--profile", "pro_int", "--extensions", "variable,doubleround",
+                       "-o", str(tosa))
+    assert code == 0, err
+    assert _float_ops(ts.read_model(tosa)) == []
+    manifest = json.loads(Path(f"{tosa}.json").read_text())
+    (x_port,), (y_port,) = manifest["inputs"], manifest["outputs"]
+    (frames,) = manifest["variables"]
+    assert (x_port["dtype"], y_port["dtype"], frames["dtype"]) == ("int8", "int32", "int8")
+    assert frames["size_bytes"] == CHANNELS * (KERNEL - 1)
+    assert frames["quantization"] == x_port["quantization"]  # one FakeQuantize for both
+    scale, zero_point = (np.float32(x_port["quantization"][k]) for k in ("scale", "zero_point"))
+    out_scale = np.array(y_port["quantization"]["scale"], np.float32)
+    assert out_scale.shape == (UNITS,) and y_port["quantization"]["zero_point"] == 0
+    for accelerator in ACCELERATORS:
+        result = compile_tosa(tosa, accelerator, tmp_path / accelerator)
+        assert result.all_on_npu, (accelerator, result.operators)
+
+    def real(levels: np.ndarray) -> np.ndarray:
+        return ((levels.astype(np.float32) - zero_point) * scale).astype(np.float32)
+
+    rng = np.random.default_rng(11)
+    reference = ts.compile_model(tosa, device="reference").create_infer_request()
+    interpreter = ts.compile_model(tosa).create_infer_request()
+    cpu = ov.Core().compile_model(quantized, "CPU", F32).create_infer_request()
+    for k in range(NPU_STEPS):
+        if k in NPU_RESETS:
+            for request in (reference, interpreter, cpu):
+                request.reset_state()
+        if k == NPU_SET_STATE_AT:
+            past = rng.integers(-128, 128, (1, CHANNELS, KERNEL - 1)).astype(np.int8)
+            for request in (reference, interpreter):
+                (variable,) = request.query_state()
+                variable.state = past
+            (variable,) = cpu.query_state()
+            variable.state = ov.Tensor(real(past))
+        q = rng.integers(-128, 128, (1, CHANNELS, FRAMES)).astype(np.int8)
+        (ours,) = reference.infer([q])
+        assert ours.dtype == np.int32
+        np.testing.assert_array_equal(ours, interpreter.infer([q])[0], err_msg=str(k))
+        theirs = cpu.infer({"x": real(q)})[0]
+        np.testing.assert_array_equal(ours.astype(np.float32) * out_scale, theirs,
+                                      err_msg=f"step {k}")
+        (state,) = reference.query_state()
+        np.testing.assert_array_equal(state.state, q[:, :, FRAMES - KERNEL + 1:])
 
 
 def _quantized_product(tmp_path: Path, x: object, low: np.float32, high: np.float32,

@@ -22,7 +22,7 @@ from tosa_state.devices import (
 )
 from tosa_state.devices.interpreter import InterpreterExecutable
 from tosa_state.dialects.tosa.variables import VariableOp
-from tosa_state.emitters.tosa_artifact import TosaArtifact
+from tosa_state.emitters.tosa_artifact import TosaArtifact, integer_preparation
 from tosa_state.frontends import read_model_file, verified_on_reading
 from tosa_state.progress import Progress
 from tosa_state.runtime import CompiledModel, StaticLayout
@@ -145,7 +145,8 @@ def compile_tosa(
           Progress.on_terminal("compiling: reading", total=4, enabled=progress) as bar):
         ctx, module = _to_tosa(model, entry, input_shapes, bar, capacity)
         bar.describe("compiling: optimizing")
-        apply_pipeline(ctx, module, OPTIMIZATIONS, verify_each=False)
+        apply_pipeline(ctx, module, ",".join(filter(None, (integer_preparation(target),
+                                                          OPTIMIZATIONS))), verify_each=False)
         bar.advance()
         bar.describe("compiling: legalizing for the target")
         artifact = TosaArtifact.lower(ctx, module, target)

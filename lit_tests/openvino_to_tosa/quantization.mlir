@@ -1,29 +1,45 @@
 // RUN: tosa-state-opt %s --split-input-file -p convert-openvino-to-tosa | filecheck %s
 
-// The reference formula op by op: (x - il) / (ih - il) rounded once (an f64 reciprocal
-// product), times levels - 1, rounded half to even (cast to i32 and back), divided by
-// levels - 1, times (oh - ol), plus ol; ol at or below the range, oh above it; NaN stays.
+// The reference formula in f32 and i32 ops (constant bounds): d = x - il; d / (ih - il) as
+// the reciprocal product, corrected once by its residual (the product exact by Veltkamp's
+// split, 4097) and clamped to [-2, 2]; times levels - 1, rounded half to even (cast to i32
+// and back); the value of each (bounds element, level) from a table (tosa.gather); ol at
+// or below the range, oh above it; NaN stays. No f64.
 // CHECK-LABEL: func.func @fq_float(
-// CHECK:         %[[OL:.*]] = "tosa.const"() <{values = dense<0.000000e+00> : tensor<1x1xf32>}>
-// CHECK-NEXT:    %[[D:.*]] = tosa.sub %x, %lo : (tensor<2x3xf32>, tensor<1x3xf32>) -> tensor<2x3xf32>
-// CHECK-NEXT:    %[[D64:.*]] = tosa.cast %[[D]] : (tensor<2x3xf32>) -> tensor<2x3xf64>
-// CHECK-NEXT:    %[[INV:.*]] = "tosa.const"() <{values = dense<{{\[\[}}5.000000e-01, 5.000000e-01, 2.000000e+00]]> : tensor<1x3xf64>}>
-// CHECK:         %[[Q64:.*]] = tosa.mul %[[D64]], %[[INV]]
-// CHECK-NEXT:    %[[Q:.*]] = tosa.cast %[[Q64]] : (tensor<2x3xf64>) -> tensor<2x3xf32>
-// CHECK-NEXT:    %[[T:.*]] = tosa.mul %[[Q]], %{{.*}} : (tensor<2x3xf32>, tensor<1x1xf32>, tensor<1xi8>) -> tensor<2x3xf32>
+// CHECK-NOT:     f64
+// CHECK:         %[[D:.*]] = tosa.sub %x, %lo : (tensor<2x3xf32>, tensor<1x3xf32>) -> tensor<2x3xf32>
+// CHECK-NEXT:    %[[INV:.*]] = "tosa.const"() <{values = dense<{{\[\[}}5.000000e-01, 5.000000e-01, 2.000000e+00]]> : tensor<1x3xf32>}>
+// CHECK:         %[[Q0:.*]] = tosa.mul %[[D]], %[[INV]]
+// CHECK-NEXT:    %{{.*}} = tosa.clamp %[[Q0]] {max_val = 2.000000e+00 : f32, min_val = -2.000000e+00 : f32}
+// CHECK-NEXT:    "tosa.const"() <{values = dense<4.097000e+03> : tensor<1x1xf32>}>
+// CHECK:         %[[STEPS:.*]] = "tosa.const"() <{values = dense<1.500000e+01> : tensor<1x1xf32>}>
+// CHECK-NEXT:    %[[T:.*]] = tosa.mul %{{.*}}, %[[STEPS]], %{{.*}} : (tensor<2x3xf32>, tensor<1x1xf32>, tensor<1xi8>) -> tensor<2x3xf32>
 // CHECK-NEXT:    %[[I:.*]] = tosa.cast %[[T]] : (tensor<2x3xf32>) -> tensor<2x3xi32>
 // CHECK-NEXT:    %[[N:.*]] = tosa.cast %[[I]] : (tensor<2x3xi32>) -> tensor<2x3xf32>
-// CHECK:         "tosa.const"() <{values = dense<0.066666666666666666> : tensor<1x1xf64>}>
-// CHECK:         %[[V:.*]] = tosa.mul %{{.*}}, %[[OH:.*]], %{{.*}} : (tensor<2x3xf32>, tensor<1x1xf32>, tensor<1xi8>) -> tensor<2x3xf32>
-// CHECK-NEXT:    %[[BELOW:.*]] = tosa.greater_equal %lo, %x : (tensor<1x3xf32>, tensor<2x3xf32>) -> tensor<2x3xi1>
+// CHECK:         %[[V:.*]] = tosa.gather %{{.*}}, %{{.*}} : (tensor<1x48x1xf32>, tensor<1x6xi32>) -> tensor<1x6x1xf32>
+// CHECK:         %[[BELOW:.*]] = tosa.greater_equal %lo, %x : (tensor<1x3xf32>, tensor<2x3xf32>) -> tensor<2x3xi1>
 // CHECK-NEXT:    %[[ABOVE:.*]] = tosa.greater %x, %hi : (tensor<2x3xf32>, tensor<1x3xf32>) -> tensor<2x3xi1>
-// CHECK-NEXT:    %[[S:.*]] = tosa.select %[[ABOVE]], %[[OH]], %[[V]]
-// CHECK-NEXT:    %[[R:.*]] = tosa.select %[[BELOW]], %[[OL]], %[[S]]
+// CHECK:         %[[S:.*]] = tosa.select %[[ABOVE]]
+// CHECK:         %[[R:.*]] = tosa.select %[[BELOW]], %{{.*}}, %[[S]]
 // CHECK-NEXT:    %[[NUMBER:.*]] = tosa.equal %x, %x : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xi1>
 // CHECK-NEXT:    %[[Y:.*]] = tosa.select %[[NUMBER]], %[[R]], %x
 // CHECK-NEXT:    func.return %[[Y]]
 func.func @fq_float(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
   %lo = openvino.constant dense<[[-1.0, 0.0, 1.0]]> : tensor<1x3xf32>
+  %hi = openvino.constant dense<[[1.0, 2.0, 1.5]]> : tensor<1x3xf32>
+  %olo = openvino.constant dense<0.0> : tensor<f32>
+  %ohi = openvino.constant dense<3.0> : tensor<f32>
+  %0 = openvino.fake_quantize %x, %lo, %hi, %olo, %ohi {levels = 16 : i64} : (tensor<2x3xf32>, tensor<1x3xf32>, tensor<1x3xf32>, tensor<f32>, tensor<f32>) -> tensor<2x3xf32>
+  func.return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+// Bounds computed at run time: the quotient is rounded once in f64 (no TOSA profile has it:
+// such a model is no TOSA artifact).
+// CHECK-LABEL: func.func @fq_computed(
+// CHECK:         tosa.cast %{{.*}} : (tensor<2x3xf32>) -> tensor<2x3xf64>
+func.func @fq_computed(%x: tensor<2x3xf32>, %lo: tensor<1x3xf32>) -> tensor<2x3xf32> {
   %hi = openvino.constant dense<[[1.0, 2.0, 1.5]]> : tensor<1x3xf32>
   %olo = openvino.constant dense<0.0> : tensor<f32>
   %ohi = openvino.constant dense<3.0> : tensor<f32>

@@ -10,7 +10,7 @@ import hashlib
 from typing import Any
 
 import numpy as np
-from xdsl.dialects.builtin import FloatAttr, IntegerAttr, ModuleOp
+from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, FloatAttr, IntegerAttr, ModuleOp
 
 from tosa_state.dialects.tosa.variables import VariableOp
 from tosa_state.runtime.ports import Port, input_ports, output_ports
@@ -27,9 +27,28 @@ INLINE_LIMIT = 4096
 digest (the values are in the flatbuffer)."""
 
 
-def _port(port: Port, tensor_name: str) -> dict[str, Any]:
-    return {"name": port.name, "tensor": tensor_name, "shape": list(port.shape),
-            "dtype": str(port.dtype)}
+def _port(port: Port, tensor_name: str, attrs: ArrayAttr | None) -> dict[str, Any]:
+    found: dict[str, Any] = {"name": port.name, "tensor": tensor_name,
+                             "shape": list(port.shape), "dtype": str(port.dtype)}
+    entry = attrs.data[port.index] if attrs is not None else None
+    quantization = _port_quantization(entry) if isinstance(entry, DictionaryAttr) else None
+    if quantization is not None:
+        found["quantization"] = quantization
+    return found
+
+
+def _port_quantization(attrs: DictionaryAttr) -> dict[str, Any] | None:
+    """A quantized input's or output's scale (one, or one per channel of the last axis)
+    and zero point (`tosa-integer-io`): the real value is `scale * (q - zero_point)`."""
+    scale, zero_point = attrs.data.get(SCALE_ATTR), attrs.data.get(ZERO_POINT_ATTR)
+    if not isinstance(zero_point, IntegerAttr):
+        return None
+    if isinstance(scale, FloatAttr):
+        return {"scale": scale.value.data, "zero_point": zero_point.value.data}
+    if isinstance(scale, ArrayAttr):
+        return {"scale": [s.value.data for s in scale.data if isinstance(s, FloatAttr)],
+                "zero_point": zero_point.value.data}
+    return None
 
 
 def _initial(values: np.ndarray | None) -> dict[str, Any]:
@@ -75,8 +94,10 @@ def manifest(module: ModuleOp, target: Target, artifact: str) -> dict[str, Any]:
         "target": {"specification_version": target.version, "level": target.level,
                    "profiles": sorted(target.profiles), "extensions": sorted(target.extensions)},
         "entry": func.sym_name.data,
-        "inputs": [_port(p, f"TosaInput_{p.index}") for p in input_ports(func)],
-        "outputs": [_port(p, f"TosaOutput_{p.index}") for p in output_ports(func)],
+        "inputs": [_port(p, f"TosaInput_{p.index}", func.arg_attrs)
+                   for p in input_ports(func)],
+        "outputs": [_port(p, f"TosaOutput_{p.index}", func.res_attrs)
+                    for p in output_ports(func)],
         "variables": variables,
         "state_bytes": sum(v["size_bytes"] for v in variables),
     }

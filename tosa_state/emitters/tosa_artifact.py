@@ -43,6 +43,16 @@ def legalization(target: Target) -> str:
     return ",".join(passes)
 
 
+def integer_preparation(target: Target) -> str:
+    """For an integer-only target, the passes run before the optimisations (which move
+    layout ops into the float chains these passes read): the quantize of frame state moved
+    above its concat, the float requantization after an int8 convolution made integer, and
+    the inputs only quantized / outputs only dequantized made integer."""
+    if "pro_fp" in target.profiles:
+        return ""
+    return "tosa-integer-frames,tosa-integer-requantize,tosa-integer-io,dce"
+
+
 @dataclass
 class TosaArtifact:
     """A module lowered for `target`, with what the target check found in it."""

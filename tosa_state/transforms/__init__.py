@@ -28,6 +28,9 @@ if TYPE_CHECKING:
     from tosa_state.transforms.tosa_hoist_variables import TosaHoistVariablesPass
     from tosa_state.transforms.tosa_host_capacity_checks import TosaHostCapacityChecksPass
     from tosa_state.transforms.tosa_infer_shapes import TosaInferShapesPass
+    from tosa_state.transforms.tosa_integer_frames import TosaIntegerFramesPass
+    from tosa_state.transforms.tosa_integer_io import TosaIntegerIOPass
+    from tosa_state.transforms.tosa_integer_requantize import TosaIntegerRequantizePass
     from tosa_state.transforms.tosa_integer_state import TosaIntegerStatePass
     from tosa_state.transforms.tosa_integers_in_float import TosaIntegersInFloatPass
     from tosa_state.transforms.tosa_lower_shape_ops import TosaLowerShapeOpsPass
@@ -67,6 +70,9 @@ PASSES = {
     "mlprogram-stores-last": "MLProgramStoresLastPass",
     "tosa-runtime-checks": "TosaRuntimeChecksPass",
     "tosa-integer-state": "TosaIntegerStatePass",
+    "tosa-integer-frames": "TosaIntegerFramesPass",
+    "tosa-integer-requantize": "TosaIntegerRequantizePass",
+    "tosa-integer-io": "TosaIntegerIOPass",
     "tosa-static-state": "TosaStaticStatePass",
     "tosa-infer-shapes": "TosaInferShapesPass",
     "tosa-integers-in-float": "TosaIntegersInFloatPass",
@@ -143,6 +149,9 @@ __all__ = [
     "TosaHoistVariablesPass",
     "TosaHostCapacityChecksPass",
     "TosaInferShapesPass",
+    "TosaIntegerFramesPass",
+    "TosaIntegerIOPass",
+    "TosaIntegerRequantizePass",
     "TosaIntegerStatePass",
     "TosaIntegersInFloatPass",
     "TosaLowerShapeOpsPass",

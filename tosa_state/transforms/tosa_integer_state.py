@@ -43,7 +43,7 @@ integers.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -118,7 +118,8 @@ def stored_values(element: Attribute) -> np.ndarray:
     return np.arange(low, high + 1, dtype=np.int64)
 
 
-def _constant(value: SSAValue) -> np.ndarray | None:
+def constant_of(value: SSAValue) -> np.ndarray | None:
+    """The value of a `tosa.const`, else None."""
     owner = value.owner
     return dense_to_numpy(owner.values) if isinstance(owner, tt.ConstOp) else None
 
@@ -142,7 +143,7 @@ class Cone:
         """The outputs for `source = value`, with the runtime's kernels."""
         env: dict[SSAValue, np.ndarray] = {self.source: value}
         for op in self.ops:
-            args = [env[o] if o in env else _constant(o) for o in op.operands]
+            args = [env[o] if o in env else constant_of(o) for o in op.operands]
             env.update(zip(op.results, folding.evaluate(op, args), strict=True))
         return [np.asarray(env[o]) for o in self.outputs]
 
@@ -185,7 +186,7 @@ def write_cone(value: SSAValue) -> Cone | None:
     stack = [value]
     while stack:
         v = stack.pop()
-        if _constant(v) is not None:
+        if constant_of(v) is not None:
             continue
         if not _is_float(v):
             sources.add(v)
@@ -206,36 +207,46 @@ def write_cone(value: SSAValue) -> Cone | None:
     return None if ordered is None else Cone(source, ordered, [value])
 
 
-def read_cone(read: VariableReadOp) -> Cone | None:
-    """The element-wise ops that all uses of `read` feed, up to their i8 / i16 results; None
-    if a float (or another value computed from the read) is used elsewhere."""
-    source = read.results[0]
+def integer_cone(source: SSAValue, ignore: set[Operation] | None = None,
+                 ends: Callable[[SSAValue], bool] | None = None) -> Cone | None:
+    """The element-wise ops that all uses of `source` (but `ignore`) feed, up to their i8 /
+    i16 results (or those `ends` accepts); None if a float (or another value computed from
+    `source`) is used elsewhere."""
+    ends = ends or _is_stored_integer
     shape = _dims(source)
     inside: set[SSAValue] = {source}
     ops: set[Operation] = set()
     outputs: list[SSAValue] = []
     stack = [source]
     while stack:
-        for use in stack.pop().uses:
+        value = stack.pop()
+        for use in value.uses:
             op = use.operation
-            if op in ops:
+            if op in ops or (value is source and ignore and op in ignore):
                 continue
             if not _elementwise(op, shape):
                 return None
             ops.add(op)
             result = op.results[0]
-            if _is_stored_integer(result):
+            if ends(result):
                 outputs.append(result)
             else:
                 inside.add(result)
                 stack.append(result)
     for op in ops:
-        if any(o not in inside and _constant(o) is None for o in op.operands):
+        if any(o not in inside and constant_of(o) is None for o in op.operands):
             return None
-    ordered = None if read.parent is None else _in_block_order(ops, read.parent)
+    owner = source.owner
+    block = owner.parent if isinstance(owner, Operation) else owner
+    ordered = None if not isinstance(block, Block) else _in_block_order(ops, block)
     if ordered is None or not outputs:
         return None
     return Cone(source, ordered, outputs)
+
+
+def read_cone(read: VariableReadOp) -> Cone | None:
+    """`integer_cone` of the read's value."""
+    return integer_cone(read.results[0])
 
 
 @dataclass(frozen=True)

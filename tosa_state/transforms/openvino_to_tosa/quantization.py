@@ -2,10 +2,15 @@
 
 FakeQuantize follows OpenVINO's reference (`openvino/reference/fake_quantize.hpp`) operation
 by operation in f32: `d = x - input_low`, the quotient `d / (input_high - input_low)` rounded
-once (`rounded_quotient`: TOSA has no float division), times `levels - 1`, rounded half to
-even (`tosa.cast` to i32 and back), divided by `levels - 1`, times
-`output_high - output_low`, plus `output_low`; `output_low` where `x <= min(input_low,
-input_high)` and `output_high` where `x > max(...)`; NaN stays NaN. Bounds may be computed
+once, times `levels - 1`, rounded half to even, divided by `levels - 1`, times
+`output_high - output_low`, plus `output_low`. With constant bounds (a non-empty range) that
+is computed in f32 and i32 TOSA ops only (`quantization_levels`: the quotient by a
+reciprocal product corrected by its exact residual, checked against the reference around
+every level's threshold; each level's value from a table); bounds computed at run time
+(or an empty or inverted range) take the quotient in f64 (`rounded_quotient`: TOSA has no
+float division; no profile has f64, so such a model is no TOSA artifact). `output_low`
+where `x <= min(input_low, input_high)` and `output_high` where `x > max(...)`; NaN stays
+NaN. Bounds may be computed
 tensors; they broadcast as numpy. f16 / bf16 are computed in f32 and rounded once at the end.
 
 An int8 quantize / dequantize pair (levels 255 or 256, constant per-tensor bounds, the output
@@ -47,6 +52,13 @@ from tosa_state.transforms.openvino_to_tosa.common import (
 )
 from tosa_state.transforms.openvino_to_tosa.convolution import convolve
 from tosa_state.transforms.openvino_to_tosa.elementwise import rounded_quotient
+from tosa_state.transforms.openvino_to_tosa.quantization_levels import (
+    LevelPlan,
+    emit_levels,
+    emit_values,
+    level_values,
+    plan_levels,
+)
 from tosa_state.transforms.tosa_builder.rescale import rescale, to_i32
 
 INT8_OFFSET = 128
@@ -111,14 +123,37 @@ def _f32(e: Emitter, value: SSAValue) -> SSAValue:
     return e.cast(value, f32)
 
 
+def _level_plan(op: ov.FakeQuantizeOp) -> tuple[LevelPlan, tuple[int, ...]] | None:
+    """How to compute the levels exactly in f32 ops (constant bounds, a non-empty range
+    everywhere, an input computed at run time), and the bounds' broadcast shape."""
+    bounds = _bounds(op)
+    if any(b is None for b in bounds) or constant(op.input) is not None:
+        return None  # a constant input folds (the f64 form folds into constants too)
+    arrays = [np.asarray(b, np.float32) for b in bounds if b is not None]
+    shape = np.broadcast_shapes(*(a.shape for a in arrays))
+    span = (np.broadcast_to(arrays[1], shape) - np.broadcast_to(arrays[0], shape)
+            ).astype(np.float32)
+    plan = plan_levels(span, op.levels.value.data - 1)
+    return None if plan is None else (plan, shape)
+
+
 def fake_quantize(e: Emitter, op: ov.FakeQuantizeOp) -> SSAValue:
     """The reference formula in f32 TOSA ops (see the module docstring)."""
     x, low, high, out_low, out_high = (_f32(e, v) for v in (op.input, *op.bounds()))
     rank = max(len(dims(v)) for v in (x, low, high, out_low, out_high))
-    steps = e.scalar(float(op.levels.value.data - 1), f32, rank)
-    index = e.cast(e.cast(_steps(e, op, x, low, high), i32), f32)  # half to even
-    value = e.mul(rounded_quotient(e, index, steps), _minus(e, out_high, out_low))
-    value = value if _is_zero(out_low) else e.add(value, out_low)
+    steps_count = op.levels.value.data - 1
+    planned = _level_plan(op)
+    if planned is not None:
+        plan, shape = planned
+        bounds = [np.broadcast_to(np.asarray(b, np.float32), shape) for b in _bounds(op)]
+        index = emit_levels(e, _minus(e, x, low), plan)
+        value = emit_values(e, index, steps_count, shape,
+                            level_values(steps_count, bounds[2], bounds[3]))
+    else:
+        steps = e.scalar(float(steps_count), f32, rank)
+        index = e.cast(e.cast(_steps(e, op, x, low, high), i32), f32)  # half to even
+        value = e.mul(rounded_quotient(e, index, steps), _minus(e, out_high, out_low))
+        value = value if _is_zero(out_low) else e.add(value, out_low)
     below = e.elementwise(tew.GreaterEqualOp, e.elementwise(tew.MinimumOp, low, high), x,
                           result_element=i1)
     above = e.greater(x, e.elementwise(tew.MaximumOp, low, high))
@@ -131,7 +166,10 @@ def quantize_int8(e: Emitter, op: ov.FakeQuantizeOp, x: SSAValue) -> SSAValue:
     """The i8 levels of `x`: the level rounded half to even into i32 (`tosa.cast`), then
     `tosa.rescale` to i8 with the output zero point -128."""
     low, high = op.input_low, op.input_high
-    level = e.clamp(_steps(e, op, x, low, high), 0.0, float(op.levels.value.data - 1))
+    planned = _level_plan(op)
+    levels = (_steps(e, op, x, low, high) if planned is None
+              else emit_levels(e, _minus(e, x, low), planned[0]))
+    level = e.clamp(levels, 0.0, float(op.levels.value.data - 1))
     return rescale(e, e.cast(level, i32), 1.0, i8, output_zp=-INT8_OFFSET)
 
 

@@ -649,9 +649,26 @@ class Emitter:
         if indices == list(range(first, first - size, -1)):
             window = self.take(value, axis, indices[::-1])
             return self.value(tt.ReverseOp(window, axis))
+        step = indices[1] - indices[0]
+        if step > 1 and indices == list(range(first, first + step * size, step)) \
+                and first + step * size <= dims[axis]:
+            return self._take_strided(value, axis, first, step, size)
         outer = math.prod(dims[:axis])
         table = np.tile(np.asarray(indices, np.int32), (outer, 1))
         return self.reshape(self.gather3(value, axis, self.const(table)), out)
+
+    def _take_strided(self, value: SSAValue, axis: int, first: int, step: int, size: int
+                      ) -> SSAValue:
+        """Every `step`-th element from `first`, `size` of them: a slice of `step * size`,
+        split into `[size, step]`, the first column. No `tosa.gather` (which NPUs such as the
+        Ethos-U55 do not run)."""
+        dims = shape(value)
+        before, after = dims[:axis], dims[axis + 1:]
+        window = self.slice(value, [first if d == axis else 0 for d in range(len(dims))],
+                            (*before, step * size, *after))
+        split = self.reshape(window, (*before, size, step, *after))
+        column = self.slice(split, [0] * (len(dims) + 1), (*before, size, 1, *after))
+        return self.reshape(column, (*before, size, *after))
 
     def gather3(self, value: SSAValue, axis: int, table: SSAValue) -> SSAValue:
         """`tosa.gather` along `axis` of `value` with a [outer, W] i32/i64 index table; the
