@@ -5,6 +5,8 @@ A Conv1d over the last `KERNEL - 1` frames (an OpenVINO `ReadValue` / `Assign` s
 `frames`) and the `FRAMES` new ones, + bias, ReLU, then a Linear over the channels; NNCF
 puts a FakeQuantize on the concat of the cache and the new frames (activations u8 / i8 per
 tensor, weights i8 per channel) and another after the ReLU.
+
+Building it needs `pip install -e '.[test]'` (OpenVINO, torch, NNCF).
 """
 
 from __future__ import annotations
