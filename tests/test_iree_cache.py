@@ -25,6 +25,7 @@ from typing import Any
 import iree.runtime as rt
 import numpy as np
 import pytest
+from test_request_threads import ACCUMULATOR as TOSA_ACCUMULATOR
 
 import tosa_state as ts
 from tosa_state import make_context
@@ -49,15 +50,6 @@ module {
 }
 """
 OTHER = ACCUMULATOR.replace("tosa.add", "tosa.sub")
-TOSA_ACCUMULATOR = """
-tosa.variable @acc = dense<0.0> : tensor<4xf32>
-func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
-  %old = tosa.variable.read @acc : tensor<4xf32>
-  %new = tosa.add %old, %x : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
-  tosa.variable.write @acc, %new : tensor<4xf32>
-  return %new : tensor<4xf32>
-}
-"""
 ONES = np.ones(4, np.float32)
 TIMEOUT = 120.0
 

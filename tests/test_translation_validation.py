@@ -96,7 +96,7 @@ SNIPPETS = {
     "test_runtime.py:SNAPSHOT", "test_runtime.py:UNINITIALISED",
     "test_runtime.py:DYNAMIC_STATE", "test_runtime.py:COMPUTED_INIT",
     "test_targeted_walker.py:NESTED", "test_write_order.py:APPEND", "test_write_order.py:ORDERED",
-    "test_while_loop.py:CARRIED_READ", "test_iree_cache.py:TOSA_ACCUMULATOR",
+    "test_while_loop.py:CARRIED_READ",
     "test_transactions.py:WRITE_IN_A_BRANCH", "test_transactions.py:ACCUMULATE_THEN_GATHER",
 }
 """The snippets of the other test modules that the suite runs: exactly these (a snippet

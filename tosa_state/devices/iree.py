@@ -216,16 +216,13 @@ class IreeRequest:
             if positions.size and positions.max() >= args[decoder.mask].shape[1]:
                 raise self.explain.replayed(self.store.states(), args,
                                             f"error: input '{POSITIONS}' is out of range")
-        try:
-            return self.call(args)
-        except (RuntimeError, ValueError) as error:  # the state is as before the call
-            raise self.explain(error, self.store.states(), args) from None
+        return self.run_entry(self.entry, args)
 
     def run_entry(self, entry: str, args: list[Any]) -> list[np.ndarray]:
-        """One call of another entry function (a static decoder's `decode`)."""
+        """One call of an entry function (the main one, or a static decoder's `decode`)."""
         try:
             return self.calls[entry](args)
-        except (RuntimeError, ValueError) as error:
+        except (RuntimeError, ValueError) as error:  # the state is as before the call
             raise self.explain(error, self.store.states(), args, entry) from None
 
 

@@ -24,7 +24,8 @@ from tosa_state.diagnostics import InferenceError, describe_layer, error_at
 from tosa_state.runtime.ports import Port
 from tosa_state.runtime.variables import VariableSpec
 
-TOKENS, MASK, POSITIONS = "input_ids", "attention_mask", "position_ids"
+TOKENS, MASK, POSITIONS, BEAMS = "input_ids", "attention_mask", "position_ids", "beam_idx"
+"""A decoder's inputs as optimum-intel exports it (`position_ids`, `beam_idx` optional)."""
 TIME_AXIS = 2
 """The KV caches' time axis ([batch, heads, time, head size])."""
 
@@ -95,4 +96,4 @@ def decoder_inputs(func: FuncOp, inputs: Sequence[Port], specs: Sequence[Variabl
         None if positions is None else _reader(func, positions))
 
 
-__all__ = ["MASK", "POSITIONS", "TIME_AXIS", "TOKENS", "DecoderInputs", "decoder_inputs"]
+__all__ = ["BEAMS", "MASK", "POSITIONS", "TIME_AXIS", "TOKENS", "DecoderInputs", "decoder_inputs"]

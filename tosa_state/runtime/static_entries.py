@@ -32,6 +32,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from tosa_state.diagnostics import InferenceError
+from tosa_state.runtime.decoder import BEAMS, MASK, POSITIONS, TOKENS
 from tosa_state.runtime.ports import Port
 from tosa_state.runtime.variables import StateStore
 
@@ -72,15 +73,12 @@ def user_ports(prefill: tuple[tuple[Port, ...], tuple[Port, ...]],
                ) -> tuple[tuple[Port, ...], tuple[Port, ...], tuple[int | None, ...]]:
     """The ports a user sees (the tokens axis, and the mask's length, dynamic), and each
     output's tokens axis: the one of size `C` in `prefill` and 1 in `decode`."""
-    inputs = tuple(_dynamic(port, {1}) if port.name in (_TOKENS, _MASK, _POSITIONS) else port
+    inputs = tuple(_dynamic(port, {1}) if port.name in (TOKENS, MASK, POSITIONS) else port
                    for port in prefill[0])
     axes = tuple(_token_axis(p, d) for p, d in zip(prefill[1], decode[1], strict=True))
     outputs = tuple(port if axis is None else _dynamic(port, {axis})
                     for port, axis in zip(prefill[1], axes, strict=True))
     return inputs, outputs, axes
-
-
-_TOKENS, _MASK, _POSITIONS, _BEAMS = "input_ids", "attention_mask", "position_ids", "beam_idx"
 
 
 def _dynamic(port: Port, axes: set[int]) -> Port:
@@ -104,9 +102,9 @@ class StaticRequest:
         self._variables = variables
         self._layout = layout
         names = [port.name for port in inputs]
-        self._roles = _Roles(names.index(_TOKENS), names.index(_MASK),
-                             names.index(_POSITIONS) if _POSITIONS in names else None,
-                             names.index(_BEAMS) if _BEAMS in names else None, token_axes)
+        self._roles = _Roles(names.index(TOKENS), names.index(MASK),
+                             names.index(POSITIONS) if POSITIONS in names else None,
+                             names.index(BEAMS) if BEAMS in names else None, token_axes)
         self.past: int | None = 0
         """Tokens the state holds; `None` after a `set_state`, until read back."""
         self.store = _TrackedStore(device.store, self._state_changed)
@@ -120,10 +118,10 @@ class StaticRequest:
         length = tokens.shape[1]
         past = self._held()
         if length < 1:
-            raise InferenceError(f"error: input '{_TOKENS}' has no token")
+            raise InferenceError(f"error: input '{TOKENS}' has no token")
         if mask.shape[1] != past + length:
             raise InferenceError(
-                f"error: input '{_MASK}' has {mask.shape[1]} columns; the request holds "
+                f"error: input '{MASK}' has {mask.shape[1]} columns; the request holds "
                 f"{past} tokens, so a call of {length} needs {past + length}")
         if past + length > layout.capacity:
             variable = next(iter(layout.counts.values()))

@@ -22,14 +22,12 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from tosa_state.diagnostics import TosaStateError
 from tosa_state.dialects.tosa.variables import VariableOp
+from tosa_state.runtime.decoder import BEAMS, MASK, POSITIONS, TOKENS
 from tosa_state.signature import input_names, select_entry
 from tosa_state.transforms.tosa_static_state import StaticState, StaticStateError, capacity_of
 
 PREFILL, DECODE = "prefill", "decode"
 """The names of the two entry functions."""
-
-TOKENS, MASK, POSITIONS, BEAMS = "input_ids", "attention_mask", "position_ids", "beam_idx"
-"""The inputs of a decoder as optimum-intel exports it (`position_ids`, `beam_idx` optional)."""
 
 DEFAULT_CHUNK = 16
 """Tokens of a prefill call when `static_state` names no `prefill_chunk`."""
@@ -118,5 +116,5 @@ def _declarations(module: ModuleOp) -> dict[str, str]:
     return {op.var_name: str(op) for op in module.body.block.ops if isinstance(op, VariableOp)}
 
 
-__all__ = ["BEAMS", "DECODE", "ENTRY_OPTIONS", "MASK", "POSITIONS", "PREFILL", "TOKENS",
-           "EntriesError", "StaticEntries", "is_decoder", "merge_entries"]
+__all__ = ["DECODE", "ENTRY_OPTIONS", "PREFILL", "EntriesError", "StaticEntries", "is_decoder",
+           "merge_entries"]
