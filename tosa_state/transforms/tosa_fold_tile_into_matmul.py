@@ -98,7 +98,7 @@ def _reshape(value: SSAValue, shape: tuple[int, ...], rewriter: PatternRewriter,
     assert isinstance(value_type, TensorType)
     new_shape = tc.ConstShapeOp(shape)
     reshape = tdl.ReshapeOp(value, new_shape, TensorType(value_type.element_type, shape))
-    rewriter.insert_op([new_shape, reshape], InsertPoint.before(before))
+    rewriter.insert([new_shape, reshape], InsertPoint.before(before))
     return reshape.output
 
 
@@ -119,7 +119,7 @@ class FoldTileIntoMatmul(RewritePattern):
         b = _reshape(repeated.source, (outer, *inner), rewriter, op)
         if repeated.transposed:
             transpose = tdl.TransposeOp(b, (0, 2, 1))
-            rewriter.insert_op(transpose, InsertPoint.before(op))
+            rewriter.insert(transpose, InsertPoint.before(op))
             b = transpose.output
         a = _reshape(op.a, (outer, groups * rows, depth), rewriter, op)
         output_type = op.output.type
@@ -127,9 +127,9 @@ class FoldTileIntoMatmul(RewritePattern):
         product = tt.MatMulOp(a, b, op.a_zp, op.b_zp,
                               TensorType(output_type.element_type,
                                          (outer, groups * rows, out_shape[2])))
-        rewriter.insert_op(product, InsertPoint.before(op))
+        rewriter.insert(product, InsertPoint.before(op))
         result = _reshape(product.output, out_shape, rewriter, op)
-        rewriter.replace_op(op, [], [result])
+        rewriter.replace(op, [], [result])
 
 
 @dataclass(frozen=True)
