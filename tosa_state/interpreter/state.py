@@ -77,6 +77,12 @@ class VariableStore:
             name: tuple(i for i, d in enumerate(self.specs[name].shape) if d < 0)
             for name in self.sizes}
         """The dynamic axes of each dynamic variable (memref level)."""
+        self._lengths: dict[str, tuple[str, tuple[tuple[int, int], ...]]] = {
+            name: (self.sizes[name].name, tuple(enumerate(axes)))
+            for name, axes in self._dynamic.items()}
+        """Per dynamic variable: its sizes global, and (index in it, axis) of each length."""
+        self.journaling = False
+        """Whether a call runs as a transaction now (its changes are journaled)."""
         self._saved: set[str] = set()
         """While a call runs: the dynamic variables whose value `_regions` holds."""
         self.transactions = True
@@ -89,6 +95,7 @@ class VariableStore:
     def begin(self) -> None:
         """Start journaling: a call starts."""
         self._old = {}
+        self.journaling = True
         if self._buffers is None:  # here, not in a guard: every call runs the same lines
             values = self.values
             self._buffers = {id(values[n]): n for n in self.sizes}
@@ -99,6 +106,7 @@ class VariableStore:
     def commit(self) -> None:
         """The call completed: keep its changes, let the journal go."""
         self._old = None
+        self.journaling = False
         if self._moved:  # the map of buffers is the call's start's
             self._buffers, self._moved = None, False
         if self._regions:
@@ -108,7 +116,7 @@ class VariableStore:
         """The call failed: every slot back to what it held at `begin`."""
         old, regions = self._old or {}, self._regions
         self._old = self._buffers = None
-        self._moved = False
+        self._moved = self.journaling = False
         for buffer, where, saved in reversed(regions):
             buffer[where] = saved
         regions.clear()
@@ -123,11 +131,6 @@ class VariableStore:
             self._moved = True
             if name not in old:
                 old[name] = self.values[name]
-
-    @property
-    def journaling(self) -> bool:
-        """Whether a call runs as a transaction now (its changes are journaled)."""
-        return self._old is not None
 
     def guard_window(self, buffer: np.ndarray, offsets: list[int], target: np.ndarray
                      ) -> None:
@@ -145,11 +148,12 @@ class VariableStore:
             return
         if name in self._saved or not target.size:
             return
-        lengths = self._old_lengths(name, old)
-        for axis, length in zip(self._dynamic[name], lengths, strict=False):  # then capacities
-            if offsets[axis] >= length:
+        sizes, axes = self._lengths[name]
+        lengths = old[sizes] if sizes in old else self.values[sizes]
+        for index, axis in axes:
+            if offsets[axis] >= lengths[index]:
                 return
-        self._save(name, buffer, lengths)
+        self._save(name, buffer, lengths.tolist())
 
     def _old_lengths(self, name: str, old: dict[str, Any]) -> list[int]:
         """Dynamic variable `name`'s sizes global as the call started (lengths, then
