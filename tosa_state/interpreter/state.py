@@ -14,7 +14,9 @@ is within the new one (a prefix: no copy, and the old value is let go as before)
 in place journals a copy of what it overwrites: a small global, or the value of a dynamic
 variable within its buffer (its old lengths) when a copy into the buffer overlaps it
 (`guard_view`; none for an append, which writes after the old lengths: restoring the sizes
-global undoes it).
+global undoes it). A plan's copy into a subview of the buffer tells the subview's offsets
+(`guard_window`): an append is then told by comparing them with the old lengths, a few
+Python operations a call, where a memory-overlap test cost microseconds.
 """
 
 from __future__ import annotations
