@@ -201,3 +201,35 @@ func.func @main(%x: tensor<1x1x4xf32>) -> tensor<1x?x4xf32> {
   tosa.variable.write @k, %all : tensor<1x?x4xf32>
   func.return %all : tensor<1x?x4xf32>
 }
+
+// -----
+
+// The same with the embedding added as gathered (blenderbot's learned positions): the new
+// rows' count is the gather's indices' (and then the Range's length, 1).
+
+// CHECK-LABEL: func.func @main(%x: tensor<1x1x4xf32>) -> tensor<1x?x4xf32>
+// CHECK-NEXT:  %[[PAST:.*]] = tosa.variable.read @k : tensor<1x8x4xf32>
+// CHECK-NEXT:  %{{.*}} = tosa.variable.read @k__count
+// CHECK-NEXT:  %[[COUNT:.*]] = tosa.cast
+// CHECK-NEXT:  %[[ROWS:.*]] = tosa.const_shape {values = dense<1> : tensor<1xindex>}
+// CHECK-NEXT:  tosa_state.check_capacity %[[COUNT]], %[[ROWS]] {variable = "k", capacity = 8 : i64}
+// CHECK:       %[[KEPT:.*]] = tosa.slice %[[PAST]], %{{.*}}, %{{.*}} : (tensor<1x8x4xf32>, !tosa.shape<3>, !tosa.shape<3>) -> tensor<1x7x4xf32>
+// CHECK:       tosa.concat %[[KEPT]], %new {axis = 1 : i32}
+tosa.variable @k : tensor<1x?x4xf32>
+func.func @main(%x: tensor<1x1x4xf32>) -> tensor<1x?x4xf32> {
+  %past = tosa.variable.read @k : tensor<1x?x4xf32>
+  %p = tosa.dim %past {axis = 1 : i32} : (tensor<1x?x4xf32>) -> !tosa.shape<1>
+  %one = tosa.const_shape {values = dense<1> : tensor<1xindex>} : () -> !tosa.shape<1>
+  %end = tosa.add_shape %p, %one : (!tosa.shape<1>, !tosa.shape<1>) -> !tosa.shape<1>
+  %n = tosa.sub_shape %end, %p : (!tosa.shape<1>, !tosa.shape<1>) -> !tosa.shape<1>
+  %table = "tosa.const"() <{values = dense<[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]> : tensor<12xi32>}> : () -> tensor<12xi32>
+  %q = tosa.slice %table, %p, %n : (tensor<12xi32>, !tosa.shape<1>, !tosa.shape<1>) -> tensor<?xi32>
+  %row = tosa.const_shape {values = dense<[1, -1]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %at = tosa.reshape %q, %row : (tensor<?xi32>, !tosa.shape<2>) -> tensor<1x?xi32>
+  %learned = "tosa.const"() <{values = dense<1.0> : tensor<1x12x4xf32>}> : () -> tensor<1x12x4xf32>
+  %embedded = tosa.gather %learned, %at : (tensor<1x12x4xf32>, tensor<1x?xi32>) -> tensor<1x?x4xf32>
+  %new = tosa.add %x, %embedded : (tensor<1x1x4xf32>, tensor<1x?x4xf32>) -> tensor<1x?x4xf32>
+  %all = tosa.concat %past, %new {axis = 1 : i32} : (tensor<1x?x4xf32>, tensor<1x?x4xf32>) -> tensor<1x?x4xf32>
+  tosa.variable.write @k, %all : tensor<1x?x4xf32>
+  func.return %all : tensor<1x?x4xf32>
+}

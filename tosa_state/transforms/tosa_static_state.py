@@ -89,7 +89,7 @@ from tosa_state.dialects.tosa.elementwise import (
 )
 from tosa_state.dialects.tosa.elementwise_base import TosaElementwiseOperation
 from tosa_state.dialects.tosa.reduction import ReduceSumOp, ReductionOperation
-from tosa_state.dialects.tosa.scatter_gather import ScatterOp
+from tosa_state.dialects.tosa.scatter_gather import GatherOp, ScatterOp
 from tosa_state.dialects.tosa.shape import (
     AddShapeOp,
     ConcatShapeOp,
@@ -409,6 +409,8 @@ class _Sizes:
             return self.item(op.size, axis)
         if isinstance(op, MatMulOp):
             return self.dim(op.b if axis == 2 else op.a, axis)
+        if isinstance(op, GatherOp):  # [N, K, C] at [N, W]: [N, W, C]
+            return self.dim(op.indices if axis == 1 else op.values, axis)
         if isinstance(op, ReductionOperation | ConcatOp) and op.axis.value.data != axis:
             return self.dim(op.operands[0], axis)
         if isinstance(op, TosaElementwiseOperation):
