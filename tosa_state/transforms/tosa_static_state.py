@@ -58,6 +58,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from math import prod
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
@@ -97,8 +98,14 @@ from tosa_state.dialects.tosa.elementwise import (
 )
 from tosa_state.dialects.tosa.elementwise_base import TosaElementwiseOperation
 from tosa_state.dialects.tosa.reduction import ReduceSumOp, ReductionOperation
-from tosa_state.dialects.tosa.scatter_gather import ScatterOp
-from tosa_state.dialects.tosa.shape import ConcatShapeOp, DimOp, MulShapeOp, SubShapeOp
+from tosa_state.dialects.tosa.scatter_gather import GatherOp, ScatterOp
+from tosa_state.dialects.tosa.shape import (
+    AddShapeOp,
+    ConcatShapeOp,
+    DimOp,
+    MulShapeOp,
+    SubShapeOp,
+)
 from tosa_state.dialects.tosa.tensor import MatMulOp
 from tosa_state.dialects.tosa.type_conversion import CastOp
 from tosa_state.dialects.tosa.variables import (
@@ -422,11 +429,14 @@ class _Sizes:
         if isinstance(op, TransposeOp):
             return self.dim(op.input1, int(op.perms.get_values()[axis]))
         if isinstance(op, ReshapeOp):
-            return self.item(op.shape, axis)
+            found = self.item(op.shape, axis)
+            return self._inferred(op, axis) if found is None else found
         if isinstance(op, SliceOp):
             return self.item(op.size, axis)
         if isinstance(op, MatMulOp):
             return self.dim(op.b if axis == 2 else op.a, axis)
+        if isinstance(op, GatherOp):  # [N, K, C] at [N, W]: [N, W, C]
+            return self.dim(op.indices if axis == 1 else op.values, axis)
         if isinstance(op, ReductionOperation | ConcatOp) and op.axis.value.data != axis:
             return self.dim(op.operands[0], axis)
         if isinstance(op, TosaElementwiseOperation):
@@ -438,6 +448,21 @@ class _Sizes:
                     if found is not None:
                         return found
         return None
+
+    def _inferred(self, reshape: ReshapeOp, axis: int) -> _Reified | None:
+        """A reshape's `-1` entry at `axis`: the input's one dynamic dim, when the other
+        entries multiply to the input's static dims (`[?] -> [1, -1]`)."""
+        target = reshape.shape.owner
+        if not isinstance(target, ConstShapeOp):
+            return None
+        entries = list(target.shape_values)
+        dims = reshape.input1.type.get_shape()  # type: ignore[union-attr]
+        dynamic = [d for d, size in enumerate(dims) if size < 0]
+        others = entries[:axis] + entries[axis + 1:]
+        if entries[axis] != -1 or len(dynamic) != 1 or any(e < 0 for e in others) or \
+                prod(others) != prod(size for size in dims if size >= 0):
+            return None
+        return self.dim(reshape.input1, dynamic[0])
 
     def item(self, shape: SSAValue, index: int) -> _Reified | None:
         """Entry `index` of the `!tosa.shape` value `shape`."""
@@ -456,6 +481,11 @@ class _Sizes:
                 if index < part.type.rank:
                     return self.item(part, index)
                 index -= part.type.rank
+        if isinstance(op, SubShapeOp) and isinstance(total := op.input1.owner, AddShapeOp):
+            # a Range's length, its end less its start: (start + n) - start is n
+            for start, length in ((total.input1, total.input2), (total.input2, total.input1)):
+                if start is op.input2:
+                    return self.item(length, index)
         return None
 
 
@@ -515,13 +545,19 @@ def _shift(positions: SSAValue, count: SSAValue, kept_rows: Size) -> None:
 
 
 def _masks(op: Operation, depth: int = 3) -> bool:
-    """Whether `op`, or what it feeds within `depth` ops, compares two computed values (the
-    causal mask's query and key indices; a comparison with a constant is not one)."""
-    if isinstance(op, EqualOp | GreaterOp | GreaterEqualOp) and not any(isinstance(v.owner, ConstOp)
-                                                 for v in op.operands):
+    """Whether `op`, or what it feeds within `depth` ops, compares two sets of indices (the
+    causal mask's query and key indices, the keys' a constant when their count is static;
+    a comparison with one value, a splat constant, is not one)."""
+    if isinstance(op, EqualOp | GreaterOp | GreaterEqualOp) and \
+            not any(_is_splat(v) for v in op.operands):
         return True
     return depth > 0 and any(_masks(use.operation, depth - 1)
                              for result in op.results for use in result.uses)
+
+
+def _is_splat(value: SSAValue) -> bool:
+    """Whether `value` is a constant of one value."""
+    return isinstance(op := value.owner, ConstOp) and op.values.is_splat()
 
 
 def _declare(var: VariableOp, static_type: TensorType, count_name: str) -> None:
