@@ -156,11 +156,10 @@ def compile_tosa(
 
 
 def _to_tosa(model: str | os.PathLike[str] | ModuleOp, entry: str | None,
-             input_shapes: InputShapes | None, bar: Progress, capacity: int | None = None,
-             rows_at_count: bool = False) -> tuple[Context, ModuleOp]:
+             input_shapes: InputShapes | None, bar: Progress, capacity: int | None = None
+             ) -> tuple[Context, ModuleOp]:
     """Read (or copy) `model`, specialise its shapes, convert it to TOSA and hoist its
-    variables to the module; with a `capacity`, make its growing state static
-    (`make_state_static`'s `rows_at_count`)."""
+    variables to the module; with a `capacity`, make its growing state static."""
     ctx = make_context()
     module = model.clone() if isinstance(model, ModuleOp) else read_model_file(ctx, model)
     if isinstance(model, ModuleOp) or not verified_on_reading(model):
@@ -180,7 +179,7 @@ def _to_tosa(model: str | os.PathLike[str] | ModuleOp, entry: str | None,
     bar.describe("compiling: tosa-hoist-variables")
     hoist_variables(ctx, module)
     if capacity is not None:
-        make_state_static(module, capacity, rows_at_count)
+        make_state_static(module, capacity)
     bar.advance()
     return ctx, module
 
@@ -199,7 +198,7 @@ def _static_entries(model: str | os.PathLike[str] | ModuleOp, entry: str | None,
     modules = {}
     for name, tokens in ((PREFILL, sizes.chunk), (DECODE, 1)):
         ctx, modules[name] = _to_tosa(source, entry, sizes.shapes(tokens, source, entry), bar,
-                                      sizes.capacity, rows_at_count=name == DECODE)
+                                      sizes.capacity)
     module = merge_entries(modules)
     apply_pipeline(ctx, module, TosaInferShapesPass.name, verify_each=False)
     counts = {op.var_name: op.attributes[COUNT_ATTR].data  # type: ignore[attr-defined]
