@@ -329,7 +329,16 @@ def _make_static(growing: _Growing, capacity: int, reads: list[VariableReadOp],
     count = builder.add(CastOp(held, TensorType(i32, [1]))).results[0]
     if len(flags) == 1:  # the init is used: nothing is held yet (after a reset of the variable)
         count = builder.counted(count, flags[0])
-    rows = builder.size(new, axis) if early is None else builder.materialize(early[1])
+    rows: Size
+    if (static_rows := _dim(new, axis)) is not None:  # its type says it anywhere
+        rows = static_rows
+    else:
+        rows = builder.size(new, axis) if early is None else builder.materialize(early[1])
+    if rows_at_count and rows != 1:
+        raise StaticStateError(error_at(concat, f"tosa-static-state cannot read the new rows of "
+                                        f"'{name}' at the count (rows-at-count): a call adds "
+                                        f"{rows if isinstance(rows, int) else 'a run-time count of'} "
+                                        "rows, not one"))
     check = builder.add(CheckCapacityOp(count, builder.shape([rows]), name, capacity))
     check.location = concat.location
     if LAYER_ATTR in concat.attributes:
@@ -349,7 +358,7 @@ def _make_static(growing: _Growing, capacity: int, reads: list[VariableReadOp],
             use.operation.operands[use.index] = kept
         _count_positions(kept, axis, count, kept_rows)
     after = _Builder(growing.write)
-    if rows_at_count and rows == 1:  # the readers of the concat read the row at the count
+    if rows_at_count:  # the readers of the concat read the row at the count
         at = _Builder(concat)
         read = at.scatter(past, new, count, rows, axis, capacity, concat.output.type)
         concat.output.replace_all_uses_with(read)
