@@ -35,13 +35,15 @@ state is written. Other dynamic dims stay as they are (`specialize-input-shapes`
 them).
 
 With `rows-at-count` (the `decode` entry of `compile_model(..., static_state=...)`), a call
-that adds one row (`n = 1`, static) reads it where it stores it: the concat's readers read
+that adds one row reads it where it stores it: the concat's readers read
 the scatter of the new row into the past at the count, and the caller's mask has the row's
 column right after the valid past (`[0, count]`), not last. For one query row the causal
 mask admits every key, so the attention sees the same rows; the cache is copied once per
 call instead of three times (the slice, the concat, the scatter), and the stored value is
-the one the attention read. Calls of more rows keep the layout above (among several new
-rows the causal mask needs them last).
+the one the attention read. Every growing variable takes this layout, or the pass fails:
+new rows counted only at run time are taken as one (their reshape to one row checks it when
+the module runs), a static count of more is refused (among several new rows the causal
+mask needs them last, and an entry must not mix layouts).
 
 Where the shapes give `n` where the past is computed (`new` is usually computed later, from
 the positions: `n` is followed back through reshapes, transposes, elementwise ops and
@@ -334,11 +336,12 @@ def _make_static(growing: _Growing, capacity: int, reads: list[VariableReadOp],
         rows = static_rows
     else:
         rows = builder.size(new, axis) if early is None else builder.materialize(early[1])
+    if rows_at_count and not isinstance(rows, int):
+        rows = 1  # what the caller feeds; the new rows' reshape to one row checks it at run time
     if rows_at_count and rows != 1:
         raise StaticStateError(error_at(concat, f"tosa-static-state cannot read the new rows of "
                                         f"'{name}' at the count (rows-at-count): a call adds "
-                                        f"{rows if isinstance(rows, int) else 'a run-time count of'} "
-                                        "rows, not one"))
+                                        f"{rows} rows, not one"))
     check = builder.add(CheckCapacityOp(count, builder.shape([rows]), name, capacity))
     check.location = concat.location
     if LAYER_ATTR in concat.attributes:
