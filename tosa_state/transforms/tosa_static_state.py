@@ -34,6 +34,17 @@ to N) keep working. A call that would need more than N rows fails at the check, 
 state is written. Other dynamic dims stay as they are (`specialize-input-shapes` fixes
 them).
 
+With `rows-at-count` (the `decode` entry of `compile_model(..., static_state=...)`), a call
+that adds one row reads it where it stores it: the concat's readers read
+the scatter of the new row into the past at the count, and the caller's mask has the row's
+column right after the valid past (`[0, count]`), not last. For one query row the causal
+mask admits every key, so the attention sees the same rows; the cache is copied once per
+call instead of three times (the slice, the concat, the scatter), and the stored value is
+the one the attention read. Every growing variable takes this layout, or the pass fails:
+new rows counted only at run time are taken as one (their reshape to one row checks it when
+the module runs), a static count of more is refused (among several new rows the causal
+mask needs them last, and an entry must not mix layouts).
+
 Where the shapes give `n` where the past is computed (`new` is usually computed later, from
 the positions: `n` is followed back through reshapes, transposes, elementwise ops and
 matmuls to a dim known there), the check and the kept slice stand right after the past, and
@@ -130,12 +141,13 @@ class TosaStaticStatePass(ModulePass):
     capacity: int | None = None
     max_prompt_len: int | None = None
     min_response_len: int | None = None
+    rows_at_count: bool = False
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         try:
             capacity = static_capacity(self.capacity, self.max_prompt_len,
                                        self.min_response_len)
-            make_state_static(op, capacity)
+            make_state_static(op, capacity, self.rows_at_count)
         except TosaStateError as error:
             raise PassFailedException(str(error)) from None
 
@@ -194,8 +206,11 @@ def capacity_of(static_state: StaticState) -> int:
     return static_capacity(**options)
 
 
-def make_state_static(module: ModuleOp, capacity: int) -> list[str]:
-    """Gives every growing variable of `module` the fixed `capacity`; returns their names."""
+def make_state_static(module: ModuleOp, capacity: int, rows_at_count: bool = False
+                      ) -> list[str]:
+    """Gives every growing variable of `module` the fixed `capacity`; returns their names.
+    `rows_at_count`: a call adding one row reads it at the count (see the module's
+    docstring)."""
     found = list(_growing(module, capacity))
     names = {growing.var.var_name for growing in found}
     reads: dict[str, list[VariableReadOp]] = {name: [] for name in names}
@@ -205,7 +220,8 @@ def make_state_static(module: ModuleOp, capacity: int) -> list[str]:
     taken = {op.var_name for op in iter_declarations(module)}
     for growing in found:
         count_name = _fresh_name(taken, f"{growing.var.var_name}__count")
-        _make_static(growing, capacity, reads[growing.var.var_name], count_name)
+        _make_static(growing, capacity, reads[growing.var.var_name], count_name,
+                     rows_at_count)
     return [growing.var.var_name for growing in found]
 
 
@@ -298,7 +314,7 @@ def _with_dim(value_type: Attribute, axis: int, size: int | None) -> TensorType:
 
 
 def _make_static(growing: _Growing, capacity: int, reads: list[VariableReadOp],
-                 count_name: str) -> None:
+                 count_name: str, rows_at_count: bool = False) -> None:
     var, axis, concat = growing.var, growing.axis, growing.concat
     name = var.var_name
     static_type = _with_dim(var.tensor_type, axis, capacity)
@@ -315,7 +331,17 @@ def _make_static(growing: _Growing, capacity: int, reads: list[VariableReadOp],
     count = builder.add(CastOp(held, TensorType(i32, [1]))).results[0]
     if len(flags) == 1:  # the init is used: nothing is held yet (after a reset of the variable)
         count = builder.counted(count, flags[0])
-    rows = builder.size(new, axis) if early is None else builder.materialize(early[1])
+    rows: Size
+    if (static_rows := _dim(new, axis)) is not None:  # its type says it anywhere
+        rows = static_rows
+    else:
+        rows = builder.size(new, axis) if early is None else builder.materialize(early[1])
+    if rows_at_count and not isinstance(rows, int):
+        rows = 1  # what the caller feeds; the new rows' reshape to one row checks it at run time
+    if rows_at_count and rows != 1:
+        raise StaticStateError(error_at(concat, f"tosa-static-state cannot read the new rows of "
+                                        f"'{name}' at the count (rows-at-count): a call adds "
+                                        f"{rows} rows, not one"))
     check = builder.add(CheckCapacityOp(count, builder.shape([rows]), name, capacity))
     check.location = concat.location
     if LAYER_ATTR in concat.attributes:
@@ -335,10 +361,22 @@ def _make_static(growing: _Growing, capacity: int, reads: list[VariableReadOp],
             use.operation.operands[use.index] = kept
         _count_positions(kept, axis, count, kept_rows)
     after = _Builder(growing.write)
-    stored = after.scatter(concat.output, new, count, rows, axis, capacity, static_type)
+    if rows_at_count:  # the readers of the concat read the row at the count
+        at = _Builder(concat)
+        read = at.scatter(past, new, count, rows, axis, capacity, concat.output.type)
+        concat.output.replace_all_uses_with(read)
+        Rewriter.erase_op(concat)
+        stored = read if read.type == static_type else after.add(ReshapeOp(
+            read, after.shape([after.size(read, d) for d in range(_rank(read))]),
+            static_type)).results[0]
+        if not kept.uses:
+            Rewriter.erase_op(kept_op)
+    else:
+        stored = after.scatter(concat.output, new, count, rows, axis, capacity, static_type)
     written = growing.write.input1.owner
     growing.write.operands[0] = stored
-    if written is not concat and isinstance(written, Operation) and not written.results[0].uses:
+    if written is not concat and isinstance(written, Operation) and written.parent is not None \
+            and not written.results[0].uses:
         Rewriter.erase_op(written)  # the reshape to the variable's run-time shape
     Rewriter.insert_op(VariableWriteOp(count_name, after.add_count(count, rows)),
                        InsertPoint.after(growing.write))
