@@ -43,13 +43,7 @@ from tosa_state.dialects.tosa import common as tc
 from tosa_state.dialects.tosa import data_layout as tdl
 from tosa_state.dialects.tosa import tensor as tt
 from tosa_state.transforms.targeted_walker import TargetedRewriteWalker, dead_or
-
-
-def _static_shape(value: SSAValue) -> tuple[int, ...] | None:
-    value_type = value.type
-    if isinstance(value_type, TensorType) and value_type.has_static_shape():
-        return tuple(value_type.get_shape())
-    return None
+from tosa_state.transforms.tosa_builder.values import static_shape
 
 
 def _multiples(tile: tdl.TileOp) -> tuple[int, ...] | None:
@@ -78,9 +72,9 @@ def _repeated(b: SSAValue) -> _Repeated | None:
         tile = reshape.input1.owner
     if not isinstance(tile, tdl.TileOp):
         return None
-    multiples, tiled, source = _multiples(tile), _static_shape(tile.output), \
-        _static_shape(tile.input1)
-    batch = _static_shape(b)
+    multiples, tiled, source = _multiples(tile), static_shape(tile.output), \
+        static_shape(tile.input1)
+    batch = static_shape(b)
     if multiples is None or tiled is None or source is None or batch is None:
         return None
     repeated = [axis for axis, times in enumerate(multiples) if times != 1]
@@ -105,8 +99,8 @@ def _reshape(value: SSAValue, shape: tuple[int, ...], rewriter: PatternRewriter,
 class FoldTileIntoMatmul(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: tt.MatMulOp, rewriter: PatternRewriter) -> None:
-        a_shape, b_shape, out_shape = (_static_shape(op.a), _static_shape(op.b),
-                                       _static_shape(op.output))
+        a_shape, b_shape, out_shape = (static_shape(op.a), static_shape(op.b),
+                                       static_shape(op.output))
         if a_shape is None or b_shape is None or out_shape is None:
             return
         repeated = _repeated(op.b)
