@@ -462,6 +462,24 @@ def test_bf16_inputs_outputs_and_state() -> None:
         np.testing.assert_array_equal(mine.state, theirs.state)
 
 
+def test_a_decoders_checks_are_few_assertions(llm_exports: dict[str, Path]) -> None:
+    """IREE closes an execution region at each assertion: the tiny Llama's step keeps
+    every check (docs/passes.md `hoist-runtime-checks`) in at most two (the merged one; the
+    causal mask's gather, which reads its reduction back), and reads back no input's
+    indices (their extents are arguments)."""
+    from tosa_state.devices import DEFAULT_PIPELINES, IREE
+    from tosa_state.devices.iree import prepare_module
+
+    module = ts.compile_model(llm_exports["llama"], pipeline=DEFAULT_PIPELINES[IREE]).module
+    text = prepare_module(module)
+    step = text.split("func.func @main.with_extents(", 1)[1].split("\n  func.func ", 1)[0]
+    assert "tosa_state.max_of" in step
+    asserts = step.count("cf.assert")
+    assert 1 <= asserts <= 2, asserts
+    checks = sum(line.count("\\0A") + 1 for line in step.splitlines() if "cf.assert" in line)
+    assert checks >= 20, checks  # the checks are merged, not dropped
+
+
 @pytest.mark.parametrize("family", ["llama", "qwen2", "gpt2"])
 def test_llm_decoder_with_a_growing_kv_cache(llm_exports: dict[str, Path], family: str
                                              ) -> None:

@@ -419,6 +419,43 @@ def test_a_call_failing_in_the_reference_model_changes_nothing(tosa_reference_to
     assert_no_op(request, twin, lambda: request.infer(inputs(-1, 0, 0)), inputs(2, 2, 0))
 
 
+def test_the_vmfb_main_checks_indices_without_the_extents(tmp_path: Path) -> None:
+    """Device `iree` passes a gather's input indices' smallest and largest element to
+    `main.with_extents` (no read-back in the module); the `.vmfb`'s `main` keeps its
+    signature for any other host (`iree-run-module`, the state-control ABI) and computes
+    them itself: both refuse an index out of range and keep the state, and agree."""
+    import iree.runtime as rt
+
+    path = tmp_path / "acc.mlir"
+    path.write_text(ACCUMULATE_THEN_GATHER)
+    compiled = ts.compile_model(path, device="iree")
+    request = compiled.create_infer_request()
+    config = rt.Config("local-sync")
+    module = rt.VmModule.copy_buffer(config.vm_instance,
+                                     compiled.executable.vmfb.read_bytes())
+    plain = rt.SystemContext(config=config, vm_modules=[module]).modules.module
+    declaration = module.lookup_function("main").reflection["iree.abi.declaration"]
+    assert declaration.endswith("(%input0: tensor<1x4x2xf32>, %input1: tensor<1x3xi32>) -> "
+                                "(%output0: tensor<1x3x2xf32>)"), declaration  # no extents
+    assert "tosa_state.max_of" in module.lookup_function(
+        "main.with_extents").reflection["iree.abi.declaration"]
+    rng = np.random.default_rng(6)
+    for indices in ((0, 1, 3), (3, 2, 1), (0, 4, 1), (-1, 0, 0), (2, 2, 0)):
+        x = rng.standard_normal((1, 4, 2)).astype(np.float32)
+        i = np.array([indices], np.int32)
+        before = (snapshot(request)["acc"], np.array(plain["state_get.acc"]().to_host()))
+        if max(indices) > 3 or min(indices) < 0:
+            message = _refused(request, [x, i])
+            assert "'tosa.gather' op: input 'i' [" in message, message
+            with pytest.raises(RuntimeError, match=r"'tosa\.gather' op index out of range"):
+                plain["main"](x, i)
+            np.testing.assert_array_equal(snapshot(request)["acc"], before[0])
+            np.testing.assert_array_equal(plain["state_get.acc"]().to_host(), before[1])
+        else:
+            np.testing.assert_array_equal(request.infer([x, i])[0],
+                                          np.array(plain["main"](x, i).to_host()))
+
+
 WRITE_IN_A_BRANCH = """
 tosa.variable @acc = dense<0.0> : tensor<1x4x2xf32>
 func.func @main(%x: tensor<1x4x2xf32>, %n: tensor<i32>, %i: tensor<1x3xi32>)

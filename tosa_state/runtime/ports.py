@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from xdsl.dialects.builtin import ArrayAttr, TensorType
+from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, TensorType
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute
 
@@ -60,10 +60,36 @@ def ports_of(func: FuncOp, types: Sequence[Attribute], attrs: ArrayAttr | None, 
     return tuple(ports)
 
 
+MIN_OF = "tosa_state.min_of"
+MAX_OF = "tosa_state.max_of"
+"""Arg attributes of the trailing `i32` arguments that carry an input's smallest and largest
+element (the value: the input's index), which the caller computes (`tosa-runtime-checks`:
+a gather whose indices are an input checks them without reading them back)."""
+
+
+WITH_EXTENTS = ".with_extents"
+"""The suffix of the function that takes the extents; the function of the entry's own name
+and signature computes them (by reductions, for a host that does not pass them)."""
+
+
+def extents(func: FuncOp) -> tuple[tuple[int, bool], ...]:
+    """The trailing arguments the caller computes: each one's input and whether it is the
+    largest element (else the smallest)."""
+    found = []
+    for attr in func.arg_attrs.data if func.arg_attrs is not None else ():
+        for key, is_max in ((MIN_OF, False), (MAX_OF, True)):
+            if isinstance(index := attr.data.get(key), IntegerAttr):
+                found.append((index.value.data, is_max))
+    return tuple(found)
+
+
 def input_ports(func: FuncOp) -> tuple[Port, ...]:
+    """The inputs a caller passes (not the extents it computes from them)."""
     blocks = func.body.blocks  # none for a declaration, which the device then refuses
     hints = [arg.name_hint for arg in blocks[0].args] if blocks else []
-    return ports_of(func, func.function_type.inputs.data, func.arg_attrs, "arg", hints)
+    count = len(func.function_type.inputs.data) - len(extents(func))
+    attrs = ArrayAttr(func.arg_attrs.data[:count]) if func.arg_attrs is not None else None
+    return ports_of(func, func.function_type.inputs.data[:count], attrs, "arg", hints[:count])
 
 
 def output_ports(func: FuncOp) -> tuple[Port, ...]:

@@ -71,6 +71,7 @@ PASSES = {
     "export-state-control": "ExportStateControlPass",
     "mlprogram-stores-last": "MLProgramStoresLastPass",
     "tosa-runtime-checks": "TosaRuntimeChecksPass",
+    "hoist-runtime-checks": "HoistRuntimeChecksPass",
     "tosa-integer-state": "TosaIntegerStatePass",
     "tosa-integer-frames": "TosaIntegerFramesPass",
     "tosa-integer-requantize": "TosaIntegerRequantizePass",

@@ -44,16 +44,22 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import arith, cf, tensor
 from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DenseIntOrFPElementsAttr,
+    DictionaryAttr,
+    FunctionType,
     IndexType,
     IntegerAttr,
     IntegerType,
     ModuleOp,
+    StringAttr,
     TensorType,
     UnitAttr,
     i32,
 )
-from xdsl.dialects.func import FuncOp
-from xdsl.ir import Operation, SSAValue
+from xdsl.dialects.func import CallOp, FuncOp, ReturnOp
+from xdsl.dialects.linalg import ops as linalg_ops
+from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
@@ -66,14 +72,18 @@ from xdsl.rewriter import InsertPoint
 
 from tosa_state.diagnostics import describe_layer, error_at
 from tosa_state.dialects.ml_program import GlobalStoreOp
+from tosa_state.dialects.tensor import ReshapeOp as TensorReshapeOp
+from tosa_state.dialects.tosa.common import ConstOp
 from tosa_state.dialects.tosa.data_layout import ConcatOp
-from tosa_state.dialects.tosa.elementwise_base import TosaElementwiseOperation
-from tosa_state.dialects.tosa.reduction import ReduceMaxOp, ReduceMinOp
+from tosa_state.dialects.tosa.data_layout import ReshapeOp as TosaReshapeOp
+from tosa_state.dialects.tosa.elementwise import AddOp, GreaterOp, SelectOp
+from tosa_state.dialects.tosa.elementwise_base import TosaElementwiseOperation, constant_values
+from tosa_state.dialects.tosa.reduction import ReduceMaxOp, ReduceMinOp, ReduceSumOp
 from tosa_state.dialects.tosa.scatter_gather import GatherOp
 from tosa_state.dialects.tosa.tensor import ConstShapeOp
 from tosa_state.dialects.tosa_state import CheckCapacityOp
 from tosa_state.runtime.decoder import MASK, TIME_AXIS, decoder_inputs
-from tosa_state.runtime.ports import input_ports
+from tosa_state.runtime.ports import MAX_OF, MIN_OF, WITH_EXTENTS, extents, input_ports
 from tosa_state.runtime.variables import collect_specs
 from tosa_state.transforms.tosa_static_state import StaticStateError
 
@@ -123,7 +133,79 @@ def _shape(value: SSAValue) -> tuple[int, ...] | None:
     return tuple(value_type.get_shape())
 
 
+def _through_reshapes(value: SSAValue) -> SSAValue:
+    while isinstance(value.owner, TosaReshapeOp | TensorReshapeOp | tensor.CastOp):
+        value = value.owner.operands[0]
+    return value
+
+
+def _input(value: SSAValue) -> BlockArgument | None:
+    value = _through_reshapes(value)
+    if isinstance(value, BlockArgument) and isinstance(value.block.parent_op(), FuncOp) \
+            and isinstance(value.type, TensorType) \
+            and isinstance(value.type.element_type, IntegerType):
+        return value
+    return None
+
+
+def _count(value: SSAValue) -> SSAValue | int | None:
+    """`value` (one element) as a size: a constant, or `reduce_sum` of ones broadcast over
+    `tensor.empty(%d)` (how a converted model counts a dynamic dim): `%d`."""
+    if (constant := constant_values(value)) is not None and len(set(constant)) == 1:
+        return int(constant[0])
+    total = value.owner
+    if not isinstance(total, ReduceSumOp) or not isinstance(
+            fill := total.input.owner, linalg_ops.GenericOp) or len(fill.outputs) != 1:
+        return None
+    empty = fill.outputs[0].owner
+    if (len(fill.inputs) == 1 and constant_values(fill.inputs[0]) in ((1,), (1.0,))
+            and isinstance(empty, tensor.EmptyOp) and len(empty.dynamic_sizes) == 1
+            and len(empty.tensor.type.get_shape()) == 1):
+        return empty.dynamic_sizes[0]
+    return None
+
+
+def _wrapped(indices: SSAValue) -> tuple[BlockArgument, SSAValue | int] | None:
+    """`select(0 > x, x + k, x)` of an input `x` (a converted Gather's negative indices
+    counted from the end): `x` and `k`."""
+    select = _through_reshapes(indices).owner
+    if not isinstance(select, SelectOp):
+        return None
+    pred, wrapped, plain = select.input1.owner, select.input2.owner, select.input3
+    x = _input(plain)
+    if (x is None or not isinstance(pred, GreaterOp) or constant_values(pred.input1) is None
+            or set(constant_values(pred.input1)) != {0} or _input(pred.input2) is not x
+            or not isinstance(wrapped, AddOp)):
+        return None
+    for mine, other in ((wrapped.input1, wrapped.input2), (wrapped.input2, wrapped.input1)):
+        if _input(mine) is x and (k := _count(other)) is not None:
+            return x, k
+    return None
+
+
+def _extent(func: FuncOp, x: BlockArgument, which: str) -> SSAValue:
+    """The `i32` argument that carries the smallest (`which`: `MIN_OF`) or the largest
+    element of input `x`, added at the end of `func`'s arguments once."""
+    block = func.body.block
+    attrs = list(func.arg_attrs.data) if func.arg_attrs is not None else [
+        DictionaryAttr({}) for _ in block.args]
+    for arg, attr in zip(block.args, attrs, strict=True):
+        if attr.data.get(which) == IntegerAttr(x.index, 64):
+            return arg
+    element = x.type.element_type
+    arg = block.insert_arg(element, len(block.args))
+    attrs.append(DictionaryAttr({which: IntegerAttr(x.index, 64)}))
+    func.arg_attrs = ArrayAttr(attrs)
+    func.function_type = FunctionType.from_lists(
+        [*func.function_type.inputs.data, element], func.function_type.outputs.data)
+    return arg
+
+
 class CheckGatherIndices(RewritePattern):
+    """Indices in `[0, K)`: from the smallest and largest element, which the caller passes
+    when the indices are an input (or a converted Gather's wrapping of one: then in
+    `[-K, K)`, its `k` equal to `K`), else from reductions read back."""
+
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: GatherOp, rewriter: PatternRewriter) -> None:
         indices_type = op.indices.type
@@ -132,21 +214,41 @@ class CheckGatherIndices(RewritePattern):
                 or len(indices_type.get_shape()) != 2):
             return
         b = _Builder(op, rewriter)
-        batch = indices_type.get_shape()[0]
-        reduced = TensorType(element, [batch, 1])
-        one = TensorType(element, [1, 1])
-        ends = []
-        for reduce in (ReduceMinOp, ReduceMaxOp):
-            value = b.add(reduce(op.indices, 1, reduced))
-            if batch != 1:
-                value = b.add(reduce(value, 0, one))
-            ends.append(value)
-        zero = b.index(0)
-        low, high = (b.add(tensor.ExtractOp(v, [zero, zero], element)) for v in ends)
-        size = b.add(arith.IndexCastOp(b.dim(op.values, 1), element))
+        size = b.dim(op.values, 1)
+        size_i = b.add(arith.IndexCastOp(size, element))
+        func = op.parent_op()
+        source = _input(op.indices) if isinstance(func, FuncOp) else None
+        wrapped = _wrapped(op.indices) if isinstance(func, FuncOp) and source is None else None
+        if source is None and wrapped is None:
+            high = self._reduced(b, op, element, indices_type.get_shape()[0])
+            b.check([b.add(arith.CmpiOp(high, size_i, "slt"))], "index out of range")
+            return
+        x = source if source is not None else wrapped[0]  # type: ignore[index]
+        low, high = _extent(func, x, MIN_OF), _extent(func, x, MAX_OF)  # type: ignore[arg-type]
         floor = b.add(arith.ConstantOp(IntegerAttr(0, element)))
-        b.check([b.add(arith.CmpiOp(low, floor, "sge")), b.add(arith.CmpiOp(high, size, "slt"))],
-                "index out of range")
+        conditions = []
+        if wrapped is not None:
+            k = wrapped[1]
+            floor = b.add(arith.SubiOp(floor, size_i))
+            conditions.append(b.add(arith.CmpiOp(size, b.index(k) if isinstance(k, int) else k,
+                                                 "eq")))
+        b.check([b.add(arith.CmpiOp(low, floor, "sge")), b.add(arith.CmpiOp(high, size_i, "slt")),
+                 *conditions], "index out of range")
+
+    @staticmethod
+    def _reduced(b: _Builder, op: GatherOp, element: IntegerType, batch: int) -> SSAValue:
+        """The largest index read back, a negative one counted as the largest integer: one
+        reduction (the select fuses into it), one read."""
+        corner = TensorType(element, [1, 1])
+        zero, largest = (b.add(ConstOp(DenseIntOrFPElementsAttr.from_list(corner, [v])))
+                         for v in (0, (1 << (element.width.data - 1)) - 1))
+        negative = b.add(GreaterOp(zero, op.indices))
+        value = b.add(SelectOp(negative, largest, op.indices, op.indices.type))
+        value = b.add(ReduceMaxOp(value, 1, TensorType(element, [batch, 1])))
+        if batch != 1:
+            value = b.add(ReduceMaxOp(value, 0, corner))
+        index = b.index(0)
+        return b.add(tensor.ExtractOp(value, [index, index], element))
 
 
 def _agree(b: _Builder, values: list[SSAValue], axis: int, ones: bool) -> list[SSAValue]:
@@ -263,6 +365,49 @@ def check_decoder_inputs(module: ModuleOp) -> None:
             "new tokens")))
 
 
+def wrap_with_extents(func: FuncOp) -> None:
+    """`func`, which takes extents, renamed `<name>.with_extents`, and a function of its
+    name and signature (`iree-run-module`'s, the state-control ABI's) that computes them by
+    reductions and calls it; device iree calls the first and passes them."""
+    found = extents(func)
+    name = func.sym_name.data
+    count = len(func.function_type.inputs.data) - len(found)
+    inputs, outputs = func.function_type.inputs.data[:count], func.function_type.outputs.data
+    block = Block(arg_types=inputs)
+    for new, old in zip(block.args, func.body.block.args, strict=False):
+        new.name_hint = old.name_hint
+    ops: list[Operation] = []
+    values: list[SSAValue] = list(block.args)
+    for index, is_max in found:
+        value: SSAValue = block.args[index]
+        shape = list(value.type.get_shape())  # type: ignore[attr-defined]
+        for axis in range(len(shape)):  # an empty input: the reduction's identity
+            shape[axis] = 1
+            reduced = (ReduceMaxOp if is_max else ReduceMinOp)(
+                value, axis, TensorType(value.type.element_type, shape))  # type: ignore[attr-defined]
+            ops.append(reduced)
+            value = reduced.results[0]
+        zero = arith.ConstantOp(IntegerAttr(0, IndexType()))
+        element = tensor.ExtractOp(value, [zero.result] * len(shape),
+                                   value.type.element_type)  # type: ignore[attr-defined]
+        ops += [zero, element]
+        values.append(element.result)
+    call = CallOp(name + WITH_EXTENTS, values, outputs)
+    ops += [call, ReturnOp(*call.results)]
+    for new in ops:
+        new.location = func.location
+    block.add_ops(ops)
+    wrapper = FuncOp(name, (inputs, outputs), Region(block), func.sym_visibility,
+                     arg_attrs=ArrayAttr(func.arg_attrs.data[:count]) if func.arg_attrs
+                     else None, res_attrs=func.res_attrs)
+    wrapper.attributes.update(func.attributes)
+    wrapper.location = func.location
+    func.sym_name = StringAttr(name + WITH_EXTENTS)
+    parent = func.parent_block()
+    assert parent is not None
+    parent.insert_op_after(wrapper, func)
+
+
 @dataclass(frozen=True)
 class TosaRuntimeChecksPass(ModulePass):
     """Asserts, before each gather, broadcast and concat, what the interpreter checks when it
@@ -279,6 +424,9 @@ class TosaRuntimeChecksPass(ModulePass):
         for inner in op.walk():
             inner.attributes.pop(CHECKED, None)
         check_decoder_inputs(op)
+        for func in list(op.body.block.ops):
+            if isinstance(func, FuncOp) and func.body.blocks and extents(func):
+                wrap_with_extents(func)
 
 
 __all__ = ["CHECKED", "TosaRuntimeChecksPass", "message"]
