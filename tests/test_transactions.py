@@ -419,26 +419,29 @@ def test_a_call_failing_in_the_reference_model_changes_nothing(tosa_reference_to
     assert_no_op(request, twin, lambda: request.infer(inputs(-1, 0, 0)), inputs(2, 2, 0))
 
 
-def test_the_vmfb_main_checks_indices_without_the_extents(tmp_path: Path) -> None:
-    """Device `iree` passes a gather's input indices' smallest and largest element to
-    `main.with_extents` (no read-back in the module); the `.vmfb`'s `main` keeps its
-    signature for any other host (`iree-run-module`, the state-control ABI) and computes
-    them itself: both refuse an index out of range and keep the state, and agree."""
+def test_a_portable_vmfb_checks_indices_without_the_extents(tmp_path: Path) -> None:
+    """Device `iree` passes a gather's input indices' smallest and largest element to the
+    module after the inputs (no read-back in the module); the `.vmfb` of `tosa-state
+    compile` keeps the model's signature for any other host and reads them back itself:
+    both refuse an index out of range, keep the state, and agree."""
     import iree.runtime as rt
+
+    from tosa_state.tools.main import main as tosa_state_main
 
     path = tmp_path / "acc.mlir"
     path.write_text(ACCUMULATE_THEN_GATHER)
-    compiled = ts.compile_model(path, device="iree")
-    request = compiled.create_infer_request()
+    device = ts.compile_model(path, device="iree")
+    request = device.create_infer_request()
+    assert "tosa_state.max_of" in device.executable.vm_module.lookup_function(
+        "main").reflection["iree.abi.declaration"]
+    vmfb = tmp_path / "acc.vmfb"
+    assert tosa_state_main(["compile", str(path), "-o", str(vmfb), "-q"]) == 0
     config = rt.Config("local-sync")
-    module = rt.VmModule.copy_buffer(config.vm_instance,
-                                     compiled.executable.vmfb.read_bytes())
+    module = rt.VmModule.copy_buffer(config.vm_instance, vmfb.read_bytes())
     plain = rt.SystemContext(config=config, vm_modules=[module]).modules.module
     declaration = module.lookup_function("main").reflection["iree.abi.declaration"]
     assert declaration.endswith("(%input0: tensor<1x4x2xf32>, %input1: tensor<1x3xi32>) -> "
                                 "(%output0: tensor<1x3x2xf32>)"), declaration  # no extents
-    assert "tosa_state.max_of" in module.lookup_function(
-        "main.with_extents").reflection["iree.abi.declaration"]
     rng = np.random.default_rng(6)
     for indices in ((0, 1, 3), (3, 2, 1), (0, 4, 1), (-1, 0, 0), (2, 2, 0)):
         x = rng.standard_normal((1, 4, 2)).astype(np.float32)

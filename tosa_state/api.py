@@ -91,6 +91,22 @@ def compile_model(
     `"batch": B` (default 1), run from the dynamic model's calls (`runtime.static_entries`);
     device `reference` takes one entry, with static `input_shapes`.
     """
+    return _compile_model(model, pipeline, entry, input_shapes, progress, device,
+                          static_state)
+
+
+def _compile_model(
+    model: str | os.PathLike[str] | ModuleOp,
+    pipeline: str | None = None,
+    entry: str | None = None,
+    input_shapes: InputShapes | None = None,
+    progress: bool = False,
+    device: str = INTERPRETER,
+    static_state: StaticState | None = None,
+    portable: bool = False,
+) -> CompiledModel:
+    """`compile_model`; `portable`: device iree's `.vmfb` keeps the model's signature for
+    other hosts (what `tosa-state compile` writes; devices/iree.py)."""
     device = check_device(device)
     pipeline = DEFAULT_PIPELINES[device] if pipeline is None else pipeline
     sizes = None if static_state is None else StaticEntries.of(static_state)
@@ -111,7 +127,7 @@ def compile_model(
 
             also = () if static is None else (static.decode,)
             return CompiledModel(module, partial(IreeExecutable, describe=bar.describe,
-                                                 also=also), entry, static)
+                                                 also=also, portable=portable), entry, static)
         if device == REFERENCE:
             from tosa_state.devices.reference import ReferenceExecutable
 

@@ -23,7 +23,6 @@ from typing import Any
 
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.dialects.func import FuncOp
 
 from tosa_state.context import make_context
 from tosa_state.diagnostics import InferenceError, TosaStateError
@@ -32,7 +31,7 @@ from tosa_state.dialects.tosa.variables import VariableOp
 from tosa_state.printing import LargeConstants, Spelling, print_module
 from tosa_state.runtime.decoder import POSITIONS, decoder_inputs
 from tosa_state.runtime.integers import fitted
-from tosa_state.runtime.ports import WITH_EXTENTS, Port, extents, input_ports, output_ports
+from tosa_state.runtime.ports import Port, extents, input_ports, output_ports
 from tosa_state.runtime.variables import VariableSpec, collect_specs
 from tosa_state.signature import select_entry
 from tosa_state.transforms.export_state_control import GET, INITIALIZED, RESET, RESET_ALL, SET
@@ -42,13 +41,21 @@ from . import IREE
 from .iree_checks import FailureExplainer
 from .iree_compile import DEFAULT_FLAGS, compile_module_text
 
-IREE_LEGALIZATION = (
+PORTABLE_LEGALIZATION = (
     "tosa-expand-dequantize,tosa-demote-i64,tosa-unroll-loops,tosa-sink-cond-if-inputs,tosa-dynamic-empty-dims,"
     "tosa-lower-shape-ops,tosa-rank0-conditions,tosa-runtime-checks,export-state-control,"
     "mlprogram-stores-last,hoist-runtime-checks"
 )
-"""The passes that make an `ml_program`-level module IREE input (after the lowering); the
-last two make a call check what the interpreter checks and write no global if it fails."""
+"""The passes that make an `ml_program`-level module IREE input (after the lowering): the
+checks make a call check what the interpreter checks and write no global if it fails. The
+entries keep the model's signature: the `.vmfb` that `tosa-state compile` writes, for any
+IREE host."""
+
+IREE_LEGALIZATION = PORTABLE_LEGALIZATION.replace("tosa-runtime-checks,",
+                                                  "tosa-runtime-checks{extents=true},")
+"""`PORTABLE_LEGALIZATION` for the device's own calls: a gather of an input checks the
+extents the device passes after the inputs (`runtime.ports.extents`) instead of reading a
+reduction back (one assertion less for IREE to close a region at)."""
 
 RESOURCES_OVER = 4096
 """Constants of more elements are printed as `dense_resource` blobs (faster to print and
@@ -67,15 +74,16 @@ def _runtime() -> tuple[Any, Any]:
     return rt, rt.Config("local-sync")
 
 
-UNCHECKED_LEGALIZATION = IREE_LEGALIZATION.replace("tosa-runtime-checks,", "").replace(
+UNCHECKED_LEGALIZATION = PORTABLE_LEGALIZATION.replace("tosa-runtime-checks,", "").replace(
     ",mlprogram-stores-last,hoist-runtime-checks", "")
 """`IREE_LEGALIZATION` without the checks and the stores moved last (a failed call may
 change the state): only to measure what they cost (`benchmarks/llm_decode.py --ab`)."""
 
 
-def prepare_module(module: ModuleOp, transactions: bool = True) -> str:
+def prepare_module(module: ModuleOp, transactions: bool = True, portable: bool = False
+                   ) -> str:
     """Make `module` (at the `ml_program` level) IREE input, in place; its text
-    (`transactions=False`: `UNCHECKED_LEGALIZATION`)."""
+    (`portable`: `PORTABLE_LEGALIZATION`; `transactions=False`: `UNCHECKED_LEGALIZATION`)."""
     leftovers = [op.name for op in module.body.block.ops
                  if not isinstance(op, GlobalOp) and op.name.startswith(("memref.", "tosa.var"))]
     if leftovers or any(isinstance(op, VariableOp) for op in module.body.block.ops):
@@ -84,8 +92,9 @@ def prepare_module(module: ModuleOp, transactions: bool = True) -> str:
             f"(tosa-to-mlprogram), not '{leftovers[0] if leftovers else 'tosa.variable'}'; "
             "end the pipeline with tosa-to-mlprogram"
         )
-    apply_pipeline(make_context(), module,
-                   IREE_LEGALIZATION if transactions else UNCHECKED_LEGALIZATION)
+    legalization = (UNCHECKED_LEGALIZATION if not transactions
+                    else PORTABLE_LEGALIZATION if portable else IREE_LEGALIZATION)
+    apply_pipeline(make_context(), module, legalization)
     return print_module(module, spelling=Spelling.UPSTREAM,
                         large=LargeConstants(resources_over=RESOURCES_OVER))
 
@@ -99,9 +108,10 @@ class IreeExecutable:
     def __init__(self, module: ModuleOp, entry: str | None = None,
                  flags: Sequence[str] = DEFAULT_FLAGS,
                  describe: Callable[[str], None] | None = None, also: Sequence[str] = (),
-                 transactions: bool = True):
+                 transactions: bool = True, portable: bool = False):
         """`also`: other functions of the module that requests run (`run_entry`);
-        `transactions=False` only to measure what the checks cost."""
+        `portable`: entries of the model's signature (`PORTABLE_LEGALIZATION`: the `.vmfb`
+        for other hosts); `transactions=False` only to measure what the checks cost."""
         func = select_entry(module, entry)
         self.entry = func.sym_name.data
         entries = (self.entry, *also)
@@ -111,14 +121,10 @@ class IreeExecutable:
         self.flags = tuple(flags)
         self.explain = FailureExplainer(module, self.entry)
         self.decoder = decoder_inputs(func, self.inputs, self.specs)
-        text = prepare_module(module, transactions)
+        text = prepare_module(module, transactions, portable)
         # their types after tosa-demote-i64
-        # the function that takes the extents, where the checks made one (runtime.ports)
-        self.functions = {name: name + WITH_EXTENTS if _has(module, name + WITH_EXTENTS)
-                          else name for name in entries}
-        self.device_ports = {name: _ports(module, f) for name, f in self.functions.items()}
-        self.extents = {name: extents(select_entry(module, f))
-                        for name, f in self.functions.items()}
+        self.device_ports = {name: _ports(module, name) for name in entries}
+        self.extents = {name: extents(select_entry(module, name)) for name in entries}
         self.device_specs = {spec.name: spec for spec in collect_specs(module)}
         self.artifact = compile_module_text(text, self.flags, describe)
         self.vmfb: Path = self.artifact.path
@@ -129,11 +135,6 @@ class IreeExecutable:
 
     def create_request(self) -> IreeRequest:
         return IreeRequest(self)
-
-
-def _has(module: ModuleOp, name: str) -> bool:
-    return any(isinstance(op, FuncOp) and op.sym_name.data == name
-               for op in module.body.block.ops)
 
 
 def _ports(module: ModuleOp, entry: str) -> tuple[tuple[Port, ...], tuple[Port, ...]]:
@@ -208,8 +209,7 @@ class IreeRequest:
         self.explain = executable.explain
         self.decoder = executable.decoder
         self.calls = {name: _Call(rt, config.device, self.context.vm_context,
-                                  executable.vm_module.lookup_function(
-                                      executable.functions[name]),
+                                  executable.vm_module.lookup_function(name),
                                   executable.ports[name], executable.device_ports[name],
                                   executable.extents[name])
                       for name in executable.ports}

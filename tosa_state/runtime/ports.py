@@ -67,11 +67,6 @@ element (the value: the input's index), which the caller computes (`tosa-runtime
 a gather whose indices are an input checks them without reading them back)."""
 
 
-WITH_EXTENTS = ".with_extents"
-"""The suffix of the function that takes the extents; the function of the entry's own name
-and signature computes them (by reductions, for a host that does not pass them)."""
-
-
 def extents(func: FuncOp) -> tuple[tuple[int, bool], ...]:
     """The trailing arguments the caller computes: each one's input and whether it is the
     largest element (else the smallest)."""

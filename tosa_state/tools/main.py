@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from tosa_state.api import compile_model, compile_tosa
+from tosa_state.api import _compile_model, compile_tosa
 from tosa_state.devices import DEFAULT_PIPELINES, DEVICES, INTERPRETER, IREE, REFERENCE
 from tosa_state.devices.iree_compile import CACHE_ENV, cache_dir, clear_cache
 from tosa_state.diagnostics import TosaStateError
@@ -173,10 +173,10 @@ def _compile(args: argparse.Namespace) -> int:
         artifact.check()  # the report, exit 1, nothing written
         artifact.save(args.output)
         return 0
-    compiled = compile_model(args.model, pipeline=args.pipeline, entry=args.entry,
-                             input_shapes=parse_shapes(args.input_shape),
-                             progress=not args.quiet, device=IREE,
-                             static_state=_static_state(args.static_state))
+    compiled = _compile_model(args.model, pipeline=args.pipeline, entry=args.entry,
+                              input_shapes=parse_shapes(args.input_shape),
+                              progress=not args.quiet, device=IREE,
+                              static_state=_static_state(args.static_state), portable=True)
     write_atomically(args.output, bytes(compiled.executable.artifact.data))  # type: ignore[attr-defined]
     return 0
 

@@ -52,14 +52,13 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     IntegerType,
     ModuleOp,
-    StringAttr,
     TensorType,
     UnitAttr,
     i32,
 )
-from xdsl.dialects.func import CallOp, FuncOp, ReturnOp
+from xdsl.dialects.func import FuncOp
 from xdsl.dialects.linalg import ops as linalg_ops
-from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
+from xdsl.ir import BlockArgument, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
@@ -78,12 +77,12 @@ from tosa_state.dialects.tosa.data_layout import ConcatOp
 from tosa_state.dialects.tosa.data_layout import ReshapeOp as TosaReshapeOp
 from tosa_state.dialects.tosa.elementwise import AddOp, GreaterOp, SelectOp
 from tosa_state.dialects.tosa.elementwise_base import TosaElementwiseOperation, constant_values
-from tosa_state.dialects.tosa.reduction import ReduceMaxOp, ReduceMinOp, ReduceSumOp
+from tosa_state.dialects.tosa.reduction import ReduceMaxOp, ReduceSumOp
 from tosa_state.dialects.tosa.scatter_gather import GatherOp
 from tosa_state.dialects.tosa.tensor import ConstShapeOp
 from tosa_state.dialects.tosa_state import CheckCapacityOp
 from tosa_state.runtime.decoder import MASK, TIME_AXIS, decoder_inputs
-from tosa_state.runtime.ports import MAX_OF, MIN_OF, WITH_EXTENTS, extents, input_ports
+from tosa_state.runtime.ports import MAX_OF, MIN_OF, input_ports
 from tosa_state.runtime.variables import collect_specs
 from tosa_state.transforms.tosa_static_state import StaticStateError
 
@@ -201,10 +200,13 @@ def _extent(func: FuncOp, x: BlockArgument, which: str) -> SSAValue:
     return arg
 
 
+@dataclass
 class CheckGatherIndices(RewritePattern):
-    """Indices in `[0, K)`: from the smallest and largest element, which the caller passes
-    when the indices are an input (or a converted Gather's wrapping of one: then in
-    `[-K, K)`, its `k` equal to `K`), else from reductions read back."""
+    """Indices in `[0, K)`: with `extents`, from the smallest and largest element, which the
+    caller passes when the indices are an input (or a converted Gather's wrapping of one:
+    then in `[-K, K)`, its `k` equal to `K`); else from a reduction read back."""
+
+    extents: bool = False
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: GatherOp, rewriter: PatternRewriter) -> None:
@@ -217,8 +219,9 @@ class CheckGatherIndices(RewritePattern):
         size = b.dim(op.values, 1)
         size_i = b.add(arith.IndexCastOp(size, element))
         func = op.parent_op()
-        source = _input(op.indices) if isinstance(func, FuncOp) else None
-        wrapped = _wrapped(op.indices) if isinstance(func, FuncOp) and source is None else None
+        passed = self.extents and isinstance(func, FuncOp)
+        source = _input(op.indices) if passed else None
+        wrapped = _wrapped(op.indices) if passed and source is None else None
         if source is None and wrapped is None:
             high = self._reduced(b, op, element, indices_type.get_shape()[0])
             b.check([b.add(arith.CmpiOp(high, size_i, "slt"))], "index out of range")
@@ -365,68 +368,26 @@ def check_decoder_inputs(module: ModuleOp) -> None:
             "new tokens")))
 
 
-def wrap_with_extents(func: FuncOp) -> None:
-    """`func`, which takes extents, renamed `<name>.with_extents`, and a function of its
-    name and signature (`iree-run-module`'s, the state-control ABI's) that computes them by
-    reductions and calls it; device iree calls the first and passes them."""
-    found = extents(func)
-    name = func.sym_name.data
-    count = len(func.function_type.inputs.data) - len(found)
-    inputs, outputs = func.function_type.inputs.data[:count], func.function_type.outputs.data
-    block = Block(arg_types=inputs)
-    for new, old in zip(block.args, func.body.block.args, strict=False):
-        new.name_hint = old.name_hint
-    ops: list[Operation] = []
-    values: list[SSAValue] = list(block.args)
-    for index, is_max in found:
-        value: SSAValue = block.args[index]
-        shape = list(value.type.get_shape())  # type: ignore[attr-defined]
-        for axis in range(len(shape)):  # an empty input: the reduction's identity
-            shape[axis] = 1
-            reduced = (ReduceMaxOp if is_max else ReduceMinOp)(
-                value, axis, TensorType(value.type.element_type, shape))  # type: ignore[attr-defined]
-            ops.append(reduced)
-            value = reduced.results[0]
-        zero = arith.ConstantOp(IntegerAttr(0, IndexType()))
-        element = tensor.ExtractOp(value, [zero.result] * len(shape),
-                                   value.type.element_type)  # type: ignore[attr-defined]
-        ops += [zero, element]
-        values.append(element.result)
-    call = CallOp(name + WITH_EXTENTS, values, outputs)
-    ops += [call, ReturnOp(*call.results)]
-    for new in ops:
-        new.location = func.location
-    block.add_ops(ops)
-    wrapper = FuncOp(name, (inputs, outputs), Region(block), func.sym_visibility,
-                     arg_attrs=ArrayAttr(func.arg_attrs.data[:count]) if func.arg_attrs
-                     else None, res_attrs=func.res_attrs)
-    wrapper.attributes.update(func.attributes)
-    wrapper.location = func.location
-    func.sym_name = StringAttr(name + WITH_EXTENTS)
-    parent = func.parent_block()
-    assert parent is not None
-    parent.insert_op_after(wrapper, func)
-
-
 @dataclass(frozen=True)
 class TosaRuntimeChecksPass(ModulePass):
     """Asserts, before each gather, broadcast and concat, what the interpreter checks when it
-    runs them; a static state's capacity check becomes an assertion too."""
+    runs them; a static state's capacity check becomes an assertion too. `extents`: a
+    gather of an input checks the input's smallest and largest element, which the caller
+    passes (the entry's signature changes); otherwise it reads them back."""
 
     name = "tosa-runtime-checks"
 
+    extents: bool = False
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         PatternRewriteWalker(
-            GreedyRewritePatternApplier([CheckGatherIndices(), CheckBroadcast(), CheckConcat(),
-                                         CheckCapacity()]),
+            GreedyRewritePatternApplier([CheckGatherIndices(self.extents), CheckBroadcast(),
+                                         CheckConcat(), CheckCapacity()]),
             apply_recursively=False,
         ).rewrite_module(op)
         for inner in op.walk():
             inner.attributes.pop(CHECKED, None)
         check_decoder_inputs(op)
-        for func in list(op.body.block.ops):
-            if isinstance(func, FuncOp) and func.body.blocks and extents(func):
-                wrap_with_extents(func)
 
 
 __all__ = ["CHECKED", "TosaRuntimeChecksPass", "message"]
