@@ -6,7 +6,10 @@
   (`IREE_LEGALIZATION`: fixed-count loops unrolled, rank-0 conditions, exported
   state-control functions; `tosa.cond_if` inputs computed in their branch; i64 as i32;
   no size-0 dims; run-time shape values as `tensor`/`arith`), printed in
-  upstream spelling and compiled once; the `.vmfb` is cached (`iree_compile`).
+  upstream spelling and compiled once; the `.vmfb` is cached (`iree_compile`). Constants
+  of at least `PARAMETERS_FROM` bytes (a model's weights) stay out of it, as IREE
+  parameters (`tosa-constants-to-parameters`) handed to the runtime from memory
+  (`iree_parameters`): `iree-compile` sees only the program.
 - **State.** Each `InferRequest` has its own IREE context (`local-sync`: one thread), so
   its module globals, the model's state, are its own. `query_state()` / `reset_state()`
   go through the module's exported `state_get.<v>` / `state_set.<v>` / `state_reset.<v>` /
@@ -22,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, ModuleOp
 
 from tosa_state.context import make_context
 from tosa_state.diagnostics import InferenceError, TosaStateError
@@ -34,10 +37,15 @@ from tosa_state.runtime.variables import VariableSpec, collect_specs
 from tosa_state.signature import select_entry
 from tosa_state.transforms.export_state_control import GET, INITIALIZED, RESET, RESET_ALL, SET
 from tosa_state.transforms.pipeline import apply_pipeline
+from tosa_state.transforms.tosa_constants_to_parameters import (
+    PARAMETERS_FROM,
+    constants_to_parameters,
+)
 
 from . import IREE
 from .iree_checks import FailureExplainer
 from .iree_compile import DEFAULT_FLAGS, compile_module_text
+from .iree_parameters import Parameters
 
 IREE_LEGALIZATION = (
     "tosa-expand-dequantize,tosa-demote-i64,tosa-unroll-loops,tosa-sink-cond-if-inputs,tosa-dynamic-empty-dims,"
@@ -64,8 +72,11 @@ def _runtime() -> tuple[Any, Any]:
     return rt, rt.Config("local-sync")
 
 
-def prepare_module(module: ModuleOp) -> str:
-    """Make `module` (at the `ml_program` level) IREE input, in place; its text."""
+def prepare_module(module: ModuleOp, parameters_from: int | None = PARAMETERS_FROM
+                   ) -> tuple[str, dict[str, DenseIntOrFPElementsAttr]]:
+    """Make `module` (at the `ml_program` level) IREE input, in place; its text, and the
+    constants of at least `parameters_from` bytes made parameters, by key (`None`: every
+    constant stays in the module)."""
     leftovers = [op.name for op in module.body.block.ops
                  if not isinstance(op, GlobalOp) and op.name.startswith(("memref.", "tosa.var"))]
     if leftovers or any(isinstance(op, VariableOp) for op in module.body.block.ops):
@@ -75,26 +86,31 @@ def prepare_module(module: ModuleOp) -> str:
             "end the pipeline with tosa-to-mlprogram"
         )
     apply_pipeline(make_context(), module, IREE_LEGALIZATION)
-    return print_module(module, spelling=Spelling.UPSTREAM,
+    constants = {} if parameters_from is None else constants_to_parameters(module,
+                                                                           parameters_from)
+    text = print_module(module, spelling=Spelling.UPSTREAM,
                         large=LargeConstants(resources_over=RESOURCES_OVER))
+    return text, constants
 
 
 class IreeExecutable:
-    """A module compiled by IREE (the `.vmfb`: its bytes checked and mapped) and the
-    variables' specs, shared by the requests."""
+    """A module compiled by IREE (the `.vmfb`: its bytes checked and mapped), its
+    parameters and the variables' specs, shared by the requests. `parameters_from`: the
+    size in bytes from which a constant is a parameter (`None`: none is)."""
 
     device = IREE
 
     def __init__(self, module: ModuleOp, entry: str | None = None,
                  flags: Sequence[str] = DEFAULT_FLAGS,
-                 describe: Callable[[str], None] | None = None):
+                 describe: Callable[[str], None] | None = None,
+                 parameters_from: int | None = PARAMETERS_FROM):
         func = select_entry(module, entry)
         self.entry = func.sym_name.data
         self.inputs, self.outputs = input_ports(func), output_ports(func)
         self.specs = tuple(collect_specs(module))
         self.flags = tuple(flags)
         self.explain = FailureExplainer(module, self.entry)
-        text = prepare_module(module)
+        text, constants = prepare_module(module, parameters_from)
         compiled = select_entry(module, self.entry)  # its types after tosa-demote-i64
         self.device_inputs = [p.dtype for p in input_ports(compiled)]
         self.device_outputs = [p.dtype for p in output_ports(compiled)]
@@ -104,6 +120,9 @@ class IreeExecutable:
         rt, config = _runtime()
         # the bytes checked against their digest, not the file again (trusted_cache)
         self.vm_module = rt.VmModule.wrap_buffer(config.vm_instance, self.artifact.data)
+        self.parameters = Parameters(rt, config.vm_instance, constants) if constants else None
+        self.vm_modules = [self.vm_module] if self.parameters is None else [
+            self.parameters.module, self.vm_module]
 
     def create_request(self) -> IreeRequest:
         return IreeRequest(self)
@@ -175,7 +194,7 @@ class IreeRequest:
     def __init__(self, executable: IreeExecutable):
         rt, config = _runtime()
         self.entry = executable.entry
-        self.context = rt.SystemContext(config=config, vm_modules=[executable.vm_module])
+        self.context = rt.SystemContext(config=config, vm_modules=executable.vm_modules)
         functions = self.context.modules[executable.vm_module.name]
         self.store = IreeStore(functions, executable.specs, executable.device_specs)
         self.explain = executable.explain
