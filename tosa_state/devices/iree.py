@@ -95,22 +95,22 @@ def prepare_module(module: ModuleOp, parameters_from: int | None = PARAMETERS_FR
 
 class IreeExecutable:
     """A module compiled by IREE (the `.vmfb`: its bytes checked and mapped), its
-    parameters and the variables' specs, shared by the requests. `parameters_from`: the
-    size in bytes from which a constant is a parameter (`None`: none is)."""
+    parameters and the variables' specs, shared by the requests."""
 
     device = IREE
+    parameters_from: int | None = PARAMETERS_FROM
+    """The size in bytes from which a constant is a parameter (`None`: none is)."""
 
     def __init__(self, module: ModuleOp, entry: str | None = None,
                  flags: Sequence[str] = DEFAULT_FLAGS,
-                 describe: Callable[[str], None] | None = None,
-                 parameters_from: int | None = PARAMETERS_FROM):
+                 describe: Callable[[str], None] | None = None):
         func = select_entry(module, entry)
         self.entry = func.sym_name.data
         self.inputs, self.outputs = input_ports(func), output_ports(func)
         self.specs = tuple(collect_specs(module))
         self.flags = tuple(flags)
         self.explain = FailureExplainer(module, self.entry)
-        text, constants = prepare_module(module, parameters_from)
+        text, constants = prepare_module(module, self.parameters_from)
         compiled = select_entry(module, self.entry)  # its types after tosa-demote-i64
         self.device_inputs = [p.dtype for p in input_ports(compiled)]
         self.device_outputs = [p.dtype for p in output_ports(compiled)]
