@@ -27,12 +27,15 @@ optimum-intel, OpenVINO, IREE; the export is cached in `--cache`).
 `--size small` runs a real-size decoder instead: SmolLM-135M's shape (hidden 576, 30 layers,
 9 query / 3 K/V heads, intermediate 1536, vocabulary 49152, tied embedding: 135M parameters,
 a 538 MB `.bin`; random weights, exported by the pinned optimum-intel and transformers into
-`--cache`/llm_exports/llama-small, about 30 s once), tosa-state's interpreter against
-OpenVINO only. It measures, besides: compile time (`compile_model` and a request, both
-runtimes alternately), peak resident memory (each runtime alone in a fresh subprocess, so
-that one's peak does not hide the other's: after compiling, and through a 2048-token
-prefill), prefills of 128 and 2048 tokens, decode steps at past 128 / 512 / 2048 with the
-largest step over the median (a buffer regrown mid-run shows there).
+`--cache`/llm_exports/llama-small, about 30 s once), tosa-state's interpreter and device
+`iree` (the dynamic module, its weights as IREE parameters) against OpenVINO. It measures,
+besides: compile time (`compile_model` and a request, the runtimes alternately; device
+`iree` from its artifact cache, filled by its first compile, which is timed alone in the
+memory subprocess with an empty cache), peak resident memory (each runtime alone in a fresh
+subprocess, so that one's peak does not hide the other's: after compiling, with
+`iree-compile`'s own peak, and through a 2048-token prefill), prefills of 128 and 2048
+tokens, decode steps at past 128 / 512 / 2048 with the largest step over the median (a
+buffer regrown mid-run shows there).
 """
 
 from __future__ import annotations
@@ -43,8 +46,9 @@ import os
 import resource
 import subprocess
 import sys
+import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 # One thread for numpy's BLAS too, as for OpenVINO: OpenBLAS's threads spin while waiting, so
@@ -111,9 +115,10 @@ def compile_request(runtime: str, xml: Path):  # -> an infer request of either r
     return tosa_state.compile_model(xml, device=device).create_infer_request()
 
 
-def runtimes(xml: Path, iree: bool = True
+def runtimes(xml: Path, iree: bool = True, pair: bool = True
              ) -> dict[str, Callable[[dict[str, np.ndarray] | None], np.ndarray]]:
-    """One call per runtime: inputs in, logits out (`None` resets the state)."""
+    """One call per runtime: inputs in, logits out (`None` resets the state); `pair`: with
+    `iree-2` (`iree_pair`) too."""
     ours = compile_request("tosa-state", xml)
     iree_request = compile_request("iree", xml) if iree else None
     theirs = compile_request("openvino", xml)
@@ -140,6 +145,8 @@ def runtimes(xml: Path, iree: bool = True
 
     if not iree:
         return {"tosa-state": tosa_state_call, "openvino": openvino_call}
+    if not pair:
+        return {"tosa-state": tosa_state_call, "iree": iree_call, "openvino": openvino_call}
     return {"tosa-state": tosa_state_call, "iree": iree_call, "iree-2": iree_pair(xml),
             "openvino": openvino_call}
 
@@ -218,12 +225,17 @@ def _rss_mib() -> tuple[float, float]:
 
 def memory_child(runtime: str, xml: Path, prefill: int) -> None:
     """Runs in a fresh process: compile, then one prefill of `prefill` tokens; prints the
-    peak and current resident memory after each, as JSON."""
+    peak and current resident memory after each, the compile's seconds and the peak of its
+    subprocesses (`iree-compile`), as JSON."""
     base = _rss_mib()[1]
+    start = time.perf_counter()
     request = compile_request(runtime, xml)
+    seconds = time.perf_counter() - start
     compiled = _rss_mib()
+    tools = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     request.infer(step_inputs(prompt(1, prefill, seed=0), 0))
-    print(json.dumps({"start": base, "compile": compiled, "prefill": _rss_mib()}))
+    print(json.dumps({"start": base, "compile": compiled, "prefill": _rss_mib(),
+                      "seconds": seconds, "tools": tools}))
 
 
 def measure_memory(runtime: str, xml: Path, prefill: int) -> dict[str, object]:
@@ -236,15 +248,16 @@ def measure_memory(runtime: str, xml: Path, prefill: int) -> dict[str, object]:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def compile_seconds(xml: Path, repeats: int) -> dict[str, float]:
+def compile_seconds(xml: Path, repeats: int, names: Sequence[str] = ("tosa-state", "openvino")
+                    ) -> dict[str, float]:
     """Median seconds of compiling the model and creating a request, runtimes alternating
-    (both packages imported first: importing is not compiling; the previous model freed
-    before each, outside the timing)."""
+    (the packages imported first: importing is not compiling; the previous model freed
+    before each, outside the timing; device `iree` from its artifact cache)."""
     import openvino  # noqa: F401
 
     import tosa_state  # noqa: F401
 
-    samples: dict[str, list[float]] = {"tosa-state": [], "openvino": []}
+    samples: dict[str, list[float]] = {name: [] for name in names}
     for _ in range(repeats):
         for name in samples:
             start = time.perf_counter()
@@ -262,33 +275,48 @@ def small(xml: Path, repeats: int, steps: int) -> None:
           f"of f32 weights), one thread; load average before: "
           f"{' '.join(f'{x:.1f}' for x in os.getloadavg())}")
     bin_mib = xml.with_suffix(".bin").stat().st_size / 2**20
-    for runtime in ("tosa-state", "openvino"):
+    # device iree's first compile is a first one: an empty artifact cache, for this run only
+    with tempfile.TemporaryDirectory(prefix="llm-decode-iree-") as cache:
+        os.environ["TOSA_STATE_IREE_CACHE"] = cache
+        _small(xml, bin_mib, repeats, steps)
+    print(f"load average after: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
+
+
+def _small(xml: Path, bin_mib: float, repeats: int, steps: int) -> None:
+    for runtime in ("tosa-state", "iree", "openvino"):
         found = measure_memory(runtime, xml, max(SMALL_PREFILLS))
         if "error" in found:
             print(f"  {runtime:>10} memory: failed: {found['error']}")
             continue
         (peak_c, now_c), (peak_p, _) = found["compile"], found["prefill"]  # type: ignore[misc]
+        tools = f", iree-compile peak {found['tools']:.0f}" if runtime == "iree" else ""
         print(f"  {runtime:>10} resident MiB: {found['start']:.0f} before compiling, "
-              f"compile peak {peak_c:.0f} ({peak_c / bin_mib:.2f}x the .bin) then {now_c:.0f}, "
-              f"peak through a {max(SMALL_PREFILLS)}-token prefill {peak_p:.0f}")
-    seconds = compile_seconds(xml, max(3, repeats // 3))
-    print(f"  compile s: tosa-state {seconds['tosa-state']:.2f}, openvino "
-          f"{seconds['openvino']:.2f} ({seconds['tosa-state'] / seconds['openvino']:.2f}x)")
-    calls = runtimes(xml, iree=False)
+              f"compile peak {peak_c:.0f} ({peak_c / bin_mib:.2f}x the .bin){tools} then "
+              f"{now_c:.0f}, peak through a {max(SMALL_PREFILLS)}-token prefill {peak_p:.0f}; "
+              f"first compile {found['seconds']:.1f} s")
+    seconds = compile_seconds(xml, max(3, repeats // 3), ("tosa-state", "iree", "openvino"))
+    print(f"  compile s: tosa-state {seconds['tosa-state']:.2f}, iree (cached) "
+          f"{seconds['iree']:.2f}, openvino {seconds['openvino']:.2f} "
+          f"({seconds['tosa-state'] / seconds['openvino']:.2f}x, "
+          f"{seconds['iree'] / seconds['openvino']:.2f}x)")
+    calls = runtimes(xml, pair=False)
     print(f"  logits agree within {check_agreement(calls, SMALL_TOLERANCE):.1e} of the largest")
-    print(f"{'ms per call':>22} {'tosa-state':>11} {'openvino':>9} {'ratio':>6} "
-          f"{'max/median':>18}")
+    print(f"{'ms per call':>22} {'tosa-state':>11} {'iree':>8} {'openvino':>9} {'ratio':>6} "
+          f"{'iree/ov':>7} {'max/median':>18}")
+
+    def row(label: str, f: dict[str, float], spikes: str = "") -> str:
+        return (f"{label:>22} {f['tosa-state']:11.1f} {f['iree']:8.1f} {f['openvino']:9.1f} "
+                f"{f['tosa-state'] / f['openvino']:5.2f}x {f['iree'] / f['openvino']:6.2f}x "
+                f"{spikes:>18}")
+
     for length in SMALL_PREFILLS:
         f = prefill_ms(calls, repeats if length < 1024 else max(1, repeats // 3), length)
-        print(f"{f'prefill {length} tokens':>22} {f['tosa-state']:11.1f} {f['openvino']:9.1f} "
-              f"{f['tosa-state'] / f['openvino']:5.2f}x")
+        print(row(f"prefill {length} tokens", f))
     for past in SMALL_PASTS:
         samples = decode_samples(calls, past, steps)
         f = {name: float(np.median(v)) for name, v in samples.items()}
         spikes = " ".join(f"{max(v) / f[name]:.2f}" for name, v in samples.items())
-        print(f"{f'decode, past {past}':>22} {f['tosa-state']:11.1f} {f['openvino']:9.1f} "
-              f"{f['tosa-state'] / f['openvino']:5.2f}x {spikes:>18}")
-    print(f"load average after: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
+        print(row(f"decode, past {past}", f, spikes))
 
 
 def main() -> int:
