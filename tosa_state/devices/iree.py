@@ -41,6 +41,7 @@ from tosa_state.transforms.tosa_constants_to_parameters import (
     PARAMETERS_FROM,
     constants_to_parameters,
 )
+from tosa_state.verification import verify_module
 
 from . import IREE
 from .iree_checks import FailureExplainer
@@ -85,9 +86,12 @@ def prepare_module(module: ModuleOp, parameters_from: int | None = PARAMETERS_FR
             f"(tosa-to-mlprogram), not '{leftovers[0] if leftovers else 'tosa.variable'}'; "
             "end the pipeline with tosa-to-mlprogram"
         )
-    apply_pipeline(make_context(), module, IREE_LEGALIZATION)
+    # verified once, at the end: each verification of the SmolLM-135M-shaped decoder took
+    # as long as a pass (11 of them were a third of a cached compile_model's time)
+    apply_pipeline(make_context(), module, IREE_LEGALIZATION, verify_each=False)
     constants = {} if parameters_from is None else constants_to_parameters(module,
                                                                            parameters_from)
+    verify_module(module)
     text = print_module(module, spelling=Spelling.UPSTREAM,
                         large=LargeConstants(resources_over=RESOURCES_OVER))
     return text, constants
