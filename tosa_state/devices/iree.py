@@ -6,7 +6,10 @@
   (`IREE_LEGALIZATION`: fixed-count loops unrolled, rank-0 conditions, exported
   state-control functions; `tosa.cond_if` inputs computed in their branch; i64 as i32;
   no size-0 dims; run-time shape values as `tensor`/`arith`), printed in
-  upstream spelling and compiled once; the `.vmfb` is cached (`iree_compile`).
+  upstream spelling and compiled once; the `.vmfb` is cached (`iree_compile`). Constants
+  of at least `PARAMETERS_FROM` bytes (a model's weights) stay out of it, as IREE
+  parameters (`tosa-constants-to-parameters`) handed to the runtime from memory
+  (`iree_parameters`): `iree-compile` sees only the program.
 - **State.** Each `InferRequest` has its own IREE context (`local-sync`: one thread), so
   its module globals, the model's state, are its own. `query_state()` / `reset_state()`
   go through the module's exported `state_get.<v>` / `state_set.<v>` / `state_reset.<v>` /
@@ -22,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, ModuleOp
 
 from tosa_state.context import make_context
 from tosa_state.diagnostics import InferenceError, TosaStateError
@@ -35,10 +38,16 @@ from tosa_state.runtime.variables import VariableSpec, collect_specs
 from tosa_state.signature import select_entry
 from tosa_state.transforms.export_state_control import GET, INITIALIZED, RESET, RESET_ALL, SET
 from tosa_state.transforms.pipeline import apply_pipeline
+from tosa_state.transforms.tosa_constants_to_parameters import (
+    PARAMETERS_FROM,
+    constants_to_parameters,
+)
+from tosa_state.verification import verify_module
 
 from . import IREE
 from .iree_checks import FailureExplainer
 from .iree_compile import DEFAULT_FLAGS, compile_module_text
+from .iree_parameters import Parameters
 
 IREE_LEGALIZATION = (
     "tosa-expand-dequantize,tosa-demote-i64,tosa-unroll-loops,tosa-sink-cond-if-inputs,tosa-dynamic-empty-dims,"
@@ -71,9 +80,12 @@ UNCHECKED_LEGALIZATION = IREE_LEGALIZATION.replace("tosa-runtime-checks,", "").r
 change the state): only to measure what they cost (`benchmarks/llm_decode.py --ab`)."""
 
 
-def prepare_module(module: ModuleOp, transactions: bool = True) -> str:
-    """Make `module` (at the `ml_program` level) IREE input, in place; its text
-    (`transactions=False`: `UNCHECKED_LEGALIZATION`)."""
+def prepare_module(module: ModuleOp, transactions: bool = True,
+                   parameters_from: int | None = PARAMETERS_FROM
+                   ) -> tuple[str, dict[str, DenseIntOrFPElementsAttr]]:
+    """Make `module` (at the `ml_program` level) IREE input, in place; its text, and the
+    constants of at least `parameters_from` bytes made parameters, by key (`None`: every
+    constant stays in the module; `transactions=False`: `UNCHECKED_LEGALIZATION`)."""
     leftovers = [op.name for op in module.body.block.ops
                  if not isinstance(op, GlobalOp) and op.name.startswith(("memref.", "tosa.var"))]
     if leftovers or any(isinstance(op, VariableOp) for op in module.body.block.ops):
@@ -82,17 +94,26 @@ def prepare_module(module: ModuleOp, transactions: bool = True) -> str:
             f"(tosa-to-mlprogram), not '{leftovers[0] if leftovers else 'tosa.variable'}'; "
             "end the pipeline with tosa-to-mlprogram"
         )
+    # verified once, at the end: each verification of the SmolLM-135M-shaped decoder took
+    # as long as a pass (11 of them were a third of a cached compile_model's time)
     apply_pipeline(make_context(), module,
-                   IREE_LEGALIZATION if transactions else UNCHECKED_LEGALIZATION)
-    return print_module(module, spelling=Spelling.UPSTREAM,
+                   IREE_LEGALIZATION if transactions else UNCHECKED_LEGALIZATION,
+                   verify_each=False)
+    constants = {} if parameters_from is None else constants_to_parameters(module,
+                                                                           parameters_from)
+    verify_module(module)
+    text = print_module(module, spelling=Spelling.UPSTREAM,
                         large=LargeConstants(resources_over=RESOURCES_OVER))
+    return text, constants
 
 
 class IreeExecutable:
-    """A module compiled by IREE (the `.vmfb`: its bytes checked and mapped) and the
-    variables' specs, shared by the requests."""
+    """A module compiled by IREE (the `.vmfb`: its bytes checked and mapped), its
+    parameters and the variables' specs, shared by the requests."""
 
     device = IREE
+    parameters_from: int | None = PARAMETERS_FROM
+    """The size in bytes from which a constant is a parameter (`None`: none is)."""
 
     def __init__(self, module: ModuleOp, entry: str | None = None,
                  flags: Sequence[str] = DEFAULT_FLAGS,
@@ -109,7 +130,7 @@ class IreeExecutable:
         self.flags = tuple(flags)
         self.explain = FailureExplainer(module, self.entry)
         self.decoder = decoder_inputs(func, self.inputs, self.specs)
-        text = prepare_module(module, transactions)
+        text, constants = prepare_module(module, transactions, self.parameters_from)
         # their types after tosa-demote-i64
         self.device_ports = {name: _ports(module, name) for name in entries}
         self.device_specs = {spec.name: spec for spec in collect_specs(module)}
@@ -119,6 +140,9 @@ class IreeExecutable:
         # A copy of the bytes checked against their digest (trusted_cache): a module wrapping
         # the file's mapping would run whatever is written into the file later, in place.
         self.vm_module = rt.VmModule.copy_buffer(config.vm_instance, self.artifact.data)
+        self.parameters = Parameters(rt, config.vm_instance, constants) if constants else None
+        self.vm_modules = [self.vm_module] if self.parameters is None else [
+            self.parameters.module, self.vm_module]
 
     def create_request(self) -> IreeRequest:
         return IreeRequest(self)
@@ -195,7 +219,7 @@ class IreeRequest:
     def __init__(self, executable: IreeExecutable):
         rt, config = _runtime()
         self.entry = executable.entry
-        self.context = rt.SystemContext(config=config, vm_modules=[executable.vm_module])
+        self.context = rt.SystemContext(config=config, vm_modules=executable.vm_modules)
         functions = self.context.modules[executable.vm_module.name]
         self.store = IreeStore(functions, executable.specs, executable.device_specs)
         self.explain = executable.explain

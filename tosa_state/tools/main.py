@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 from tosa_state.api import compile_model, compile_tosa
 from tosa_state.devices import DEFAULT_PIPELINES, DEVICES, INTERPRETER, IREE, REFERENCE
 from tosa_state.devices.iree_compile import CACHE_ENV, cache_dir, clear_cache
 from tosa_state.diagnostics import TosaStateError
 from tosa_state.emitters.tosa_artifact import TosaArtifact
-from tosa_state.files import write_atomically
+from tosa_state.files import build_atomically, write_atomically
 from tosa_state.tools.cli import ArgumentParser, package_version, run_tool
 from tosa_state.tools.npz import load_npz
 from tosa_state.transforms.specialize_input_shapes import parse_shapes
@@ -77,7 +78,9 @@ def _arg_parser() -> argparse.ArgumentParser:
         "compile", help="compile a model with IREE to a .vmfb, or to a TOSA artifact (.tosa)",
         description="Compile a model (.mlir, OpenVINO .xml, .tflite or .tosa) with IREE to a "
         ".vmfb that any IREE runtime loads, with exported state-control functions "
-        "(docs/runtime.md; the artifact is also cached); or, with --target tosa, to a TOSA "
+        "(docs/runtime.md; the artifact is also cached), and the model's large constants "
+        "(its weights) beside it as an IREE parameter archive (MODEL.irpa: run with "
+        "--parameters=model=MODEL.irpa) when it has any; or, with --target tosa, to a TOSA "
         "1.0 flatbuffer checked for its target (profiles, extensions, level) and a JSON "
         "state manifest beside it (docs/targets.md). A model the target does not admit "
         "exits 1 listing every violation, and nothing is written.",
@@ -177,7 +180,11 @@ def _compile(args: argparse.Namespace) -> int:
                              input_shapes=parse_shapes(args.input_shape),
                              progress=not args.quiet, device=IREE,
                              static_state=_static_state(args.static_state))
-    write_atomically(args.output, bytes(compiled.executable.artifact.data))  # type: ignore[attr-defined]
+    executable = compiled.executable
+    parameters = executable.parameters  # type: ignore[attr-defined]
+    if parameters is not None:  # first, so that no .vmfb is written without them
+        build_atomically(str(Path(args.output).with_suffix(".irpa")), parameters.save)
+    write_atomically(args.output, bytes(executable.artifact.data))  # type: ignore[attr-defined]
     return 0
 
 

@@ -1,0 +1,163 @@
+"""Device `iree` keeps a model's large constants out of the compiled module, as IREE
+parameters handed from memory (`tosa-constants-to-parameters`, `devices/iree_parameters`):
+the `.vmfb` holds only the program, its results are those of the module with the constants
+inline, it is shared (one cache entry) by models that differ only in their weights, the
+requests share the weights, and `tosa-state compile` writes them beside the `.vmfb` as a
+parameter archive that IREE's own runner loads."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections.abc import Iterator
+from functools import partialmethod
+from pathlib import Path
+
+import numpy as np
+import openvino as ov
+import pytest
+from openvino import opset13 as ops
+
+import tosa_state as ts
+from tosa_state.devices import iree_compile
+from tosa_state.devices.iree import IreeExecutable
+from tosa_state.devices.iree_compile import TARGET_FLAGS
+from tosa_state.devices.iree_parameters import ALIGNMENT, aligned
+from tosa_state.resources import address
+
+pytestmark = pytest.mark.peers
+
+WIDTH = 256
+"""The model's width: a 256x256 f32 weight is 256 KiB, over the 64 KiB threshold."""
+TOLERANCE = 1e-5
+"""Against the interpreter, relative to the largest |output|: ~5x the 2e-6 measured."""
+
+
+@pytest.fixture(scope="module")
+def cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    folder = tmp_path_factory.mktemp("iree_cache")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv(iree_compile.CACHE_ENV, str(folder))
+        yield folder
+
+
+def accumulator(folder: Path, seed: int, rows: int = WIDTH) -> Path:
+    """`s += tanh(x @ W1) @ W2` (a state `s`, weights W1 [WIDTH, rows] and W2 [rows, WIDTH]
+    drawn from `seed`), saved as OpenVINO IR; returns the `.xml`."""
+    rng = np.random.default_rng(seed)
+    x = ops.parameter([1, WIDTH], np.float32, name="x")
+    w1 = (rng.standard_normal((WIDTH, rows)) / np.sqrt(WIDTH)).astype(np.float32)
+    w2 = (rng.standard_normal((rows, WIDTH)) / np.sqrt(rows)).astype(np.float32)
+    hidden = ops.tanh(ops.matmul(x, ops.constant(w1), False, False))
+    state = ops.read_value(ops.constant(np.zeros((1, WIDTH), np.float32)), "s")
+    total = ops.add(state, ops.matmul(hidden, ops.constant(w2), False, False))
+    model = ov.Model([ops.result(total, name="y")], [ops.assign(total, "s")], [x], "acc")
+    folder.mkdir(parents=True, exist_ok=True)
+    xml = folder / "acc.xml"
+    ov.save_model(model, str(xml), compress_to_fp16=False)
+    return xml
+
+
+def steps(compiled: ts.CompiledModel, count: int = 3) -> list[np.ndarray]:
+    request = compiled.create_infer_request()
+    x = np.linspace(-1, 1, WIDTH, dtype=np.float32).reshape(1, WIDTH)
+    return [request.infer([x])[0] for _ in range(count)]
+
+
+def assert_close(got: list[np.ndarray], want: list[np.ndarray]) -> None:
+    for a, b in zip(got, want, strict=True):
+        assert np.abs(a - b).max() <= TOLERANCE * np.abs(b).max()
+
+
+def test_weights_are_parameters_outside_the_vmfb(cache: Path, tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    xml = accumulator(tmp_path, seed=0)
+    compiled = ts.compile_model(xml, device="iree")
+    parameters = compiled.executable.parameters
+    assert parameters is not None and parameters.nbytes == 2 * WIDTH * WIDTH * 4
+    with_parameters = steps(compiled)
+    monkeypatch.setattr(IreeExecutable, "parameters_from", None)
+    inline = ts.compile_model(xml, device="iree")
+    assert inline.executable.parameters is None
+    # the weights (512 KiB) are in the inline module only
+    assert compiled.executable.vmfb.stat().st_size < 64 << 10
+    assert inline.executable.vmfb.stat().st_size > parameters.nbytes
+    for a, b in zip(with_parameters, steps(inline), strict=True):
+        np.testing.assert_array_equal(a, b)  # measured: equal
+    assert_close(with_parameters, steps(ts.compile_model(xml)))
+
+
+def test_models_differing_in_weights_share_the_vmfb(cache: Path, tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    first = ts.compile_model(accumulator(tmp_path / "a", seed=0), device="iree")
+
+    def no_compiler(*args: object) -> None:
+        raise AssertionError("iree-compile ran: the cached .vmfb was not used")
+
+    monkeypatch.setattr(iree_compile, "_iree_compile", no_compiler)
+    other_xml = accumulator(tmp_path / "b", seed=1)
+    other = ts.compile_model(other_xml, device="iree")
+    assert other.executable.vmfb == first.executable.vmfb
+    got, want = steps(other), steps(ts.compile_model(other_xml))
+    assert_close(got, want)
+    assert not np.allclose(got[0], steps(first)[0])  # each model computes with its own
+
+
+def test_requests_share_the_weights(cache: Path, tmp_path: Path,
+                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """IREE copies a parameter into each context unless it is 64-byte aligned: the
+    executable aligns them once, so more requests cost no copy of the 16 MiB of weights.
+    (Compiled without data tiling: with it, IREE packs the weights into each context's
+    own layout at its first call, a copy per request; docs/runtime.md.)"""
+    monkeypatch.setattr(IreeExecutable, "__init__",
+                        partialmethod(IreeExecutable.__init__, flags=TARGET_FLAGS))
+    compiled = ts.compile_model(accumulator(tmp_path, seed=2, rows=32 * WIDTH), device="iree")
+    parameters = compiled.executable.parameters
+    assert parameters is not None and parameters.nbytes == 16 << 20
+    assert all(address(view) % ALIGNMENT == 0 for view in parameters.buffers.values())
+    first = steps(compiled, 1)[0]  # pages the weights in
+    before = _resident()
+    results = [steps(compiled, 1)[0] for _ in range(3)]
+    grown = _resident() - before
+    assert grown < 4 << 20, f"{grown >> 20} MiB more resident after three more requests"
+    for result in results:
+        np.testing.assert_array_equal(result, first)
+
+
+def _resident() -> int:
+    with open("/proc/self/statm") as statm:
+        return int(statm.read().split()[1]) * 4096
+
+
+def test_aligned_copies_only_what_is_not_aligned() -> None:
+    room = np.arange(1024, dtype=np.uint8)
+    start = -room.ctypes.data % ALIGNMENT
+    at_boundary = memoryview(room[start:start + 256])
+    assert address(aligned(at_boundary)) == address(at_boundary)
+    off = memoryview(room[start + 4:start + 260])
+    copy = aligned(off)
+    assert address(copy) % ALIGNMENT == 0 and address(copy) != address(off)
+    assert bytes(copy) == bytes(off) and copy.readonly
+
+
+def test_cli_writes_the_parameters_beside_the_vmfb(cache: Path, tmp_path: Path) -> None:
+    from tosa_state.tools import main as tosa_state_main
+
+    xml = accumulator(tmp_path, seed=0)
+    vmfb = tmp_path / "acc.vmfb"
+    assert tosa_state_main.main(["compile", str(xml), "-o", str(vmfb), "-q"]) == 0
+    archive = vmfb.with_suffix(".irpa")
+    assert archive.stat().st_size > 2 * WIDTH * WIDTH * 4
+    runner = Path(sys.executable).parent / "iree-run-module"
+    x = np.linspace(-1, 1, WIDTH, dtype=np.float32).reshape(1, WIDTH)
+    np.save(tmp_path / "x.npy", x)
+    done = subprocess.run([str(runner), f"--module={vmfb}", f"--parameters=model={archive}",
+                           "--function=main", f"--input=@{tmp_path / 'x.npy'}",
+                           f"--output=@{tmp_path / 'y.npy'}"],
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert_close([np.load(tmp_path / "y.npy")], steps(ts.compile_model(xml), 1))
+    done = subprocess.run([str(runner), f"--module={vmfb}", "--function=main",
+                           f"--input=@{tmp_path / 'x.npy'}"],
+                          capture_output=True, text=True, check=False)
+    assert done.returncode != 0 and "model" in done.stderr  # the weights are not in it
