@@ -161,3 +161,21 @@ def test_cli_writes_the_parameters_beside_the_vmfb(cache: Path, tmp_path: Path) 
                            f"--input=@{tmp_path / 'x.npy'}"],
                           capture_output=True, text=True, check=False)
     assert done.returncode != 0 and "model" in done.stderr  # the weights are not in it
+
+
+def test_static_decoder_with_its_weights_as_parameters_generates_as_openvino(
+        cache: Path, llm_exports: dict[str, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The real-size decoder's path (`benchmarks/llm_decode.py --size small --static-state`):
+    static entries whose weights are parameters. The tiny Llama's largest weight is 32 KiB,
+    so the threshold comes down to 4 KiB to make its weights parameters."""
+    import llm_models
+
+    monkeypatch.setattr(IreeExecutable, "parameters_from", 4096)
+    compiled = ts.compile_model(llm_exports["llama"], device="iree",
+                                static_state={"capacity": 32, "prefill_chunk": 8})
+    parameters = compiled.executable.parameters
+    assert parameters is not None and len(parameters.buffers) >= 8
+    pair = llm_models.StaticGenerationPair(llm_exports["llama"], 32, compiled)
+    pair.generate(llm_models.prompt(1, 11, seed=3), steps=3)  # a prefill of two chunks
+    pair.reset()
+    pair.generate(llm_models.prompt(1, 1, seed=4), steps=2)  # decode from a reset
