@@ -50,7 +50,7 @@ from .iree_compile import DEFAULT_FLAGS, compile_module_text
 from .iree_parameters import Parameters
 
 IREE_LEGALIZATION = (
-    "tosa-expand-dequantize,tosa-demote-i64,tosa-unroll-loops,tosa-sink-cond-if-inputs,tosa-dynamic-empty-dims,"
+    "tosa-grouped-matmul,tosa-expand-dequantize,tosa-demote-i64,tosa-unroll-loops,tosa-sink-cond-if-inputs,tosa-dynamic-empty-dims,"
     "tosa-lower-shape-ops,tosa-rank0-conditions,tosa-runtime-checks,export-state-control,"
     "mlprogram-stores-last"
 )

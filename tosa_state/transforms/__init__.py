@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from tosa_state.transforms.tosa_expand_dequantize import TosaExpandDequantizePass
     from tosa_state.transforms.tosa_fold_conv_bias import TosaFoldConvBiasPass
     from tosa_state.transforms.tosa_fold_identities import TosaFoldIdentitiesPass
+    from tosa_state.transforms.tosa_grouped_matmul import TosaGroupedMatmulPass
     from tosa_state.transforms.tosa_hoist_variables import TosaHoistVariablesPass
     from tosa_state.transforms.tosa_host_capacity_checks import TosaHostCapacityChecksPass
     from tosa_state.transforms.tosa_infer_shapes import TosaInferShapesPass
@@ -59,6 +60,7 @@ PASSES = {
     "tosa-reduce-transposes": "TosaReduceTransposesPass",
     "tosa-fold-conv-bias": "TosaFoldConvBiasPass",
     "tosa-fold-identities": "TosaFoldIdentitiesPass",
+    "tosa-grouped-matmul": "TosaGroupedMatmulPass",
     "tosa-merge-sliced-elementwise": "TosaMergeSlicedElementwisePass",
     "tosa-rank0-conditions": "TosaRank0ConditionsPass",
     "tosa-unroll-loops": "TosaUnrollLoopsPass",
@@ -151,6 +153,7 @@ __all__ = [
     "TosaExpandDequantizePass",
     "TosaFoldConvBiasPass",
     "TosaFoldIdentitiesPass",
+    "TosaGroupedMatmulPass",
     "TosaHoistVariablesPass",
     "TosaHostCapacityChecksPass",
     "TosaInferShapesPass",
