@@ -41,7 +41,7 @@ With `--static-state N`, `--size small` measures device `iree` with the static f
 instead (`iree-static`: `compile_model(xml, device="iree", static_state={"capacity": ...,
 "prefill_chunk": 16})`, its weights as IREE parameters) against OpenVINO: the first compile
 at capacity N (an empty artifact cache, in a fresh subprocess: its seconds, the process's
-peak and `iree-compile`'s), the cached one (the runtimes alternately), a prefill of 128
+peak and its subprocesses'), the cached one (the runtimes alternately), a prefill of 128
 tokens, and decode steps at past 128 / 512 / 2048, each with its own capacity fitted to
 it (`fitted_capacity`: the past and the steps, rounded up to the chunk), so compiled once
 more per past (not timed).
@@ -331,11 +331,13 @@ def small_static(xml: Path, capacity: int, repeats: int, steps: int) -> None:
                 print(f"  {runtime:>10} first compile: failed: {found['error']}")
                 continue
             (peak_c, now_c), (peak_p, _) = found["compile"], found["prefill"]  # type: ignore[misc]
-            tools = (f" + iree-compile's peak {found['tools']:.0f}"
-                     if runtime == "iree" else "")
+            # a child spawned by vfork counts its parent's pages until exec, so this is at
+            # least this process's resident memory when iree-compile started
+            tools = (f" (its subprocesses' peak {found['tools']:.0f}, the spawning "
+                     "process's pages included)" if runtime == "iree" else "")
             print(f"  {runtime:>10} first compile {found['seconds']:.1f} s ({found['cpu']:.1f} s "
                   f"of CPU); resident MiB: {found['start']:.0f} before, compile peak "
-                  f"{peak_c:.0f}{tools} ({bin_mib:.0f} MiB of weights), then {now_c:.0f}; "
+                  f"{peak_c:.0f}{tools}, {bin_mib:.0f} MiB of weights, then {now_c:.0f}; "
                   f"peak through a {prefill}-token prefill {peak_p:.0f}",
                   flush=True)
         seconds = compile_seconds(xml, max(3, repeats // 3), capacity)
