@@ -2,7 +2,8 @@
 against OpenVINO.
 
     python benchmarks/export_sweep.py [--transformers V | --transformers-dir DIR] [--only arch,...]
-                                      [--static-state N] [--jobs N] [--timeout S] [--cache DIR]
+                                      [--static-state N [--entries]] [--jobs N] [--timeout S]
+                                      [--cache DIR]
                                       [-o results.json] [--markdown table.md]
                                       [--failures refusals.md]
     python benchmarks/export_sweep.py --report a.json b.json [--markdown t.md] [--failures f.md]
@@ -29,7 +30,11 @@ rows and a count; the model keeps its one entry) and step 4 runs the generation 
 static pipeline feeds it; each static cache's valid rows and count checked), then
 `llm_models.run_to_capacity` (a prompt of N - 2 tokens, two steps: the caches full), still
 against OpenVINO's dynamic model. The report names the variables made static; a model with
-none (state-space caches) passed through unchanged and is fed as the dynamic one.
+none (state-space caches) passed through unchanged and is fed as the dynamic one. With
+`--entries` as well, step 3 compiles as a user does, `compile_model(xml, static_state=
+{"capacity": N, "batch": B})` for batch 1 and 2 (`llm_models.compile_entries`): a decoder
+becomes a `prefill` entry of 16 tokens and a `decode` entry of one, fed the dynamic model's
+calls (its prompts chunked and padded by the request); any other model keeps its one entry.
 
 The report per architecture: each stage reached, the first refusal otherwise (the layer type and
 version and the first line of the message), and the inventory of layer types (`Type-opsetN`);
@@ -282,12 +287,16 @@ def refusal(error: BaseException) -> dict[str, str]:
     return {"layer": "", "name": "", "message": message[:400], "error": type(error).__name__}
 
 
-def compare(arch: str, xml: Path, static_state: int | None = None) -> dict[str, Any]:
+def compare(arch: str, xml: Path, static_state: int | None = None, entries: bool = False
+            ) -> dict[str, Any]:
     """Imported / converted / generation equal to OpenVINO, the first refusal otherwise.
     `static_state=N`: converted with that capacity (`llm_models.compile_static`: the pass
     on the model as exported),
     the generation then filled to the capacity, against OpenVINO's dynamic model; the report
-    names the variables made static (none: the model passed through unchanged)."""
+    names the variables made static (none: the model passed through unchanged). `entries`:
+    compiled as a user compiles it, `compile_model(xml, static_state=...)`
+    (`llm_models.compile_entries`: a decoder's prefill and decode entries, fed the dynamic
+    model's calls)."""
     import numpy as np
 
     import tosa_state
@@ -312,7 +321,9 @@ def compare(arch: str, xml: Path, static_state: int | None = None) -> dict[str, 
         if static_state is None:
             compiled = tosa_state.compile_model(xml)
         else:
-            compiled = llm_models.compile_static(xml, static_state)
+            compile_static = llm_models.compile_entries if entries else \
+                llm_models.compile_static
+            compiled = compile_static(xml, static_state)
         result["converted"] = True
     except Exception as error:
         result["refusal"] = refusal(error)
@@ -359,7 +370,8 @@ def convention(arch: str, xml: Path) -> dict[str, Any]:
     return {"conv_kernel": kernel, "full_mask": arch in FULL_MASK}
 
 
-def sweep_one(arch: str, cache: Path, static_state: int | None = None) -> dict[str, Any]:
+def sweep_one(arch: str, cache: Path, static_state: int | None = None, entries: bool = False
+              ) -> dict[str, Any]:
     """The whole report of one architecture."""
     result: dict[str, Any] = {"arch": arch, "exported": False}
     folder = cache / arch
@@ -385,11 +397,11 @@ def sweep_one(arch: str, cache: Path, static_state: int | None = None) -> dict[s
     result["exported"] = True
     result["layers"] = inventory(xml)
     result["unsupported"] = unsupported(result["layers"])
-    result.update(compare(arch, xml, static_state))
+    result.update(compare(arch, xml, static_state, entries))
     return result
 
 
-def worker(cache: Path, static_state: int | None = None) -> None:
+def worker(cache: Path, static_state: int | None = None, entries: bool = False) -> None:
     """Reads architecture names from stdin, writes one JSON result per line to stdout."""
     sys.path.insert(0, str(HERE))
     sys.modules.setdefault("torchvision", None)  # type: ignore[arg-type]  (see llm_models)
@@ -411,7 +423,7 @@ def worker(cache: Path, static_state: int | None = None) -> None:
             out.write(json.dumps({"architectures": architectures()}) + "\n")
         else:
             try:
-                result = sweep_one(arch, cache, static_state)
+                result = sweep_one(arch, cache, static_state, entries)
             except Exception as error:
                 result = {"arch": arch, "exported": False,
                           "why": f"sweep error: {_first_line(error)}",
@@ -431,9 +443,10 @@ STARTUP_TIMEOUT = 600.0  # seconds for a worker's imports
 class Worker:
     """A worker subprocess driven line by line."""
 
-    def __init__(self, env: dict[str, str], cache: Path, static_state: int | None = None
-                 ) -> None:
+    def __init__(self, env: dict[str, str], cache: Path, static_state: int | None = None,
+                 entries: bool = False) -> None:
         static = [] if static_state is None else ["--static-state", str(static_state)]
+        static += ["--entries"] if entries else []
         self.process = subprocess.Popen(
             [sys.executable, __file__, "--worker", "--cache", str(cache), *static],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
@@ -548,7 +561,8 @@ def list_architectures(env: dict[str, str], cache: Path) -> list[str]:
 
 def run_sweep(archs: list[str] | None, env: dict[str, str], cache: Path, jobs: int,
               timeout: float, progress: Callable[[str, dict[str, Any] | None], None],
-              static_state: int | None = None) -> list[dict[str, Any]]:
+              static_state: int | None = None, entries: bool = False
+              ) -> list[dict[str, Any]]:
     """Every architecture (all listed ones when `archs` is None) through `jobs` workers."""
     if archs is None:
         archs = list_architectures(env, cache)
@@ -567,7 +581,7 @@ def run_sweep(archs: list[str] | None, env: dict[str, str], cache: Path, jobs: i
                 break
             progress(arch, None)
             try:
-                current = current or Worker(env, cache, static_state)
+                current = current or Worker(env, cache, static_state, entries)
                 result = current.ask(arch, timeout)
             except (TimeoutError, RuntimeError) as error:
                 if current is not None:
@@ -694,7 +708,7 @@ def label(run: dict[str, Any], short: bool = False) -> str:
     """`transformers 5.0.0`, `transformers 5.0.0, static 64` (short: without `transformers`)."""
     text = run["versions"]["transformers"]
     if "static_state" in run:
-        text += f", static {run['static_state']}"
+        text += f", static {run['static_state']}" + (" (entries)" if run.get("entries") else "")
     return text if short else f"transformers {text}"
 
 
@@ -761,10 +775,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--static-state", type=int, metavar="N",
                         help="compile with static_state=N and compare with OpenVINO's dynamic "
                              "model (the generation filled to the capacity)")
+    parser.add_argument("--entries", action="store_true",
+                        help="with --static-state: compile as compile_model(xml, static_state="
+                             "...) does, a decoder's prefill and decode entries")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.entries and args.static_state is None:
+        parser.error("--entries needs --static-state N")
     if args.worker:
-        worker(args.cache, args.static_state)
+        worker(args.cache, args.static_state, args.entries)
         return 0
     if args.report:
         runs = [json.loads(path.read_text()) for path in args.report]
@@ -781,10 +800,13 @@ def main(argv: list[str] | None = None) -> int:
     cache = args.cache / f"transformers-{found['transformers']}"
     cache.mkdir(parents=True, exist_ok=True)
     only = args.only.split(",") if args.only else None
-    results = with_progress(only, env, cache, args.jobs, args.timeout, args.static_state)
+    results = with_progress(only, env, cache, args.jobs, args.timeout, args.static_state,
+                            args.entries)
     run = {"date": datetime.date.today().isoformat(), "versions": found, "results": results}
     if args.static_state is not None:
         run["static_state"] = args.static_state
+    if args.entries:
+        run["entries"] = True
     if args.output:
         args.output.write_text(dump(run))
     write([run], args.markdown, args.failures)
@@ -808,7 +830,8 @@ def write(runs: list[dict[str, Any]], table: Path | None, refusals: Path | None)
 
 
 def with_progress(only: list[str] | None, env: dict[str, str], cache: Path, jobs: int,
-                  timeout: float, static_state: int | None = None) -> list[dict[str, Any]]:
+                  timeout: float, static_state: int | None = None, entries: bool = False
+                  ) -> list[dict[str, Any]]:
     """`run_sweep` with a rich progress bar on a TTY, a line per architecture otherwise."""
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -819,7 +842,7 @@ def with_progress(only: list[str] | None, env: dict[str, str], cache: Path, jobs
             if result is not None:
                 print(f"{arch}: {status(result)} {reason(result)[:200]}", file=sys.stderr,
                       flush=True)
-        return run_sweep(only, env, cache, jobs, timeout, plain, static_state)
+        return run_sweep(only, env, cache, jobs, timeout, plain, static_state, entries)
     archs = only or list_architectures(env, cache)
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                   TimeElapsedColumn(), console=console) as bar:
@@ -831,7 +854,7 @@ def with_progress(only: list[str] | None, env: dict[str, str], cache: Path, jobs
                 return
             bar.advance(task)
             console.print(f"{arch}: {status(result)} {reason(result)[:160]}")
-        return run_sweep(archs, env, cache, jobs, timeout, update, static_state)
+        return run_sweep(archs, env, cache, jobs, timeout, update, static_state, entries)
 
 
 if __name__ == "__main__":

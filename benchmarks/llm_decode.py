@@ -51,7 +51,10 @@ nothing"): one compiled model, two requests, one with the journal off
 (`VariableStore.transactions = False`), and on device `iree` (tiny only) the module compiled
 with and without `tosa-runtime-checks` / `mlprogram-stores-last`; the two alternate call by
 call (which goes first alternates too), and the median CPU time of `--steps` decode steps at
-each past is printed with the difference.
+each past is printed with the difference. Beside it, the noise: the same comparison of two
+requests of the same configuration (with the transaction: A/A), `--rounds` rounds of each,
+interleaved, new requests each round; the A/B difference is "within the noise" when the
+median of its rounds is no larger than the largest A/A difference (`within_noise`).
 """
 
 from __future__ import annotations
@@ -370,7 +373,7 @@ def small_static(xml: Path, capacity: int, repeats: int, steps: int) -> None:
 
 
 def ab_calls(xml: Path, iree: bool) -> dict[str, tuple[Callable, Callable]]:
-    """Pairs of calls (with, without the transaction) per device."""
+    """Per device, two makers of a call of a new request: with the transaction, without."""
     from functools import partial
 
     import tosa_state
@@ -386,23 +389,27 @@ def ab_calls(xml: Path, iree: bool) -> dict[str, tuple[Callable, Callable]]:
             return request.infer(inputs)["logits"]
         return call
 
+    def without_journal(compiled: tosa_state.CompiledModel) -> Callable:
+        request = compiled.create_infer_request()
+        request.device_request.store.transactions = False
+        return call_of(request)
+
     compiled = tosa_state.compile_model(xml)
-    off = compiled.create_infer_request()
-    off.device_request.store.transactions = False
-    pairs = {"interpreter": (call_of(compiled.create_infer_request()), call_of(off))}
+    makers = {"interpreter": (lambda: call_of(compiled.create_infer_request()),
+                              lambda: without_journal(compiled))}
     if iree:
         checked = tosa_state.compile_model(xml, device="iree")
         lowered = tosa_state.compile_model(xml, pipeline=DEFAULT_PIPELINES[IREE]).module
         unchecked = CompiledModel(lowered, partial(IreeExecutable, transactions=False))
-        pairs["iree"] = (call_of(checked.create_infer_request()),
-                         call_of(unchecked.create_infer_request()))
-    return pairs
+        makers["iree"] = (lambda: call_of(checked.create_infer_request()),
+                          lambda: call_of(unchecked.create_infer_request()))
+    return makers
 
 
-def ab_cpu_ms(pair: tuple[Callable, Callable], past: int, steps: int
-              ) -> tuple[float, float]:
-    """Median CPU ms of a one-token step after `past` positions, with and without the
-    transaction, the two alternating (and which goes first)."""
+def paired_cpu_ms(pair: tuple[Callable, Callable], past: int, steps: int
+                  ) -> tuple[float, float]:
+    """Median CPU ms of a one-token step after `past` positions of each of two calls, the
+    two alternating (and which goes first)."""
     tokens = prompt(1, past, seed=1)
     next_token = []
     for call in pair:
@@ -416,20 +423,48 @@ def ab_cpu_ms(pair: tuple[Callable, Callable], past: int, steps: int
             logits = pair[i](inputs)
             samples[i].append(time.process_time() - start)
             next_token[i] = logits[:, -1:].argmax(-1)
-    on, off = (1e3 * float(np.median(v)) for v in samples)
-    return on, off
+    first, second = (1e3 * float(np.median(v)) for v in samples)
+    return first, second
 
 
-def ab(xml: Path, size: str, steps: int) -> None:
+def within_noise(ab: list[float], aa: list[float]) -> bool:
+    """Whether the A/B difference (its median over the rounds, in %) is within the noise:
+    no larger than the largest A/A difference (the same configuration in both arms, measured
+    the same way)."""
+    return abs(float(np.median(ab))) <= max(abs(d) for d in aa)
+
+
+def ab(xml: Path, size: str, steps: int, rounds: int) -> None:
     print(f"{size} Llama, the transaction's cost: median CPU ms of {steps} decode steps, "
-          f"with and without, alternating; load average before: "
+          f"with (A) and without (B) it, alternating call by call; the noise: A against A "
+          f"(two requests, measured alike); {rounds} rounds of each; load average before: "
           f"{' '.join(f'{x:.1f}' for x in os.getloadavg())}")
     pasts = (64, 512) if size == "tiny" else (128, 512)
-    for device, pair in ab_calls(xml, iree=size == "tiny").items():
+    for device, (with_it, without_it) in ab_calls(xml, iree=size == "tiny").items():
         for past in pasts:
-            on, off = ab_cpu_ms(pair, past, steps)
-            print(f"  {device:>11} past {past:>4}: {on:8.3f} vs {off:8.3f} ms "
-                  f"({100 * (on / off - 1):+.1f}%)")
+            ab_diffs, aa_diffs, ms = [], [], []
+            for round_ in range(rounds):  # A/B and A/A interleaved: the load of a moment
+                # hits both; new requests each round, made in a rotating order: a request's
+                # own place in memory (a bias of a point or two between two requests, the
+                # first made the slower) varies from round to round in both
+                roles = [("on", with_it), ("off", without_it), ("again", with_it)]
+                shift = round_ % 3
+                made = {role: make() for role, make in roles[shift:] + roles[:shift]}
+                on, off, again = made["on"], made["off"], made["again"]
+                a, b = paired_cpu_ms((on, off), past, steps)
+                ab_diffs.append(100 * (a / b - 1))
+                ms.append((a, b))
+                a1, a2 = paired_cpu_ms((on, again), past, steps)
+                aa_diffs.append(100 * (a1 / a2 - 1))
+                del on, off, again, made
+            a, b = (float(np.median(column)) for column in zip(*ms, strict=True))
+            verdict = "within the noise" if within_noise(ab_diffs, aa_diffs) else \
+                "BEYOND the noise"
+            print(f"  {device:>11} past {past:>4}: A/B {np.median(ab_diffs):+5.1f}% "
+                  f"(median ms {a:.3f} vs {b:.3f}; rounds "
+                  f"{' '.join(f'{d:+.1f}' for d in ab_diffs)}), "
+                  f"A/A within {max(abs(d) for d in aa_diffs):.1f}% "
+                  f"(rounds {' '.join(f'{d:+.1f}' for d in aa_diffs)}): {verdict}", flush=True)
     print(f"load average after: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
 
 
@@ -455,6 +490,8 @@ def main() -> int:
                         help="past lengths of the decode rows (tiny)")
     parser.add_argument("--ab", action="store_true",
                         help="the transaction's cost: each device with and without it")
+    parser.add_argument("--rounds", type=int, default=5,
+                        help="--ab: rounds of the A/B and the A/A comparison each")
     parser.add_argument("--memory-of", help=argparse.SUPPRESS)  # the memory subprocess
     parser.add_argument("--xml", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--prefill", type=int, help=argparse.SUPPRESS)
@@ -471,7 +508,7 @@ def main() -> int:
         return 1
     xml = export(["llama"], args.cache / "llm_exports", args.size)["llama"]
     if args.ab:
-        ab(xml, args.size, args.steps)
+        ab(xml, args.size, args.steps, args.rounds)
         return 0
     if args.clock == "cpu":
         CLOCK[0] = time.process_time

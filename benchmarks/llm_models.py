@@ -351,6 +351,60 @@ def compile_static(xml: Path, capacity: int):  # -> tosa_state.CompiledModel
     return tosa_state.compile_model(xml, pipeline=pipeline)
 
 
+def compile_entries(xml: Path, capacity: int, batches: Sequence[int] = (1, 2)):
+    """`xml` compiled as a user compiles it for a static cache: `compile_model(xml,
+    static_state={"capacity": N, "batch": B})`. A decoder gets a `prefill` and a `decode`
+    entry of one batch each (`tosa_state.transforms.static_entries`), so it is compiled for
+    each of `batches` and each call runs on the model of its batch (`EntriesByBatch`); any
+    other model keeps its one entry (the pass alone, any batch: `compile_static`'s form)."""
+    import tosa_state
+
+    models = {batch: tosa_state.compile_model(xml, static_state={"capacity": capacity,
+                                                                 "batch": batch})
+              for batch in batches[:1]}
+    if models[batches[0]].static is None:
+        return models[batches[0]]
+    for batch in batches[1:]:
+        models[batch] = tosa_state.compile_model(xml, static_state={"capacity": capacity,
+                                                                    "batch": batch})
+    return EntriesByBatch(models)
+
+
+class EntriesByBatch:
+    """Models of static entries compiled for different batches as one: a request runs each
+    call on the request of the call's batch (`input_ids`' first dim), which may change only
+    from the initial state or after `reset_state()` (a batch-1 state is not a batch-2 one)."""
+
+    def __init__(self, models: dict[int, object]) -> None:
+        self.models = models
+        self.static = next(iter(models.values())).static
+
+    def create_infer_request(self) -> EntriesByBatch.Request:
+        return self.Request({batch: model.create_infer_request()
+                             for batch, model in self.models.items()})
+
+    class Request:
+        def __init__(self, requests: dict[int, object]) -> None:
+            self.requests = requests
+            self.current = next(iter(requests.values()))
+            self.fresh = True
+
+        def infer(self, inputs: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+            request = self.requests[inputs["input_ids"].shape[0]]
+            if request is not self.current and not self.fresh:
+                raise ValueError("the batch changed without a reset_state()")
+            self.current, self.fresh = request, False
+            return request.infer(inputs)
+
+        def query_state(self) -> list:
+            return self.current.query_state()
+
+        def reset_state(self) -> None:
+            for request in self.requests.values():
+                request.reset_state()
+            self.fresh = True
+
+
 class StaticGenerationPair(GenerationPair):
     """A `GenerationPair` whose tosa-state side is made static with `capacity` (OpenVINO
     runs the dynamic model as exported). The variables the pass made static are those with a

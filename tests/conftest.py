@@ -125,6 +125,17 @@ def openvino_runtime() -> None:
         pytest.fail(f"peer package not installed: openvino ({INSTALL_HINT})")
 
 
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """The lit suite starts in the background as soon as it is known to run
+    (`tests/test_lit.py`)."""
+    lit = [item for item in session.items if item.nodeid.endswith("test_lit.py::test_lit_suite")]
+    if lit:
+        from test_lit import start_lit_suite
+
+        # one worker beside the other tests (which run one at a time); every core alone
+        start_lit_suite(workers=1 if len(session.items) > 1 else 0)
+
+
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     """The largest differences from OpenVINO the differential tests saw, per model."""
     from peers.openvino_runtime import MAX_ERRORS

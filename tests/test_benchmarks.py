@@ -179,3 +179,19 @@ def test_streaming_vad_runs_with_its_extra_alone() -> None:
                         "pip install -e '.[iree]')")
     rows = {line.split()[0] for line in lines[3:]}
     assert rows == {"tosa-state", "onnxruntime", "openvino"}, result.stdout
+
+
+def test_the_transaction_cost_is_within_the_noise_only_inside_the_a_a_band(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """`llm_decode.py --ab`'s verdict: the median A/B difference over the rounds against the
+    largest A/A difference (the same configuration in both arms)."""
+    import os
+
+    # importing the benchmark sets OPENBLAS_NUM_THREADS if unset: undone after the test
+    monkeypatch.setenv("OPENBLAS_NUM_THREADS", os.environ.get("OPENBLAS_NUM_THREADS", "1"))
+    from llm_decode import within_noise
+
+    assert within_noise([1.0, 2.0, 3.0], [-2.5, 0.1, 1.0])
+    assert not within_noise([2.0, 3.0, 4.0], [-2.5, 0.1, 1.0])
+    assert within_noise([-2.0, -1.0, 5.0], [2.0, 0.0, 0.0])
+    assert not within_noise([-3.0, -2.5, 1.0], [2.0, 0.0, -1.0])

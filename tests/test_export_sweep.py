@@ -10,6 +10,9 @@ from pathlib import Path
 from typing import Any
 
 import export_sweep as sweep  # benchmarks/, put on sys.path by conftest
+import llm_models
+import numpy as np
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -110,6 +113,56 @@ def test_a_static_run_names_its_capacity_and_what_it_made_static() -> None:
     assert "| whisper | run refused | no attention_mask or position_ids input; Gather-opset8" \
            in table
     assert "| opt | run refused | no position_ids input; Gather-opset8" in table
+
+
+def test_an_entries_run_says_so_and_needs_a_capacity(capsys) -> None:
+    """`--static-state N --entries`: the column says the entries; `--entries` alone is
+    refused before any worker starts."""
+    run = {"date": "d", "versions": {"transformers": "1.0"}, "static_state": 64,
+           "entries": True, "results": []}
+    assert sweep.label(run) == "transformers 1.0, static 64 (entries)"
+    with pytest.raises(SystemExit) as exit_:
+        sweep.main(["--entries"])
+    assert exit_.value.code == 2
+    assert "--entries needs --static-state N" in capsys.readouterr().err
+
+
+class FakeEntries:
+    """A model of static entries for one batch: its request records its calls."""
+
+    static = "layout"
+
+    def __init__(self, batch: int) -> None:
+        self.batch = batch
+
+    def create_infer_request(self) -> FakeEntries:
+        self.calls: list[str] = []
+        return self
+
+    def infer(self, inputs: dict) -> dict:
+        self.calls.append(f"infer {inputs['input_ids'].shape}")
+        return {}
+
+    def query_state(self) -> list[int]:
+        return [self.batch]
+
+    def reset_state(self) -> None:
+        self.calls.append("reset")
+
+
+def test_entries_by_batch_run_each_call_on_its_batch_and_change_batch_only_after_a_reset(
+        ) -> None:
+    models = {1: FakeEntries(1), 2: FakeEntries(2)}
+    request = llm_models.EntriesByBatch(models).create_infer_request()
+    assert request.query_state() == [1]
+    request.infer({"input_ids": np.zeros((1, 5))})
+    with pytest.raises(ValueError, match="the batch changed without a reset_state"):
+        request.infer({"input_ids": np.zeros((2, 1))})
+    request.reset_state()
+    request.infer({"input_ids": np.zeros((2, 4))})
+    assert request.query_state() == [2]
+    assert models[1].calls == ["infer (1, 5)", "reset"]
+    assert models[2].calls == ["reset", "infer (2, 4)"]
 
 
 def test_the_static_column_in_the_docs_is_the_committed_static_runs() -> None:

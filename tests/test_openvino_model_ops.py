@@ -30,6 +30,7 @@ from test_error_paths import _edit, cli, opt_xml_fails
 from test_openvino_differential import DIFFERENTIAL_TOLERANCE, Scenario, _save, run_differential
 
 import tosa_state
+from tosa_state.diagnostics import InferenceError
 from tosa_state.tools import opt
 
 pytestmark = pytest.mark.peers
@@ -421,6 +422,31 @@ def test_scatter_elements_update(openvino_runtime: None, tmp_path: Path, reducti
         return [values[0].astype(dtype), index, values[1].astype(dtype)]
 
     _stateless(xml, inputs, "scatter")
+
+
+def test_scatter_elements_update_of_static_rows_by_dynamic_indices(openvino_runtime: None,
+                                                                   tmp_path: Path) -> None:
+    """data [1, 5], indices and updates [?, 2] (afmoe's TopK `scatter_` in a model specialised
+    to one token): as OpenVINO when the indices have data's one row; two rows fail at their
+    reshape to data's rows, naming it."""
+    data = ops.parameter([1, 5], np.float32, name="data")
+    indices = ops.parameter([-1, 2], np.int32, name="indices")
+    updates = ops.parameter([-1, 2], np.float32, name="updates")
+    out = opset12.scatter_elements_update(data, indices, updates, ops.constant(np.int64(1)))
+    xml = _save(ov.Model([ops.result(out, name="out")], [data, indices, updates], "rows"),
+                tmp_path)
+
+    def inputs(rng: np.random.Generator, step: int) -> list[np.ndarray]:
+        return [rng.standard_normal((1, 5)).astype(np.float32),
+                _distinct(rng, 5, 2, (2,), np.int32)[None],
+                rng.standard_normal((1, 2)).astype(np.float32)]
+
+    _stateless(xml, inputs, "scatter_rows")
+    request = tosa_state.compile_model(xml).create_infer_request()
+    with pytest.raises(InferenceError, match=r"'tosa.reshape' op failed at run time: cannot "
+                                             r"reshape array of size 4 into shape \(1,2\)"):
+        request.infer([np.zeros((1, 5), np.float32), np.array([[1, 3], [0, 2]], np.int32),
+                       np.ones((2, 2), np.float32)])
 
 
 def test_kv_cache_slot_writes(openvino_runtime: None, tmp_path: Path) -> None:

@@ -18,6 +18,7 @@ from xdsl.dialects.builtin import ModuleOp, TensorType
 
 import tosa_state as ts
 from tosa_state import make_context
+from tosa_state.diagnostics import InferenceError
 from tosa_state.dialects.tosa.variables import VariableOp, VariableReadOp, VariableWriteOp
 from tosa_state.frontends.mlir import parse_mlir
 from tosa_state.transforms import ConvertOpenVINOToTosaPass, get_all_passes
@@ -631,3 +632,25 @@ def test_max_pool_indices_are_rejected_when_used() -> None:
   func.return %i : tensor<1x1x2x2xi64>""")
     with pytest.raises(PipelineError, match="the indices output of MaxPool"):
         ts.compile_model(parse_mlir(make_context(), text, "test.mlir"))
+
+
+def test_a_static_input_reshaped_to_a_run_time_target(tmp_path: Path) -> None:
+    """Reshape of a static [2, 6] to ShapeOf of a [?, 3] (xglm's attention with static
+    `input_ids`): the target read at run time; a call whose sizes do not match fails at the
+    reshape, naming it."""
+    model = tmp_path / "reshape.mlir"
+    model.write_text("""
+func.func @main(%x: tensor<2x6xf32>, %y: tensor<?x3xf32>) -> tensor<?x3xf32> {
+  %shape = openvino.shape_of %y : (tensor<?x3xf32>) -> tensor<2xi64>
+  %0 = openvino.reshape %x, %shape {special_zero = false} : (tensor<2x6xf32>, tensor<2xi64>) -> tensor<?x3xf32>
+  func.return %0 : tensor<?x3xf32>
+}
+""")
+    request = ts.compile_model(model).create_infer_request()
+    x = np.arange(12, dtype=np.float32).reshape(2, 6)
+    np.testing.assert_array_equal(request.infer([x, np.zeros((4, 3), np.float32)])[0],
+                                  x.reshape(4, 3))
+    with pytest.raises(InferenceError, match=r":4:3: error: 'tosa.reshape' op failed at "
+                                                r"run time: cannot reshape array of size 12 "
+                                                r"into shape \(3,3\)"):
+        request.infer([x, np.zeros((3, 3), np.float32)])

@@ -464,3 +464,44 @@ def test_a_failure_after_a_write_in_a_branch_changes_nothing(level: str, tmp_pat
     assert_same_state(before, snapshot(request))
     assert_no_op(request, twin, lambda: request.infer(inputs(True, 1, -1, 0)),
                  inputs(True, 3, 0, 0))
+
+
+def rolling_model() -> object:
+    """A cache `kv: [?, 2, ?, 4]` that keeps all but its last step and appends `x`: at the
+    memref level the kept prefix is the buffer's corner itself (nothing copied) and `x` is
+    copied over the old last step, inside the old value (the journal must save it), then
+    `both * m` fails on a run-time broadcast."""
+    x = ops.parameter([-1, 2, -1, 4], np.float32, name="x")
+    m = ops.parameter([-1, 2, -1, 4], np.float32, name="m")
+    kept = ops.slice(empty_cache(x), _i64(0), _i64(-1), _i64(1), _i64(2))
+    both = ops.concat([kept, x], 2)
+    scaled = ops.multiply(both, m)
+    scaled.set_friendly_name("scale")
+    return ov.Model([ops.result(scaled, name="scaled")], [ops.assign(both, "kv")], [x, m],
+                    "rolling")
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_a_failure_after_a_write_over_the_old_value_changes_nothing(level: str,
+                                                                   tmp_path: Path) -> None:
+    xml = tmp_path / "rolling.xml"
+    ov.save_model(rolling_model(), str(xml), compress_to_fp16=False)
+    request, twin = _pair(xml, level)
+    rng = np.random.default_rng(3)
+
+    def inputs(length: int, m_length: int | None = None) -> dict[str, Any]:
+        """A call on a cache of `length` steps (it keeps `length - 1`, then 2 more)."""
+        new = max(length - 1, 0) + 2
+        return {"x": rng.standard_normal((1, 2, 2, 4)).astype(np.float32),
+                "m": rng.standard_normal((1, 2, m_length or new, 4)).astype(np.float32)}
+
+    length = 0
+    for _ in range(6):  # the buffer full and with room to spare
+        given = inputs(length)
+        request.infer(given)
+        twin.infer(given)
+        length = max(length - 1, 0) + 2
+        assert request.query_state()[0].state.shape == (1, 2, length, 4)
+        assert_no_op(request, twin, lambda n=length: request.infer(inputs(n, n + 5)),
+                     inputs(length))
+        length += 1

@@ -156,10 +156,11 @@ def compile_tosa(
 
 
 def _to_tosa(model: str | os.PathLike[str] | ModuleOp, entry: str | None,
-             input_shapes: InputShapes | None, bar: Progress, capacity: int | None = None
-             ) -> tuple[Context, ModuleOp]:
+             input_shapes: InputShapes | None, bar: Progress, capacity: int | None = None,
+             rows_at_count: bool = False) -> tuple[Context, ModuleOp]:
     """Read (or copy) `model`, specialise its shapes, convert it to TOSA and hoist its
-    variables to the module; with a `capacity`, make its growing state static."""
+    variables to the module; with a `capacity`, make its growing state static
+    (`make_state_static`'s `rows_at_count`)."""
     ctx = make_context()
     module = model.clone() if isinstance(model, ModuleOp) else read_model_file(ctx, model)
     if isinstance(model, ModuleOp) or not verified_on_reading(model):
@@ -179,7 +180,7 @@ def _to_tosa(model: str | os.PathLike[str] | ModuleOp, entry: str | None,
     bar.describe("compiling: tosa-hoist-variables")
     hoist_variables(ctx, module)
     if capacity is not None:
-        make_state_static(module, capacity)
+        make_state_static(module, capacity, rows_at_count)
     bar.advance()
     return ctx, module
 
@@ -198,7 +199,7 @@ def _static_entries(model: str | os.PathLike[str] | ModuleOp, entry: str | None,
     modules = {}
     for name, tokens in ((PREFILL, sizes.chunk), (DECODE, 1)):
         ctx, modules[name] = _to_tosa(source, entry, sizes.shapes(tokens, source, entry), bar,
-                                      sizes.capacity)
+                                      sizes.capacity, rows_at_count=name == DECODE)
     module = merge_entries(modules)
     apply_pipeline(ctx, module, TosaInferShapesPass.name, verify_each=False)
     counts = {op.var_name: op.attributes[COUNT_ATTR].data  # type: ignore[attr-defined]

@@ -263,3 +263,19 @@ func.func @identity(%a: tensor<2x3xf32>, %d: tensor<?x3xi32>) -> (tensor<2x3xf32
   %4 = openvino.identity %a : (tensor<2x3xf32>) -> tensor<2x3xf32>
   func.return %1, %2, %3, %4 : tensor<2x3xf32>, tensor<3x2xf32>, tensor<3x?xi32>, tensor<2x3xf32>
 }
+
+// -----
+
+// A static input reshaped to a target computed from a run-time shape (xglm's attention
+// with static input_ids: batch x heads a constant, the cache's length not): the target
+// read at run time (a call where the sizes do not match fails at the reshape).
+// CHECK-LABEL: func.func @reshape_static_by_runtime_shape(
+// CHECK-NEXT:    %[[N:.*]] = tosa.dim %y {axis = 0 : i32}
+// CHECK-NEXT:    %[[C:.*]] = tosa.const_shape {values = dense<3> : tensor<1xindex>}
+// CHECK-NEXT:    %[[S:.*]] = tosa.concat_shape %[[N]], %[[C]]
+// CHECK-NEXT:    tosa.reshape %x, %[[S]] : (tensor<2x6xf32>, !tosa.shape<2>) -> tensor<?x3xf32>
+func.func @reshape_static_by_runtime_shape(%x: tensor<2x6xf32>, %y: tensor<?x3xf32>) -> tensor<?x3xf32> {
+  %shape = openvino.shape_of %y : (tensor<?x3xf32>) -> tensor<2xi64>
+  %0 = openvino.reshape %x, %shape {special_zero = false} : (tensor<2x6xf32>, tensor<2xi64>) -> tensor<?x3xf32>
+  func.return %0 : tensor<?x3xf32>
+}

@@ -143,6 +143,22 @@ func.func @scatter_elements_dynamic(%data: tensor<?x5xf32>, %idx: tensor<?x2xi64
 
 // -----
 
+// The same with data's rows static and the indices' dynamic (afmoe's TopK `scatter_` in a
+// model specialised to one token): the indices' rows are taken as data's (a call where they
+// are not fails at their reshape).
+// CHECK-LABEL: func.func @scatter_elements_static_data_dynamic_indices(
+// CHECK:         %[[DATA:.*]] = tosa.reshape %data, %{{.*}} -> tensor<1x5x1xf32>
+// CHECK:         %[[IDX:.*]] = tosa.reshape %idx, %{{.*}} : (tensor<?x2xi64>, !tosa.shape<2>) -> tensor<1x2xi64>
+// CHECK:         %[[UPD:.*]] = tosa.reshape %upd, %{{.*}} : (tensor<?x2xf32>, !tosa.shape<3>) -> tensor<1x2x1xf32>
+// CHECK:         tosa.scatter %[[DATA]], %{{.*}}, %[[UPD]] : (tensor<1x5x1xf32>, tensor<1x2xi32>, tensor<1x2x1xf32>) -> tensor<1x5x1xf32>
+func.func @scatter_elements_static_data_dynamic_indices(%data: tensor<1x5xf32>, %idx: tensor<?x2xi64>, %upd: tensor<?x2xf32>) -> tensor<1x5xf32> {
+  %axis = openvino.constant dense<1> : tensor<i64>
+  %0 = openvino.scatter_elements_update %data, %idx, %upd, %axis : (tensor<1x5xf32>, tensor<?x2xi64>, tensor<?x2xf32>, tensor<i64>) -> tensor<1x5xf32>
+  func.return %0 : tensor<1x5xf32>
+}
+
+// -----
+
 // A mixture-of-experts `index_add` (ScatterElementsUpdate `sum` along 0 of [T, 4] with a
 // run-time T): the axis last, each column a batch; the one-hot table [4, W, T, 1] compares
 // the rows with the run-time positions `[0, T)` (a slice of the constant Range).

@@ -121,3 +121,115 @@ func.func @main(%x: tensor<1x?x8xf32>) -> tensor<1x2x?x4xf32> {
   tosa.variable.write @k, %all : tensor<1x2x?x4xf32>
   func.return %all : tensor<1x2x?x4xf32>
 }
+
+// -----
+
+// The same model specialised to 2 new rows with the attention mask's length static (the
+// entries of `compile_model(..., static_state=...)`): the keys' indices are a constant
+// table, and the positions compared with them still stay in the layout's indices (a
+// comparison with a constant of one value, such as 0, is not the causal mask).
+
+// CHECK-LABEL: func.func @main(%x: tensor<1x2x4xf32>) -> (tensor<2x8xi1>, tensor<1x?x4xf32>)
+// CHECK:       %[[COUNT:.*]] = tosa.cast %{{.*}} : (tensor<1xf32>) -> tensor<1xi32>
+// CHECK:       %[[KEPT:.*]] = tosa.slice %past, %{{.*}}, %{{.*}} : (tensor<1x8x4xf32>, !tosa.shape<3>, !tosa.shape<3>) -> tensor<1x6x4xf32>
+// CHECK-NEXT:  %p = tosa.dim %[[KEPT]] {axis = 1 : i32}
+// CHECK:       %q = tosa.slice %table, %p, %n
+// CHECK:       %[[OFFSET:.*]] = tosa.sub %{{.*}}, %[[COUNT]] : (tensor<1xi32>, tensor<1xi32>) -> tensor<1xi32>
+// CHECK-NEXT:  %[[FROM_COUNT:.*]] = tosa.sub %q, %[[OFFSET]] : (tensor<2xi32>, tensor<1xi32>) -> tensor<2xi32>
+// CHECK:       %q2 = tosa.reshape %q, %column
+// CHECK:       %causal = tosa.greater_equal %q2, %keys
+// CHECK:       %at = tosa.reshape %[[FROM_COUNT]], %row
+tosa.variable @k : tensor<1x?x4xf32>
+func.func @main(%x: tensor<1x2x4xf32>) -> (tensor<2x8xi1>, tensor<1x?x4xf32>) {
+  %past = tosa.variable.read @k : tensor<1x?x4xf32>
+  %p = tosa.dim %past {axis = 1 : i32} : (tensor<1x?x4xf32>) -> !tosa.shape<1>
+  %n = tosa.const_shape {values = dense<2> : tensor<1xindex>} : () -> !tosa.shape<1>
+  %table = "tosa.const"() <{values = dense<[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]> : tensor<12xi32>}> : () -> tensor<12xi32>
+  %q = tosa.slice %table, %p, %n : (tensor<12xi32>, !tosa.shape<1>, !tosa.shape<1>) -> tensor<2xi32>
+  %column = tosa.const_shape {values = dense<[2, 1]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %q2 = tosa.reshape %q, %column : (tensor<2xi32>, !tosa.shape<2>) -> tensor<2x1xi32>
+  %keys = "tosa.const"() <{values = dense<[[0, 1, 2, 3, 4, 5, 6, 7]]> : tensor<1x8xi32>}> : () -> tensor<1x8xi32>
+  %causal = tosa.greater_equal %q2, %keys : (tensor<2x1xi32>, tensor<1x8xi32>) -> tensor<2x8xi1>
+  %learned = "tosa.const"() <{values = dense<1.0> : tensor<1x12x4xf32>}> : () -> tensor<1x12x4xf32>
+  %row = tosa.const_shape {values = dense<[1, 2]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %at = tosa.reshape %q, %row : (tensor<2xi32>, !tosa.shape<2>) -> tensor<1x2xi32>
+  %embedded = tosa.gather %learned, %at : (tensor<1x12x4xf32>, tensor<1x2xi32>) -> tensor<1x2x4xf32>
+  %new = tosa.add %x, %embedded : (tensor<1x2x4xf32>, tensor<1x2x4xf32>) -> tensor<1x2x4xf32>
+  %all = tosa.concat %past, %new {axis = 1 : i32} : (tensor<1x?x4xf32>, tensor<1x2x4xf32>) -> tensor<1x?x4xf32>
+  tosa.variable.write @k, %all : tensor<1x?x4xf32>
+  func.return %causal, %all : tensor<2x8xi1>, tensor<1x?x4xf32>
+}
+
+// -----
+
+// One new row (the `decode` entry): the rows reach the new tokens only through the positions,
+// a Range of length (past + 1) - past reshaped to [1, -1]; that length is 1, known where the
+// past is read, so the check and the kept slice stand right after the read.
+
+// CHECK-LABEL: func.func @main(%x: tensor<1x1x4xf32>) -> tensor<1x?x4xf32>
+// CHECK-NEXT:  %[[PAST:.*]] = tosa.variable.read @k : tensor<1x8x4xf32>
+// CHECK-NEXT:  %{{.*}} = tosa.variable.read @k__count
+// CHECK-NEXT:  %[[COUNT:.*]] = tosa.cast
+// CHECK-NEXT:  %[[ROWS:.*]] = tosa.const_shape {values = dense<1> : tensor<1xindex>}
+// CHECK-NEXT:  tosa_state.check_capacity %[[COUNT]], %[[ROWS]] {variable = "k", capacity = 8 : i64}
+// CHECK:       %[[KEPT:.*]] = tosa.slice %[[PAST]], %{{.*}}, %{{.*}} : (tensor<1x8x4xf32>, !tosa.shape<3>, !tosa.shape<3>) -> tensor<1x7x4xf32>
+// CHECK-NEXT:  %p = tosa.dim %[[KEPT]] {axis = 1 : i32}
+// CHECK:       %q = tosa.slice %table, %p, %n
+// CHECK:       %[[FROM_COUNT:.*]] = tosa.sub %q, %{{.*}} : (tensor<?xi32>, tensor<1xi32>) -> tensor<?xi32>
+// CHECK:       %at = tosa.reshape %[[FROM_COUNT]], %row
+// CHECK:       tosa.concat %[[KEPT]], %new {axis = 1 : i32}
+tosa.variable @k : tensor<1x?x4xf32>
+func.func @main(%x: tensor<1x1x4xf32>) -> tensor<1x?x4xf32> {
+  %past = tosa.variable.read @k : tensor<1x?x4xf32>
+  %p = tosa.dim %past {axis = 1 : i32} : (tensor<1x?x4xf32>) -> !tosa.shape<1>
+  %one = tosa.const_shape {values = dense<1> : tensor<1xindex>} : () -> !tosa.shape<1>
+  %end = tosa.add_shape %p, %one : (!tosa.shape<1>, !tosa.shape<1>) -> !tosa.shape<1>
+  %n = tosa.sub_shape %end, %p : (!tosa.shape<1>, !tosa.shape<1>) -> !tosa.shape<1>
+  %table = "tosa.const"() <{values = dense<[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]> : tensor<12xi32>}> : () -> tensor<12xi32>
+  %q = tosa.slice %table, %p, %n : (tensor<12xi32>, !tosa.shape<1>, !tosa.shape<1>) -> tensor<?xi32>
+  %row = tosa.const_shape {values = dense<[1, -1]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %at = tosa.reshape %q, %row : (tensor<?xi32>, !tosa.shape<2>) -> tensor<1x?xi32>
+  %learned = "tosa.const"() <{values = dense<1.0> : tensor<1x12x4xf32>}> : () -> tensor<1x12x4xf32>
+  %embedded = tosa.gather %learned, %at : (tensor<1x12x4xf32>, tensor<1x?xi32>) -> tensor<1x?x4xf32>
+  %s = tosa.dim %at {axis = 1 : i32} : (tensor<1x?xi32>) -> !tosa.shape<1>
+  %head = tosa.const_shape {values = dense<1> : tensor<1xindex>} : () -> !tosa.shape<1>
+  %width = tosa.const_shape {values = dense<4> : tensor<1xindex>} : () -> !tosa.shape<1>
+  %shape = tosa.concat_shape %head, %s, %width : (!tosa.shape<1>, !tosa.shape<1>, !tosa.shape<1>) -> !tosa.shape<3>
+  %rows = tosa.reshape %embedded, %shape : (tensor<1x?x4xf32>, !tosa.shape<3>) -> tensor<1x?x4xf32>
+  %new = tosa.add %x, %rows : (tensor<1x1x4xf32>, tensor<1x?x4xf32>) -> tensor<1x?x4xf32>
+  %all = tosa.concat %past, %new {axis = 1 : i32} : (tensor<1x?x4xf32>, tensor<1x?x4xf32>) -> tensor<1x?x4xf32>
+  tosa.variable.write @k, %all : tensor<1x?x4xf32>
+  func.return %all : tensor<1x?x4xf32>
+}
+
+// -----
+
+// The same with the embedding added as gathered (blenderbot's learned positions): the new
+// rows' count is the gather's indices' (and then the Range's length, 1).
+
+// CHECK-LABEL: func.func @main(%x: tensor<1x1x4xf32>) -> tensor<1x?x4xf32>
+// CHECK-NEXT:  %[[PAST:.*]] = tosa.variable.read @k : tensor<1x8x4xf32>
+// CHECK-NEXT:  %{{.*}} = tosa.variable.read @k__count
+// CHECK-NEXT:  %[[COUNT:.*]] = tosa.cast
+// CHECK-NEXT:  %[[ROWS:.*]] = tosa.const_shape {values = dense<1> : tensor<1xindex>}
+// CHECK-NEXT:  tosa_state.check_capacity %[[COUNT]], %[[ROWS]] {variable = "k", capacity = 8 : i64}
+// CHECK:       %[[KEPT:.*]] = tosa.slice %[[PAST]], %{{.*}}, %{{.*}} : (tensor<1x8x4xf32>, !tosa.shape<3>, !tosa.shape<3>) -> tensor<1x7x4xf32>
+// CHECK:       tosa.concat %[[KEPT]], %new {axis = 1 : i32}
+tosa.variable @k : tensor<1x?x4xf32>
+func.func @main(%x: tensor<1x1x4xf32>) -> tensor<1x?x4xf32> {
+  %past = tosa.variable.read @k : tensor<1x?x4xf32>
+  %p = tosa.dim %past {axis = 1 : i32} : (tensor<1x?x4xf32>) -> !tosa.shape<1>
+  %one = tosa.const_shape {values = dense<1> : tensor<1xindex>} : () -> !tosa.shape<1>
+  %end = tosa.add_shape %p, %one : (!tosa.shape<1>, !tosa.shape<1>) -> !tosa.shape<1>
+  %n = tosa.sub_shape %end, %p : (!tosa.shape<1>, !tosa.shape<1>) -> !tosa.shape<1>
+  %table = "tosa.const"() <{values = dense<[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]> : tensor<12xi32>}> : () -> tensor<12xi32>
+  %q = tosa.slice %table, %p, %n : (tensor<12xi32>, !tosa.shape<1>, !tosa.shape<1>) -> tensor<?xi32>
+  %row = tosa.const_shape {values = dense<[1, -1]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %at = tosa.reshape %q, %row : (tensor<?xi32>, !tosa.shape<2>) -> tensor<1x?xi32>
+  %learned = "tosa.const"() <{values = dense<1.0> : tensor<1x12x4xf32>}> : () -> tensor<1x12x4xf32>
+  %embedded = tosa.gather %learned, %at : (tensor<1x12x4xf32>, tensor<1x?xi32>) -> tensor<1x?x4xf32>
+  %new = tosa.add %x, %embedded : (tensor<1x1x4xf32>, tensor<1x?x4xf32>) -> tensor<1x?x4xf32>
+  %all = tosa.concat %past, %new {axis = 1 : i32} : (tensor<1x?x4xf32>, tensor<1x?x4xf32>) -> tensor<1x?x4xf32>
+  tosa.variable.write @k, %all : tensor<1x?x4xf32>
+  func.return %all : tensor<1x?x4xf32>
+}

@@ -13,7 +13,7 @@ DEVICES = (INTERPRETER, IREE, REFERENCE)
 
 OPTIMIZATIONS = (
     "tosa-reduce-transposes,tosa-fold-conv-bias,tosa-fold-identities,"
-    "tosa-merge-sliced-elementwise"
+    "tosa-merge-sliced-elementwise,tosa-fold-tile-into-matmul"
 )
 """The TOSA optimisations every device's default pipeline runs first."""
 

@@ -33,6 +33,7 @@ from tosa_state.dialects.ml_program import GlobalOp
 from tosa_state.dialects.tosa.variables import VariableOp
 from tosa_state.printing import LargeConstants, Spelling, print_module
 from tosa_state.runtime.decoder import POSITIONS, decoder_inputs
+from tosa_state.runtime.integers import fitted
 from tosa_state.runtime.ports import Port, input_ports, output_ports
 from tosa_state.runtime.variables import VariableSpec, collect_specs
 from tosa_state.signature import select_entry
@@ -50,7 +51,7 @@ from .iree_compile import DEFAULT_FLAGS, compile_module_text
 from .iree_parameters import Parameters
 
 IREE_LEGALIZATION = (
-    "tosa-grouped-matmul,tosa-expand-dequantize,tosa-demote-i64,tosa-unroll-loops,tosa-sink-cond-if-inputs,tosa-dynamic-empty-dims,"
+    "tosa-expand-dequantize,tosa-demote-i64,tosa-unroll-loops,tosa-sink-cond-if-inputs,tosa-dynamic-empty-dims,"
     "tosa-lower-shape-ops,tosa-rank0-conditions,tosa-runtime-checks,export-state-control,"
     "mlprogram-stores-last"
 )
@@ -204,13 +205,8 @@ def _host(value: Any) -> np.ndarray:
 def to_device(array: np.ndarray, dtype: np.dtype, what: str) -> np.ndarray:
     """`array` in the dtype the compiled module computes in (`i64` demoted to `i32`),
     checking that every value fits."""
-    if array.dtype == dtype:
-        return array
-    limits = np.iinfo(dtype)
-    if array.size and (array.min() < limits.min or array.max() > limits.max):
-        raise InferenceError(f"error: {what} has values beyond {dtype}, in which device 'iree' "
-                             "computes this model's 64-bit integers (tosa-demote-i64)")
-    return array.astype(dtype)
+    return fitted(array, dtype, what, "device 'iree' computes this model's 64-bit integers "
+                  "(tosa-demote-i64)")
 
 
 class IreeRequest:

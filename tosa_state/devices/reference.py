@@ -38,8 +38,9 @@ from tosa_state.diagnostics import InferenceError, TosaStateError, error_at
 from tosa_state.dialects.tosa.variables import VariableWriteOp
 from tosa_state.emitters.tosa_artifact import TosaArtifact
 from tosa_state.emitters.tosa_flatbuffer import upstream_text
-from tosa_state.interpreter.capacity import check_capacity
 from tosa_state.interpreter.state import VariableStore
+from tosa_state.runtime.capacity import check_capacity
+from tosa_state.runtime.integers import fitted
 from tosa_state.runtime.ports import input_ports, output_ports
 from tosa_state.runtime.variables import VariableSpec, collect_specs
 from tosa_state.signature import add_ports, select_entry
@@ -196,14 +197,8 @@ class ReferenceRequest:
         return [np.array(r, copy=True) for r in results]
 
     def _save(self, file: str, value: np.ndarray, tensor: _Tensor, what: str) -> str:
-        array = np.asarray(value)
-        if array.dtype != tensor.dtype:
-            if array.dtype.kind in "iu" and tensor.dtype.kind in "iu":
-                info = np.iinfo(tensor.dtype)
-                if array.size and (array.min() < info.min or array.max() > info.max):
-                    raise InferenceError(f"error: {what} has values beyond {tensor.dtype}, "
-                                         "in which the TOSA artifact computes it")
-            array = array.astype(tensor.dtype)
+        array = fitted(np.asarray(value), tensor.dtype, what,
+                       "the TOSA artifact computes it")
         path = self.folder / file
         np.save(path, np.array(array, order="C"))  # not ascontiguousarray: 0-D stays 0-D
         return str(path)

@@ -14,7 +14,9 @@ that dereferences it, in the request that runs it: it always reaches the current
 - `memref.copy` into a `GlobalRef` writes the state in place (`VariableStore.write_in_place`):
   every alias of the buffer sees the new value, exactly as in compiled code; a copy into a
   view of a variable's buffer that overlaps its value journals the value first
-  (`VariableStore.guard_view`: nothing for an append), so that a failed call is undone;
+  (`VariableStore.guard_view`; in a plan, a copy into a subview compares the subview's
+  offsets with the value's lengths, `guard_window`: nothing for an append), so that a
+  failed call is undone;
 - `memref.copy` of a buffer onto itself (the same memory, shape and strides: the corner of a
   growing variable's buffer appended to in place) copies nothing;
 - `memref.subview` and `tensor.extract_slice` are numpy views (no copy);
@@ -167,6 +169,45 @@ def _copy(store: VariableStore, source: GlobalRef | np.ndarray,
         np.copyto(target, source)
 
 
+def _target_window(op: CopyOp) -> memref.SubviewOp | None:
+    """The subview `op` copies into, if its target is one."""
+    window = op.destination.owner
+    return window if isinstance(window, memref.SubviewOp) else None
+
+
+@per_op
+def _copy_into_window_kernel(op: CopyOp) -> Callable[..., None]:
+    """`_copy` into a subview, told the subview's source and its dynamic offsets
+    (`_plan_store_operands`): a copy into a dynamic variable's buffer asks the journal with
+    the offsets (`VariableStore.guard_window`: a few comparisons) instead of comparing
+    memory."""
+    window = _target_window(op)
+    assert window is not None
+    offsets, _, _, holes = _window_layout(window)
+    columns = [d for c, d in holes if c == 0]  # where the dynamic offsets go
+
+    def copy_into_window(store: VariableStore, source: GlobalRef | np.ndarray,
+                         target: np.ndarray, buffer: np.ndarray, *dynamic: int) -> None:
+        source = _to_tensor(store, source)
+        if _same_memory(source, target):
+            return
+        if store.journaling:
+            at = [*offsets]
+            for axis, value in zip(columns, dynamic, strict=True):
+                at[axis] = value
+            store.guard_window(buffer, at, target)
+        np.copyto(target, source)
+
+    return copy_into_window
+
+
+def _plan_store_operands(op: Operation) -> tuple[Any, ...]:
+    """A copy into a subview also takes the subview's source and dynamic offsets."""
+    if isinstance(op, CopyOp) and (window := _target_window(op)) is not None:
+        return (*op.operands, window.source, *window.offsets)
+    return tuple(op.operands)
+
+
 def _plan_store_kernel(op: Operation) -> Callable[..., Any] | None:
     """The kernels of the ops that reach the request's variables: `kernel(store, *args)`,
     returning the one result (or None), called directly by a plan."""
@@ -175,7 +216,7 @@ def _plan_store_kernel(op: Operation) -> Callable[..., Any] | None:
     if isinstance(op, memref.StoreOp):
         return _store_kernel(op)
     if isinstance(op, CopyOp):
-        return _copy
+        return _copy if _target_window(op) is None else _copy_into_window_kernel(op)
     if isinstance(op, ToTensorOp):
         return _to_tensor
     return None
@@ -204,6 +245,7 @@ class MemRefFunctions(InterpreterFunctions):
     plan_expression = staticmethod(_plan_expression)
     plan_kernel = staticmethod(_plan_kernel)
     plan_store_kernel = staticmethod(_plan_store_kernel)
+    plan_store_operands = staticmethod(_plan_store_operands)
 
     @impl(GlobalOp)
     def run_global(self, interpreter: Interpreter, op: GlobalOp, args: PythonValues):

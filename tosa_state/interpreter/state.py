@@ -14,7 +14,9 @@ is within the new one (a prefix: no copy, and the old value is let go as before)
 in place journals a copy of what it overwrites: a small global, or the value of a dynamic
 variable within its buffer (its old lengths) when a copy into the buffer overlaps it
 (`guard_view`; none for an append, which writes after the old lengths: restoring the sizes
-global undoes it).
+global undoes it). A plan's copy into a subview of the buffer tells the subview's offsets
+(`guard_window`): an append is then told by comparing them with the old lengths, a few
+Python operations a call, where a memory-overlap test cost microseconds.
 """
 
 from __future__ import annotations
@@ -67,12 +69,22 @@ class VariableStore:
         """While a call runs: the parts of dynamic variables' buffers overwritten in place,
         as they were (buffer, where, copy), oldest first."""
         self._buffers: dict[int, str] | None = None
-        """While a call runs, once `guard_view` needs it: the dynamic variables by the id of
-        their buffer as the call started."""
+        """The dynamic variables by the id of their buffer as the call started (built by
+        `begin`, kept from call to call until a buffer is replaced: `None`)."""
+        self._moved = False
+        """Whether the running call replaced a slot's array (a dynamic variable's buffer:
+        `point`); the journal keeps the old one alive, so its id in the map holds until the
+        call ends."""
         self._dynamic: dict[str, tuple[int, ...]] = {
             name: tuple(i for i, d in enumerate(self.specs[name].shape) if d < 0)
             for name in self.sizes}
         """The dynamic axes of each dynamic variable (memref level)."""
+        self._lengths: dict[str, tuple[str, tuple[tuple[int, int], ...]]] = {
+            name: (self.sizes[name].name, tuple(enumerate(axes)))
+            for name, axes in self._dynamic.items()}
+        """Per dynamic variable: its sizes global, and (index in it, axis) of each length."""
+        self.journaling = False
+        """Whether a call runs as a transaction now (its changes are journaled)."""
         self._saved: set[str] = set()
         """While a call runs: the dynamic variables whose value `_regions` holds."""
         self.transactions = True
@@ -84,14 +96,21 @@ class VariableStore:
 
     def begin(self) -> None:
         """Start journaling: a call starts."""
-        self._old, self._buffers = {}, None
+        self._old = {}
+        self.journaling = True
+        if self._buffers is None:  # here, not in a guard: every call runs the same lines
+            values = self.values
+            self._buffers = {id(values[n]): n for n in self.sizes}
         if self._regions or self._saved:
             self._regions.clear()
             self._saved.clear()
 
     def commit(self) -> None:
         """The call completed: keep its changes, let the journal go."""
-        self._old = self._buffers = None
+        self._old = None
+        self.journaling = False
+        if self._moved:  # the map of buffers is the call's start's
+            self._buffers, self._moved = None, False
         if self._regions:
             self._regions.clear()
 
@@ -99,19 +118,59 @@ class VariableStore:
         """The call failed: every slot back to what it held at `begin`."""
         old, regions = self._old or {}, self._regions
         self._old = self._buffers = None
+        self._moved = self.journaling = False
         for buffer, where, saved in reversed(regions):
             buffer[where] = saved
         regions.clear()
         for name, value in old.items():
             self.values[name] = value.value() if type(value) is _Prefix else value
 
-    def _journal(self, name: str, copy: bool = False) -> None:
-        """Record slot `name` before its first change of the call (a copy of the array
-        when it is to change in place)."""
+    def _journal(self, name: str) -> None:
+        """Record slot `name` before its first change of the call (its array is replaced:
+        the map of buffers is made anew after the call)."""
         old = self._old
-        if old is not None and name not in old:
-            value = self.values[name]
-            old[name] = value.copy() if copy and value is not None else value
+        if old is not None:
+            self._moved = True
+            if name not in old:
+                old[name] = self.values[name]
+
+    def guard_window(self, buffer: np.ndarray, offsets: list[int], target: np.ndarray
+                     ) -> None:
+        """`guard_view` of `target = buffer[offsets...]` (a subview at `offsets`, of the
+        target's shape), told the offsets: when `buffer` is a dynamic variable's buffer as
+        the call started, the target overlaps its value unless it starts at or after the
+        value's old length along some dynamic axis (an append: nothing saved) or is
+        empty; a few comparisons instead of a memory-overlap test."""
+        old = self._old
+        if old is None:
+            return
+        name = self._buffers.get(id(buffer))  # type: ignore[union-attr]
+        if name is None:  # not a buffer itself (a view of one, or no variable's)
+            self.guard_view(target)
+            return
+        if name in self._saved or not target.size:
+            return
+        sizes, axes = self._lengths[name]
+        lengths = old[sizes] if sizes in old else self.values[sizes]
+        for index, axis in axes:
+            if offsets[axis] >= lengths[index]:
+                return
+        self._save(name, buffer, lengths.tolist())
+
+    def _old_lengths(self, name: str, old: dict[str, Any]) -> list[int]:
+        """Dynamic variable `name`'s sizes global as the call started (lengths, then
+        capacities)."""
+        sizes = self.sizes[name].name
+        return (old[sizes] if sizes in old else self.values[sizes]).tolist()
+
+    def _save(self, name: str, buffer: np.ndarray, lengths: list[int]) -> None:
+        """Journal a copy of dynamic variable `name`'s value (its `buffer` within its old
+        `lengths`), once a call."""
+        where = [slice(None)] * buffer.ndim
+        for axis, length in zip(self._dynamic[name], lengths, strict=False):
+            where[axis] = slice(0, length)
+        self._saved.add(name)
+        self._regions.append((buffer, tuple(where), buffer[tuple(where)].copy()))
 
     def guard_view(self, target: np.ndarray) -> None:
         """Journal what a change in place of `target` (a `memref.copy` or element store into
@@ -127,25 +186,20 @@ class VariableStore:
         base = target.base
         if base is None:
             base = target
-        if (buffers := self._buffers) is None:  # once a call (the arrays are alive: ids hold)
-            values = self.values
-            buffers = self._buffers = {id(old.get(n, values[n])): n for n in self.sizes}
-        name = buffers.get(id(base))
+        name = self._buffers.get(id(base))  # type: ignore[union-attr]
         if name is None or name in self._saved:
             return
+        lengths = self._old_lengths(name, old)
         where = [slice(None)] * base.ndim
-        sizes = self.sizes[name].name
-        lengths = (old[sizes] if sizes in old else self.values[sizes]).tolist()
         for axis, length in zip(self._dynamic[name], lengths, strict=False):  # then capacities
             where[axis] = slice(0, length)
-        value = base[tuple(where)]
-        if target is base or np.shares_memory(target, value):
-            self._saved.add(name)
-            self._regions.append((base, tuple(where), value.copy()))
+        if target is base or np.shares_memory(target, base[tuple(where)]):
+            self._save(name, base, lengths)
 
     def reset(self, name: str | None = None) -> None:
         """Back to the initial value (every variable, or just `name` and its companions:
         init flag, sizes)."""
+        self._buffers = None
         specs = self.specs.values() if name is None else (self.specs[name],)
         if name in self.flags:
             specs = (*specs, self.flags[name])
@@ -205,7 +259,7 @@ class VariableStore:
     def point(self, name: str, buffer: np.ndarray) -> None:
         """The slot now holds `buffer` itself (a dynamic variable's new buffer at the memref
         level: a store of the pointer global)."""
-        self._journal(name)
+        self._journal(name)  # the map of buffers stays the call's start's until it ends
         self.values[name] = buffer
 
     def mutable(self, name: str) -> np.ndarray:
@@ -235,6 +289,7 @@ class VariableStore:
         array = np.asarray(value)
         self.specs[name].check(array, "the new state")
         self.write(name, array)
+        self._buffers = None
         if (flag := self.flags.get(name)) is not None:
             self.values[flag.name] = np.ones(flag.shape, flag.dtype)
         if (sizes := self.sizes.get(name)) is not None:  # a buffer of exactly that size

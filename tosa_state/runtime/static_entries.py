@@ -7,6 +7,8 @@ static pipeline (NPUW's chunked prefill) does:
 
 - the mask is over the capacity `N`: the user's `past` columns first, the call's tokens
   in the last `n` columns (where the model's concat puts the new rows), zeros between;
+  `decode` reads its one new row where it stores it, at the count
+  (`tosa-static-state{rows-at-count}`), so its token's column is the one after the past;
 - a prompt goes in chunks of `C` tokens through `prefill`; a last chunk of `r < C` tokens
   is padded on the right (token 0, mask 0, its last position repeated), and the count
   variables are then set back to `past + r`, so that the next call writes over the padding:
@@ -172,8 +174,8 @@ class StaticRequest:
         mask = args[roles.mask]
         window = np.zeros((mask.shape[0], layout.capacity), mask.dtype)
         window[:, :held] = mask[:, :held]
-        window[:, layout.capacity - size:layout.capacity - size + count] = \
-            mask[:, held:held + count]
+        column = held if entry == layout.decode else layout.capacity - size
+        window[:, column:column + count] = mask[:, held:held + count]
         static[roles.mask] = window
         if roles.beams is not None and not first:
             static[roles.beams] = np.arange(tokens.shape[0], dtype=args[roles.beams].dtype)

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from tosa_state.transforms.tosa_expand_dequantize import TosaExpandDequantizePass
     from tosa_state.transforms.tosa_fold_conv_bias import TosaFoldConvBiasPass
     from tosa_state.transforms.tosa_fold_identities import TosaFoldIdentitiesPass
-    from tosa_state.transforms.tosa_grouped_matmul import TosaGroupedMatmulPass
+    from tosa_state.transforms.tosa_fold_tile_into_matmul import TosaFoldTileIntoMatmulPass
     from tosa_state.transforms.tosa_hoist_variables import TosaHoistVariablesPass
     from tosa_state.transforms.tosa_host_capacity_checks import TosaHostCapacityChecksPass
     from tosa_state.transforms.tosa_infer_shapes import TosaInferShapesPass
@@ -60,7 +60,7 @@ PASSES = {
     "tosa-reduce-transposes": "TosaReduceTransposesPass",
     "tosa-fold-conv-bias": "TosaFoldConvBiasPass",
     "tosa-fold-identities": "TosaFoldIdentitiesPass",
-    "tosa-grouped-matmul": "TosaGroupedMatmulPass",
+    "tosa-fold-tile-into-matmul": "TosaFoldTileIntoMatmulPass",
     "tosa-merge-sliced-elementwise": "TosaMergeSlicedElementwisePass",
     "tosa-rank0-conditions": "TosaRank0ConditionsPass",
     "tosa-unroll-loops": "TosaUnrollLoopsPass",
@@ -153,7 +153,7 @@ __all__ = [
     "TosaExpandDequantizePass",
     "TosaFoldConvBiasPass",
     "TosaFoldIdentitiesPass",
-    "TosaGroupedMatmulPass",
+    "TosaFoldTileIntoMatmulPass",
     "TosaHoistVariablesPass",
     "TosaHostCapacityChecksPass",
     "TosaInferShapesPass",

@@ -53,16 +53,10 @@ from tosa_state.dialects.tosa import elementwise as tew
 from tosa_state.dialects.tosa import tensor as tt
 from tosa_state.dtypes import dense_to_numpy, numpy_to_dense
 from tosa_state.transforms.targeted_walker import TargetedRewriteWalker, dead_or
+from tosa_state.transforms.tosa_builder.values import static_shape
 
 _CONSTANT_LIMIT = 1 << 16
 """Largest constant operand (elements) transposed at compile time."""
-
-
-def _static_shape(value: SSAValue) -> tuple[int, ...] | None:
-    value_type = value.type
-    if isinstance(value_type, TensorType) and value_type.has_static_shape():
-        return tuple(value_type.get_shape())
-    return None
 
 
 def _perms(op: tt.TransposeOp) -> tuple[int, ...]:
@@ -133,7 +127,7 @@ class MergeTransposes(RewritePattern):
 class TransposeAsReshape(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: tt.TransposeOp, rewriter: PatternRewriter) -> None:
-        dims = _static_shape(op.input1)
+        dims = static_shape(op.input1)
         if dims is None:
             return
         perms = _perms(op)
@@ -146,10 +140,10 @@ class TransposeAsReshape(RewritePattern):
 class MergeReshapes(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: tt.ReshapeOp, rewriter: PatternRewriter) -> None:
-        out = _static_shape(op.output)
+        out = static_shape(op.output)
         if out is None:
             return
-        if _static_shape(op.input1) == out:
+        if static_shape(op.input1) == out:
             rewriter.replace(op, [], [op.input1])
             return
         inner = op.input1.owner
@@ -171,7 +165,7 @@ class SinkTransposeThroughElementwise(RewritePattern):
         positions = _elementwise_operands(op)
         if positions is None or len(op.results) != 1:
             return
-        out = _static_shape(op.results[0])
+        out = static_shape(op.results[0])
         if out is None:
             return
         perms: tuple[int, ...] | None = None
@@ -186,7 +180,7 @@ class SinkTransposeThroughElementwise(RewritePattern):
         operands = list(op.operands)
         for i in positions:
             operand = op.operands[i]
-            dims = _static_shape(operand)
+            dims = static_shape(operand)
             if dims is None or len(dims) != len(perms):
                 return
             transpose = _transpose_for(operand, op)
@@ -216,7 +210,7 @@ def _moved(op: Operation, operands: Sequence[SSAValue], dims: Sequence[int]) -> 
 def _constant(value: SSAValue) -> np.ndarray | None:
     owner = value.owner
     if isinstance(owner, tt.ConstOp):
-        dims = _static_shape(value)
+        dims = static_shape(value)
         if dims is not None and math.prod(dims) <= _CONSTANT_LIMIT:
             return dense_to_numpy(owner.values)
     return None
@@ -224,7 +218,7 @@ def _constant(value: SSAValue) -> np.ndarray | None:
 
 def _unit_reshape(op: tt.ReshapeOp) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
     """The static input and output shapes of a reshape that only adds or drops 1s."""
-    source, out = _static_shape(op.input1), _static_shape(op.output)
+    source, out = static_shape(op.input1), static_shape(op.output)
     if source is None or out is None:
         return None
     if [source[i] for i in _non_unit(source)] != [out[i] for i in _non_unit(out)]:
@@ -247,7 +241,7 @@ class SinkReshapeThroughElementwise(RewritePattern):
         if not reshapes or (shapes := _unit_reshape(reshapes[0])) is None:
             return
         source, out = shapes
-        if _static_shape(op.results[0]) != out:
+        if static_shape(op.results[0]) != out:
             return
         places = dict(zip(_non_unit(out), _non_unit(source), strict=True))
         operands = list(op.operands)
@@ -258,7 +252,7 @@ class SinkReshapeThroughElementwise(RewritePattern):
                     _unit_reshape(owner) == shapes:
                 operands[i] = owner.input1
                 continue
-            dims = _static_shape(operand)
+            dims = static_shape(operand)
             array = _constant(operand)
             if dims is None or array is None or len(dims) != len(out) or \
                     any(d != 1 and j not in places for j, d in enumerate(dims)):
@@ -282,10 +276,10 @@ class SinkTransposeThroughReshape(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: tt.ReshapeOp, rewriter: PatternRewriter) -> None:
         transpose = _transpose_for(op.input1, op)
-        out = _static_shape(op.output)
+        out = static_shape(op.output)
         if transpose is None or out is None:
             return
-        source = _static_shape(transpose.input1)
+        source = static_shape(transpose.input1)
         if source is None or _unit_reshape(op) is None:
             return  # a reshape regrouping elements: no transpose of it is the same
         kept = _non_unit(source)
@@ -307,7 +301,7 @@ class SinkTransposeThroughSlice(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: tt.TransposeOp, rewriter: PatternRewriter) -> None:
-        if _static_shape(op.input1) is None or not op.output.uses:
+        if static_shape(op.input1) is None or not op.output.uses:
             return
         slices = [use.operation for use in op.output.uses]
         if not all(isinstance(s, tt.SliceOp) and use.index == 0
@@ -319,7 +313,7 @@ class SinkTransposeThroughSlice(RewritePattern):
         for s in slices:
             assert isinstance(s, tt.SliceOp)
             start, size = _shape_values(s.start), _shape_values(s.size)
-            if start is None or size is None or -1 in size or _static_shape(s.output) is None:
+            if start is None or size is None or -1 in size or static_shape(s.output) is None:
                 return
             windows.append((s, _permuted(start, inverse), _permuted(size, inverse)))
         for s, start, size in windows:

@@ -34,6 +34,17 @@ to N) keep working. A call that would need more than N rows fails at the check, 
 state is written. Other dynamic dims stay as they are (`specialize-input-shapes` fixes
 them).
 
+With `rows-at-count` (the `decode` entry of `compile_model(..., static_state=...)`), a call
+that adds one row reads it where it stores it: the concat's readers read
+the scatter of the new row into the past at the count, and the caller's mask has the row's
+column right after the valid past (`[0, count]`), not last. For one query row the causal
+mask admits every key, so the attention sees the same rows; the cache is copied once per
+call instead of three times (the slice, the concat, the scatter), and the stored value is
+the one the attention read. Every growing variable takes this layout, or the pass fails:
+new rows counted only at run time are taken as one (their reshape to one row checks it when
+the module runs), a static count of more is refused (among several new rows the causal
+mask needs them last, and an entry must not mix layouts).
+
 Where the shapes give `n` where the past is computed (`new` is usually computed later, from
 the positions: `n` is followed back through reshapes, transposes, elementwise ops and
 matmuls to a dim known there), the check and the kept slice stand right after the past, and
@@ -49,6 +60,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from math import prod
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
@@ -88,8 +100,14 @@ from tosa_state.dialects.tosa.elementwise import (
 )
 from tosa_state.dialects.tosa.elementwise_base import TosaElementwiseOperation
 from tosa_state.dialects.tosa.reduction import ReduceSumOp, ReductionOperation
-from tosa_state.dialects.tosa.scatter_gather import ScatterOp
-from tosa_state.dialects.tosa.shape import ConcatShapeOp, DimOp, MulShapeOp, SubShapeOp
+from tosa_state.dialects.tosa.scatter_gather import GatherOp, ScatterOp
+from tosa_state.dialects.tosa.shape import (
+    AddShapeOp,
+    ConcatShapeOp,
+    DimOp,
+    MulShapeOp,
+    SubShapeOp,
+)
 from tosa_state.dialects.tosa.tensor import MatMulOp
 from tosa_state.dialects.tosa.type_conversion import CastOp
 from tosa_state.dialects.tosa.variables import (
@@ -123,12 +141,13 @@ class TosaStaticStatePass(ModulePass):
     capacity: int | None = None
     max_prompt_len: int | None = None
     min_response_len: int | None = None
+    rows_at_count: bool = False
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         try:
             capacity = static_capacity(self.capacity, self.max_prompt_len,
                                        self.min_response_len)
-            make_state_static(op, capacity)
+            make_state_static(op, capacity, self.rows_at_count)
         except TosaStateError as error:
             raise PassFailedException(str(error)) from None
 
@@ -187,8 +206,11 @@ def capacity_of(static_state: StaticState) -> int:
     return static_capacity(**options)
 
 
-def make_state_static(module: ModuleOp, capacity: int) -> list[str]:
-    """Gives every growing variable of `module` the fixed `capacity`; returns their names."""
+def make_state_static(module: ModuleOp, capacity: int, rows_at_count: bool = False
+                      ) -> list[str]:
+    """Gives every growing variable of `module` the fixed `capacity`; returns their names.
+    `rows_at_count`: a call adding one row reads it at the count (see the module's
+    docstring)."""
     found = list(_growing(module, capacity))
     names = {growing.var.var_name for growing in found}
     reads: dict[str, list[VariableReadOp]] = {name: [] for name in names}
@@ -198,7 +220,8 @@ def make_state_static(module: ModuleOp, capacity: int) -> list[str]:
     taken = {op.var_name for op in iter_declarations(module)}
     for growing in found:
         count_name = _fresh_name(taken, f"{growing.var.var_name}__count")
-        _make_static(growing, capacity, reads[growing.var.var_name], count_name)
+        _make_static(growing, capacity, reads[growing.var.var_name], count_name,
+                     rows_at_count)
     return [growing.var.var_name for growing in found]
 
 
@@ -291,7 +314,7 @@ def _with_dim(value_type: Attribute, axis: int, size: int | None) -> TensorType:
 
 
 def _make_static(growing: _Growing, capacity: int, reads: list[VariableReadOp],
-                 count_name: str) -> None:
+                 count_name: str, rows_at_count: bool = False) -> None:
     var, axis, concat = growing.var, growing.axis, growing.concat
     name = var.var_name
     static_type = _with_dim(var.tensor_type, axis, capacity)
@@ -308,7 +331,17 @@ def _make_static(growing: _Growing, capacity: int, reads: list[VariableReadOp],
     count = builder.add(CastOp(held, TensorType(i32, [1]))).results[0]
     if len(flags) == 1:  # the init is used: nothing is held yet (after a reset of the variable)
         count = builder.counted(count, flags[0])
-    rows = builder.size(new, axis) if early is None else builder.materialize(early[1])
+    rows: Size
+    if (static_rows := _dim(new, axis)) is not None:  # its type says it anywhere
+        rows = static_rows
+    else:
+        rows = builder.size(new, axis) if early is None else builder.materialize(early[1])
+    if rows_at_count and not isinstance(rows, int):
+        rows = 1  # what the caller feeds; the new rows' reshape to one row checks it at run time
+    if rows_at_count and rows != 1:
+        raise StaticStateError(error_at(concat, f"tosa-static-state cannot read the new rows of "
+                                        f"'{name}' at the count (rows-at-count): a call adds "
+                                        f"{rows} rows, not one"))
     check = builder.add(CheckCapacityOp(count, builder.shape([rows]), name, capacity))
     check.location = concat.location
     if LAYER_ATTR in concat.attributes:
@@ -328,10 +361,22 @@ def _make_static(growing: _Growing, capacity: int, reads: list[VariableReadOp],
             use.operation.operands[use.index] = kept
         _count_positions(kept, axis, count, kept_rows)
     after = _Builder(growing.write)
-    stored = after.scatter(concat.output, new, count, rows, axis, capacity, static_type)
+    if rows_at_count:  # the readers of the concat read the row at the count
+        at = _Builder(concat)
+        read = at.scatter(past, new, count, rows, axis, capacity, concat.output.type)
+        concat.output.replace_all_uses_with(read)
+        Rewriter.erase_op(concat)
+        stored = read if read.type == static_type else after.add(ReshapeOp(
+            read, after.shape([after.size(read, d) for d in range(_rank(read))]),
+            static_type)).results[0]
+        if not kept.uses:
+            Rewriter.erase_op(kept_op)
+    else:
+        stored = after.scatter(concat.output, new, count, rows, axis, capacity, static_type)
     written = growing.write.input1.owner
     growing.write.operands[0] = stored
-    if written is not concat and isinstance(written, Operation) and not written.results[0].uses:
+    if written is not concat and isinstance(written, Operation) and written.parent is not None \
+            and not written.results[0].uses:
         Rewriter.erase_op(written)  # the reshape to the variable's run-time shape
     Rewriter.insert_op(VariableWriteOp(count_name, after.add_count(count, rows)),
                        InsertPoint.after(growing.write))
@@ -396,11 +441,14 @@ class _Sizes:
         if isinstance(op, TransposeOp):
             return self.dim(op.input1, int(op.perms.get_values()[axis]))
         if isinstance(op, ReshapeOp):
-            return self.item(op.shape, axis)
+            found = self.item(op.shape, axis)
+            return self._inferred(op, axis) if found is None else found
         if isinstance(op, SliceOp):
             return self.item(op.size, axis)
         if isinstance(op, MatMulOp):
             return self.dim(op.b if axis == 2 else op.a, axis)
+        if isinstance(op, GatherOp):  # [N, K, C] at [N, W]: [N, W, C]
+            return self.dim(op.indices if axis == 1 else op.values, axis)
         if isinstance(op, ReductionOperation | ConcatOp) and op.axis.value.data != axis:
             return self.dim(op.operands[0], axis)
         if isinstance(op, TosaElementwiseOperation):
@@ -412,6 +460,21 @@ class _Sizes:
                     if found is not None:
                         return found
         return None
+
+    def _inferred(self, reshape: ReshapeOp, axis: int) -> _Reified | None:
+        """A reshape's `-1` entry at `axis`: the input's one dynamic dim, when the other
+        entries multiply to the input's static dims (`[?] -> [1, -1]`)."""
+        target = reshape.shape.owner
+        if not isinstance(target, ConstShapeOp):
+            return None
+        entries = list(target.shape_values)
+        dims = reshape.input1.type.get_shape()  # type: ignore[union-attr]
+        dynamic = [d for d, size in enumerate(dims) if size < 0]
+        others = entries[:axis] + entries[axis + 1:]
+        if entries[axis] != -1 or len(dynamic) != 1 or any(e < 0 for e in others) or \
+                prod(others) != prod(size for size in dims if size >= 0):
+            return None
+        return self.dim(reshape.input1, dynamic[0])
 
     def item(self, shape: SSAValue, index: int) -> _Reified | None:
         """Entry `index` of the `!tosa.shape` value `shape`."""
@@ -430,6 +493,11 @@ class _Sizes:
                 if index < part.type.rank:
                     return self.item(part, index)
                 index -= part.type.rank
+        if isinstance(op, SubShapeOp) and isinstance(total := op.input1.owner, AddShapeOp):
+            # a Range's length, its end less its start: (start + n) - start is n
+            for start, length in ((total.input1, total.input2), (total.input2, total.input1)):
+                if start is op.input2:
+                    return self.item(length, index)
         return None
 
 
@@ -489,13 +557,19 @@ def _shift(positions: SSAValue, count: SSAValue, kept_rows: Size) -> None:
 
 
 def _masks(op: Operation, depth: int = 3) -> bool:
-    """Whether `op`, or what it feeds within `depth` ops, compares two computed values (the
-    causal mask's query and key indices; a comparison with a constant is not one)."""
-    if isinstance(op, EqualOp | GreaterOp | GreaterEqualOp) and not any(isinstance(v.owner, ConstOp)
-                                                 for v in op.operands):
+    """Whether `op`, or what it feeds within `depth` ops, compares two sets of indices (the
+    causal mask's query and key indices, the keys' a constant when their count is static;
+    a comparison with one value, a splat constant, is not one)."""
+    if isinstance(op, EqualOp | GreaterOp | GreaterEqualOp) and \
+            not any(_is_splat(v) for v in op.operands):
         return True
     return depth > 0 and any(_masks(use.operation, depth - 1)
                              for result in op.results for use in result.uses)
+
+
+def _is_splat(value: SSAValue) -> bool:
+    """Whether `value` is a constant of one value."""
+    return isinstance(op := value.owner, ConstOp) and op.values.is_splat()
 
 
 def _declare(var: VariableOp, static_type: TensorType, count_name: str) -> None:

@@ -90,7 +90,9 @@ class Reshape(OpenVINOPattern):
     def convert(self, op: ov.ReshapeOp, e: Emitter) -> Sequence[SSAValue]:
         if (runtime := e.shape_elements(op.input)) is not None and constant(op.input) is None:
             return [e.shape_tensor(replace(runtime, scalar=_rank(op.result) == 0), op.result)]
-        if DYN in dims(op.input):
+        if DYN in dims(op.input) or (constant(op.shape) is None and
+                                     e.shape_elements(op.shape) is not None):
+            # a static input's target computed from run-time shapes too (a cache's length)
             return [_reshape_dynamic(e, op)]
         return [e.reshape(op.input, _reshape_target(op, dims(op.input)))]
 

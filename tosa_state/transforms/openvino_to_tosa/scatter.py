@@ -270,11 +270,13 @@ class ScatterElementsUpdate(OpenVINOPattern):
     def along_rows(op: ov.ScatterElementsUpdateOp, e: Emitter) -> SSAValue:
         """Dynamic shapes: the axis moved last, every other position a row of a batched
         `tosa.scatter` (`none`) or one-hot reduction (indices must then span data's other
-        dims, as exports' `scatter_` of TopK indices and `index_add` of expert outputs do)."""
+        dims, as exports' `scatter_` of TopK indices and `index_add` of expert outputs do; a
+        dynamic dim of indices is taken to span data's, static or not: a call where it does
+        not fails at the reshape to data's rows)."""
         data_dims, index_dims = dims_of(op.data), dims_of(op.indices)
         axis = _axis(op, len(data_dims))
         others = [d for d in range(len(data_dims)) if d != axis]
-        if any(data_dims[d] != index_dims[d] for d in others):
+        if any(index_dims[d] not in (DYN, data_dims[d]) for d in others):
             raise Unsupported(f"indices {ov.format_shape(index_dims)} that do not span the "
                               f"other dims of data {ov.format_shape(data_dims)} (dynamic shapes)")
         order = [*others, axis]

@@ -82,6 +82,15 @@ def shape(value: SSAValue) -> tuple[int, ...]:
     return found
 
 
+def static_shape(value: SSAValue) -> tuple[int, ...] | None:
+    """The shape of a tensor value when every dim is static, else None (for rewrites that
+    apply to static shapes only)."""
+    value_type = value.type
+    if isinstance(value_type, TensorType) and value_type.has_static_shape():
+        return tuple(value_type.get_shape())
+    return None
+
+
 @cache
 def _tensor_type(element_type: Attribute, shape_: tuple[int, ...]) -> TensorType:
     return TensorType(element_type, shape_)
