@@ -2,8 +2,9 @@
 parameters handed from memory (`tosa-constants-to-parameters`, `devices/iree_parameters`):
 the `.vmfb` holds only the program, its results are those of the module with the constants
 inline, it is shared (one cache entry) by models that differ only in their weights, the
-requests share the weights, and `tosa-state compile` writes them beside the `.vmfb` as a
-parameter archive that IREE's own runner loads."""
+requests share the weights; `tosa-state compile` writes them into the `.vmfb` (one
+self-contained file), or with `--parameters` to a parameter archive that IREE's own runner
+loads."""
 
 from __future__ import annotations
 
@@ -140,27 +141,92 @@ def test_aligned_copies_only_what_is_not_aligned() -> None:
     assert bytes(copy) == bytes(off) and copy.readonly
 
 
-def test_cli_writes_the_parameters_beside_the_vmfb(cache: Path, tmp_path: Path) -> None:
+def _run_module(tmp_path: Path, vmfb: Path, *parameters: str
+                ) -> subprocess.CompletedProcess[str]:
+    """IREE's own runner on `vmfb`'s `main` with the test input (output in `y.npy`)."""
+    runner = Path(sys.executable).parent / "iree-run-module"
+    np.save(tmp_path / "x.npy", np.linspace(-1, 1, WIDTH, dtype=np.float32).reshape(1, WIDTH))
+    return subprocess.run([str(runner), f"--module={vmfb}", *parameters, "--function=main",
+                           f"--input=@{tmp_path / 'x.npy'}", f"--output=@{tmp_path / 'y.npy'}"],
+                          capture_output=True, text=True, check=False)
+
+
+def test_cli_writes_one_self_contained_vmfb(cache: Path, tmp_path: Path) -> None:
+    """`tosa-state compile` writes the weights into the `.vmfb`: one file, which IREE's
+    runner runs alone."""
     from tosa_state.tools import main as tosa_state_main
 
     xml = accumulator(tmp_path, seed=0)
-    vmfb = tmp_path / "acc.vmfb"
+    vmfb = tmp_path / "out" / "acc.vmfb"
+    vmfb.parent.mkdir()
     assert tosa_state_main.main(["compile", str(xml), "-o", str(vmfb), "-q"]) == 0
-    archive = vmfb.with_suffix(".irpa")
-    assert archive.stat().st_size > 2 * WIDTH * WIDTH * 4
-    runner = Path(sys.executable).parent / "iree-run-module"
-    x = np.linspace(-1, 1, WIDTH, dtype=np.float32).reshape(1, WIDTH)
-    np.save(tmp_path / "x.npy", x)
-    done = subprocess.run([str(runner), f"--module={vmfb}", f"--parameters=model={archive}",
-                           "--function=main", f"--input=@{tmp_path / 'x.npy'}",
-                           f"--output=@{tmp_path / 'y.npy'}"],
-                          capture_output=True, text=True, check=False)
+    assert [p.name for p in vmfb.parent.iterdir()] == ["acc.vmfb"]
+    assert vmfb.stat().st_size > 2 * WIDTH * WIDTH * 4  # the two 256 KiB weights
+    done = _run_module(tmp_path, vmfb)
     assert done.returncode == 0, done.stderr
     assert_close([np.load(tmp_path / "y.npy")], steps(ts.compile_model(xml), 1))
-    done = subprocess.run([str(runner), f"--module={vmfb}", "--function=main",
-                           f"--input=@{tmp_path / 'x.npy'}"],
-                          capture_output=True, text=True, check=False)
+
+
+def test_cli_writes_the_parameters_to_the_archive_asked_for(cache: Path,
+                                                            tmp_path: Path) -> None:
+    from tosa_state.tools import main as tosa_state_main
+
+    xml = accumulator(tmp_path, seed=0)
+    vmfb, archive = tmp_path / "acc.vmfb", tmp_path / "weights.irpa"
+    assert tosa_state_main.main(["compile", str(xml), "-o", str(vmfb), "--parameters",
+                                 str(archive), "-q"]) == 0
+    assert archive.stat().st_size > 2 * WIDTH * WIDTH * 4
+    assert vmfb.stat().st_size < 64 << 10  # the program only
+    done = _run_module(tmp_path, vmfb, f"--parameters=model={archive}")
+    assert done.returncode == 0, done.stderr
+    assert_close([np.load(tmp_path / "y.npy")], steps(ts.compile_model(xml), 1))
+    done = _run_module(tmp_path, vmfb)
     assert done.returncode != 0 and "model" in done.stderr  # the weights are not in it
+
+
+def _tosa_state_cli(*args: str, env: dict[str, str] | None = None
+                    ) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-c", "from tosa_state.tools.main import "
+                           "entry_point; entry_point()", *args],
+                          capture_output=True, text=True, check=False, env=env)
+
+
+def test_cli_writes_neither_file_when_one_cannot_be_written(cache: Path,
+                                                            tmp_path: Path) -> None:
+    xml = accumulator(tmp_path, seed=0)
+    vmfb, archive = tmp_path / "acc.vmfb", tmp_path / "weights.irpa"
+    done = _tosa_state_cli("compile", str(xml), "-o", str(tmp_path / "missing" / "acc.vmfb"),
+                           "--parameters", str(archive), "-q")
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert "missing" in done.stderr
+    done = _tosa_state_cli("compile", str(xml), "-o", str(vmfb), "--parameters",
+                           str(tmp_path / "missing" / "weights.irpa"), "-q")
+    assert done.returncode == 1 and "missing" in done.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["acc.bin", "acc.xml"]
+
+
+def test_cli_refuses_weights_too_large_to_inline_and_names_the_option(
+        cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Past `inline_limit` (the SmolLM-135M-shaped decoder's 513 MiB: docs/runtime.md) the
+    weights go to an archive; the limit comes down to 256 KiB for the test's 512 KiB."""
+    from tosa_state.tools import main as tosa_state_main
+    from tosa_state.tools.cli import run_tool
+
+    monkeypatch.setattr(IreeExecutable, "inline_limit", 256 << 10)
+    xml = accumulator(tmp_path, seed=0)
+    vmfb = tmp_path / "acc.vmfb"
+    with pytest.raises(SystemExit) as exit_code:
+        run_tool(lambda: tosa_state_main.main(["compile", str(xml), "-o", str(vmfb), "-q"]))
+    assert exit_code.value.code == 1
+    err = capsys.readouterr().err
+    assert ("error: the model's weights (512 KiB) are too large to compile into the .vmfb "
+            "(at most 256 KiB inline): write them to a parameter archive beside it with "
+            "--parameters MODEL.irpa") in err
+    assert not vmfb.exists()
+    with pytest.raises(ts.TosaStateError, match="keep them as IREE parameters"):
+        ts.compile_model(xml, device="iree", inline_weights=True)
+    assert ts.compile_model(xml, device="iree").executable.parameters is not None
 
 
 def test_static_decoder_with_its_weights_as_parameters_generates_as_openvino(

@@ -42,6 +42,7 @@ from tosa_state.transforms.pipeline import apply_pipeline
 from tosa_state.transforms.tosa_constants_to_parameters import (
     PARAMETERS_FROM,
     constants_to_parameters,
+    large_constants_nbytes,
 )
 from tosa_state.verification import verify_module
 
@@ -61,6 +62,26 @@ last two make a call check what the interpreter checks and write no global if it
 RESOURCES_OVER = 4096
 """Constants of more elements are printed as `dense_resource` blobs (faster to print and
 to parse)."""
+
+INLINE_WEIGHTS_LIMIT = 256 << 20
+"""The most bytes of weights compiled into a `.vmfb` (`inline_weights`): the
+SmolLM-135M-shaped decoder's 513 MiB made a module text of 2.15 GB, tosa-state peaked at
+4.8 GB before `iree-compile` started, and `iree-compile` ran 30 minutes at 5 GB on the
+dynamic form (docs/runtime.md "Weights as parameters"); past this, parameters."""
+
+
+def _size(nbytes: int) -> str:
+    return f"{nbytes / 2**20:.1f} MiB" if nbytes >= 1 << 20 else f"{nbytes / 2**10:.0f} KiB"
+
+
+class InlineWeightsError(TosaStateError):
+    """A model's weights are too large to compile into the `.vmfb`."""
+
+    def __init__(self, nbytes: int, limit: int, remedy: str):
+        super().__init__(
+            f"error: the model's weights ({_size(nbytes)}) are too large to compile into the "
+            f".vmfb (at most {_size(limit)} inline): {remedy}")
+        self.nbytes, self.limit = nbytes, limit
 
 
 @cache
@@ -82,11 +103,16 @@ change the state): only to measure what they cost (`benchmarks/llm_decode.py --a
 
 
 def prepare_module(module: ModuleOp, transactions: bool = True,
-                   parameters_from: int | None = PARAMETERS_FROM
+                   parameters_from: int | None = PARAMETERS_FROM,
+                   inline_limit: int = INLINE_WEIGHTS_LIMIT
                    ) -> tuple[str, dict[str, DenseIntOrFPElementsAttr]]:
     """Make `module` (at the `ml_program` level) IREE input, in place; its text, and the
     constants of at least `parameters_from` bytes made parameters, by key (`None`: every
-    constant stays in the module; `transactions=False`: `UNCHECKED_LEGALIZATION`)."""
+    constant stays in the module, refused with `InlineWeightsError` past `inline_limit`
+    bytes of weights; `transactions=False`: `UNCHECKED_LEGALIZATION`)."""
+    if parameters_from is None and (
+            nbytes := large_constants_nbytes(module)) > inline_limit:
+        raise InlineWeightsError(nbytes, inline_limit, "keep them as IREE parameters")
     leftovers = [op.name for op in module.body.block.ops
                  if not isinstance(op, GlobalOp) and op.name.startswith(("memref.", "tosa.var"))]
     if leftovers or any(isinstance(op, VariableOp) for op in module.body.block.ops):
@@ -115,12 +141,16 @@ class IreeExecutable:
     device = IREE
     parameters_from: int | None = PARAMETERS_FROM
     """The size in bytes from which a constant is a parameter (`None`: none is)."""
+    inline_limit: int = INLINE_WEIGHTS_LIMIT
+    """The most bytes of weights compiled into the `.vmfb` with `inline_weights`."""
 
     def __init__(self, module: ModuleOp, entry: str | None = None,
                  flags: Sequence[str] = DEFAULT_FLAGS,
                  describe: Callable[[str], None] | None = None, also: Sequence[str] = (),
-                 transactions: bool = True):
+                 transactions: bool = True, inline_weights: bool = False):
         """`also`: other functions of the module that requests run (`run_entry`);
+        `inline_weights`: every constant compiled into the `.vmfb` (a self-contained
+        artifact; `InlineWeightsError` past `inline_limit` bytes of weights);
         `transactions=False` only to measure what the checks cost."""
         func = select_entry(module, entry)
         self.entry = func.sym_name.data
@@ -131,7 +161,9 @@ class IreeExecutable:
         self.flags = tuple(flags)
         self.explain = FailureExplainer(module, self.entry)
         self.decoder = decoder_inputs(func, self.inputs, self.specs)
-        text, constants = prepare_module(module, transactions, self.parameters_from)
+        text, constants = prepare_module(
+            module, transactions, None if inline_weights else self.parameters_from,
+            self.inline_limit)
         # their types after tosa-demote-i64
         self.device_ports = {name: _ports(module, name) for name in entries}
         self.device_specs = {spec.name: spec for spec in collect_specs(module)}
@@ -284,4 +316,5 @@ class _Call:
         return values
 
 
-__all__ = ["IREE_LEGALIZATION", "IreeExecutable", "IreeRequest", "prepare_module"]
+__all__ = ["INLINE_WEIGHTS_LIMIT", "IREE_LEGALIZATION", "InlineWeightsError", "IreeExecutable",
+           "IreeRequest", "prepare_module"]

@@ -71,8 +71,19 @@ class Parameters:
         self.index.create_archive_file(str(path))
 
 
+def save_archive(parameters: Parameters | None, path: Path) -> None:
+    """Write `parameters` as an IREE parameter archive at `path`; one with no entry when
+    there are none (a model without large constants)."""
+    if parameters is not None:
+        parameters.save(path)
+        return
+    import iree.runtime as rt
+
+    rt.ParameterIndex().create_archive_file(str(path))
+
+
 def _address(attr: DenseIntOrFPElementsAttr) -> int:
     return address(memoryview(attr.data.data).cast("B"))
 
 
-__all__ = ["ALIGNMENT", "Parameters", "aligned"]
+__all__ = ["ALIGNMENT", "Parameters", "aligned", "save_archive"]

@@ -56,6 +56,21 @@ def _splat(values: DenseIntOrFPElementsAttr) -> bool:
     return width == 0 or data[width:] == data[:-width]
 
 
+def _large_constants(module: ModuleOp, min_bytes: int) -> list[ConstOp]:
+    """The `tosa.const`s of at least `min_bytes` bytes that can be parameters."""
+    return [op for op in module.walk() if isinstance(op, ConstOp)
+            and isinstance(op.values.type, TensorType) and resource_able(op.values)
+            and len(op.values.data.data) >= min_bytes and not _splat(op.values)]
+
+
+def large_constants_nbytes(module: ModuleOp, min_bytes: int = PARAMETERS_FROM) -> int:
+    """The bytes of the distinct constants that `constants_to_parameters` would make
+    parameters (what a module with its constants inline carries as weights)."""
+    distinct = {identity(op.values): len(op.values.data.data)
+                for op in _large_constants(module, min_bytes)}
+    return sum(distinct.values())
+
+
 def constants_to_parameters(module: ModuleOp, min_bytes: int = PARAMETERS_FROM,
                             scope: str = SCOPE) -> dict[str, DenseIntOrFPElementsAttr]:
     """Make every `tosa.const` of `module` of at least `min_bytes` bytes a parameter (see the
@@ -66,13 +81,8 @@ def constants_to_parameters(module: ModuleOp, min_bytes: int = PARAMETERS_FROM,
     parameters: dict[str, DenseIntOrFPElementsAttr] = {}
     globals_by_value: dict[object, str] = {}
     where = InsertPoint.at_start(body)
-    for op in list(module.walk()):
-        if not isinstance(op, ConstOp):
-            continue
+    for op in _large_constants(module, min_bytes):
         values = op.values
-        if (not isinstance(values.type, TensorType) or not resource_able(values)
-                or len(values.data.data) < min_bytes or _splat(values)):
-            continue
         name = globals_by_value.get(identity(values))
         if name is None:
             key = f"p{len(parameters)}"
