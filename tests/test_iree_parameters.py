@@ -245,3 +245,22 @@ def test_static_decoder_with_its_weights_as_parameters_generates_as_openvino(
     pair.generate(llm_models.prompt(1, 11, seed=3), steps=3)  # a prefill of two chunks
     pair.reset()
     pair.generate(llm_models.prompt(1, 1, seed=4), steps=2)  # decode from a reset
+
+
+def test_inline_weights_and_parameters_are_for_device_iree_only(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from tosa_state.tools import main as tosa_state_main
+    from tosa_state.tools.cli import run_tool
+
+    xml = accumulator(tmp_path, seed=0)
+    with pytest.raises(ts.TosaStateError,
+                       match="error: inline_weights is for device 'iree', not 'interpreter'"):
+        ts.compile_model(xml, inline_weights=True)
+    with pytest.raises(SystemExit) as exit_code:
+        run_tool(lambda: tosa_state_main.main(["compile", str(xml), "--target", "tosa", "-o",
+                                               str(tmp_path / "a.tosa"), "--parameters",
+                                               str(tmp_path / "a.irpa")]))
+    assert exit_code.value.code == 1
+    assert ("error: --parameters is for --target iree; --target tosa lowers for its target"
+            in capsys.readouterr().err)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["acc.bin", "acc.xml"]
