@@ -116,10 +116,12 @@ def compile_model(
         bar.advance()
         if device == IREE:
             from tosa_state.devices.iree import IreeExecutable
+            from tosa_state.devices.iree_compile import DECODER_FLAGS
 
-            also = () if static is None else (static.decode,)
+            options = {} if static is None else {"also": (static.decode,),
+                                                 "flags": DECODER_FLAGS}
             return CompiledModel(module, partial(IreeExecutable, describe=bar.describe,
-                                                 also=also, inline_weights=inline_weights),
+                                                 inline_weights=inline_weights, **options),
                                  entry, static)
         if device == REFERENCE:
             from tosa_state.devices.reference import ReferenceExecutable
