@@ -22,7 +22,7 @@ from openvino import opset13 as ops
 import tosa_state as ts
 from tosa_state.devices import iree_compile
 from tosa_state.devices.iree import IreeExecutable
-from tosa_state.devices.iree_compile import TARGET_FLAGS
+from tosa_state.devices.iree_compile import DECODER_FLAGS, DEFAULT_FLAGS, TARGET_FLAGS
 from tosa_state.devices.iree_parameters import ALIGNMENT, aligned
 from tosa_state.resources import address
 
@@ -74,6 +74,7 @@ def test_weights_are_parameters_outside_the_vmfb(cache: Path, tmp_path: Path,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     xml = accumulator(tmp_path, seed=0)
     compiled = ts.compile_model(xml, device="iree")
+    assert compiled.executable.flags == DEFAULT_FLAGS  # not a static decoder
     parameters = compiled.executable.parameters
     assert parameters is not None and parameters.nbytes == 2 * WIDTH * WIDTH * 4
     with_parameters = steps(compiled)
@@ -241,6 +242,8 @@ def test_static_decoder_with_its_weights_as_parameters_generates_as_openvino(
                                 static_state={"capacity": 32, "prefill_chunk": 8})
     parameters = compiled.executable.parameters
     assert parameters is not None and len(parameters.buffers) >= 8
+    # --iree-opt-data-tiling miscompiles the real-size decode entry (iree_compile.DECODER_FLAGS)
+    assert compiled.executable.flags == DECODER_FLAGS
     pair = llm_models.StaticGenerationPair(llm_exports["llama"], 32, compiled)
     pair.generate(llm_models.prompt(1, 11, seed=3), steps=3)  # a prefill of two chunks
     pair.reset()
