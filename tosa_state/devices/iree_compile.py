@@ -63,9 +63,8 @@ data tiling at global optimization. With `--iree-opt-data-tiling`, IREE 3.13 mis
 SmolLM-135M-shaped decoder's `decode` entry (logits 5.5-6.8% off OpenVINO's from the first
 decode step: layer 0's attention output is wrong, its prefill right; the tiny Llama and a
 one-layer reduction of the attention compile right); with this flag its logits are within
-1.4e-6, `iree-compile` takes 30% less time and no request packs a copy of the weights of its
-own (docs/runtime.md "The static decoder at real size"). Not the default: silero-vad does
-not compile with it (docs/runtime.md)."""
+1.4e-6 and `iree-compile` took 30% less time (docs/runtime.md "The static decoder at real
+size"). Not the default: silero-vad does not compile with it."""
 
 DECODER_FLAGS = TARGET_FLAGS + DECODER_TUNING_FLAGS
 
