@@ -61,8 +61,9 @@ DECODER_TUNING_FLAGS = tuple(
 """A static decoder's (`compile_model(..., static_state=...)`'s prefill and decode entries):
 data tiling at global optimization. With `--iree-opt-data-tiling`, IREE 3.13 miscompiles the
 SmolLM-135M-shaped decoder's `decode` entry (logits 5.5-6.8% off OpenVINO's from the first
-decode step: layer 0's attention output is wrong, its prefill right; the tiny Llama and a
-one-layer reduction of the attention compile right); with this flag its logits are within
+decode step: layer 0's attention output is wrong, its prefill right; it takes 9 query heads
+in 3 groups: `tests/test_static_entries.py`'s one-layer Llama of that shape); with this
+flag its logits are within
 1.4e-6 and `iree-compile` took 30% less time (docs/runtime.md "The static decoder at real
 size"). Not the default: silero-vad does not compile with it."""
 
