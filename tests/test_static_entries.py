@@ -221,7 +221,8 @@ def test_three_groups_of_three_heads_decode_as_openvino_on_iree(gqa3_llama_expor
                                                                 ) -> None:
     """IREE 3.13 with `--iree-opt-data-tiling` miscompiles this shape's `decode` entry (logits
     1.0-1.2% off OpenVINO's from the first decode step, measured; the SmolLM-135M-shaped
-    decoder's 5.5-6.8%), so a static decoder compiles with `DECODER_FLAGS` (~8 s)."""
+    decoder's 5.5-6.8%), so a static decoder compiles with `DECODER_FLAGS` (~11 s, and
+    ~14 s to export the model once)."""
     from tosa_state.devices.iree_compile import DECODER_FLAGS
 
     compiled = tosa_state.compile_model(gqa3_llama_export, device="iree",
