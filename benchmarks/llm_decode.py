@@ -37,6 +37,15 @@ that one's peak does not hide the other's: after compiling, and through a 2048-t
 prefill), prefills of 128 and 2048 tokens, decode steps at past 128 / 512 / 2048 with the
 largest step over the median (a buffer regrown mid-run shows there).
 
+With `--static-state N`, `--size small` measures device `iree` with the static form
+instead (`iree-static`: `compile_model(xml, device="iree", static_state={"capacity": ...,
+"prefill_chunk": 16})`, its weights as IREE parameters) against OpenVINO: the first compile
+at capacity N (an empty artifact cache, in a fresh subprocess: its seconds, the process's
+peak and its subprocesses'), the cached one (the runtimes alternately), a prefill of 128
+tokens, and decode steps at past 128 / 512 / 2048, each with its own capacity fitted to
+it (`fitted_capacity`: the past and the steps, rounded up to the chunk), so compiled once
+more per past (not timed).
+
 `--ab` measures what makes a call a transaction (docs/runtime.md "A failed call changes
 nothing"): one compiled model, two requests, one with the journal off
 (`VariableStore.transactions = False`), and on device `iree` (tiny only) the module compiled
@@ -56,6 +65,7 @@ import os
 import resource
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -207,40 +217,58 @@ def _rss_mib() -> tuple[float, float]:
     return peak, current
 
 
-def memory_child(runtime: str, xml: Path, prefill: int) -> None:
+def memory_child(runtime: str, xml: Path, prefill: int, static_state: int | None = None
+                 ) -> None:
     """Runs in a fresh process: compile, then one prefill of `prefill` tokens; prints the
-    peak and current resident memory after each, as JSON."""
+    peak and current resident memory after each, the compile's seconds (wall, and this
+    process's CPU with its children's) and the peak of its subprocesses (`iree-compile`),
+    as JSON."""
     base = _rss_mib()[1]
-    request = compile_request(runtime, xml)
+    start, cpu = time.perf_counter(), _cpu_seconds()
+    request = compile_request(runtime, xml, static_state)
+    seconds, cpu = time.perf_counter() - start, _cpu_seconds() - cpu
     compiled = _rss_mib()
+    tools = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     request.infer(step_inputs(prompt(1, prefill, seed=0), 0))
-    print(json.dumps({"start": base, "compile": compiled, "prefill": _rss_mib()}))
+    print(json.dumps({"start": base, "compile": compiled, "prefill": _rss_mib(),
+                      "seconds": seconds, "cpu": cpu, "tools": tools}))
 
 
-def measure_memory(runtime: str, xml: Path, prefill: int) -> dict[str, object]:
+def _cpu_seconds() -> float:
+    """CPU seconds of this process and of its finished children."""
+    return sum(resource.getrusage(who).ru_utime + resource.getrusage(who).ru_stime
+               for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
+
+
+def measure_memory(runtime: str, xml: Path, prefill: int, static_state: int | None = None
+                   ) -> dict[str, object]:
+    static = [] if static_state is None else ["--static-state", str(static_state)]
     done = subprocess.run(
         [sys.executable, __file__, "--memory-of", runtime, "--xml", str(xml),
-         "--prefill", str(prefill)],
+         "--prefill", str(prefill), *static],
         capture_output=True, text=True, check=False)
     if done.returncode != 0:
         return {"error": done.stderr.strip().splitlines()[-1:] or [f"exit {done.returncode}"]}
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def compile_seconds(xml: Path, repeats: int) -> dict[str, float]:
+def compile_seconds(xml: Path, repeats: int, static_state: int | None = None
+                    ) -> dict[str, float]:
     """Median seconds of compiling the model and creating a request, runtimes alternating
     (both packages imported first: importing is not compiling; the previous model freed
-    before each, outside the timing)."""
+    before each, outside the timing); `static_state`: device iree's static form (from its
+    artifact cache) instead of the interpreter."""
     import openvino  # noqa: F401
 
     import tosa_state  # noqa: F401
 
-    samples: dict[str, list[float]] = {"tosa-state": [], "openvino": []}
+    ours = "tosa-state" if static_state is None else "iree"
+    samples: dict[str, list[float]] = {ours: [], "openvino": []}
     for _ in range(repeats):
         for name in samples:
-            start = time.perf_counter()
-            request = compile_request(name, xml)
-            samples[name].append(time.perf_counter() - start)
+            start = CLOCK[0]()
+            request = compile_request(name, xml, static_state if name == "iree" else None)
+            samples[name].append(CLOCK[0]() - start)
             # each compile starts from the same heap: a compiled model's IR is freed by the
             # collector, not on `del`, and left alive it would hold its weights' arena
             del request
@@ -279,6 +307,68 @@ def small(xml: Path, repeats: int, steps: int) -> None:
         spikes = " ".join(f"{max(v) / f[name]:.2f}" for name, v in samples.items())
         print(f"{f'decode, past {past}':>22} {f['tosa-state']:11.1f} {f['openvino']:9.1f} "
               f"{f['tosa-state'] / f['openvino']:5.2f}x {spikes:>18}")
+    print(f"load average after: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
+
+
+def fitted_capacity(past: int, steps: int) -> int:
+    """A static capacity for `steps` decode steps after `past` positions: rounded up to a
+    whole prefill chunk."""
+    return -(-(past + steps + 1) // PREFILL) * PREFILL
+
+
+def small_static(xml: Path, capacity: int, repeats: int, steps: int) -> None:
+    """`--size small --static-state N`: device iree's static form against OpenVINO."""
+    from tosa_state.devices.iree_compile import CACHE_ENV
+
+    print(f"SmolLM-135M-shaped Llama ({xml.with_suffix('.bin').stat().st_size / 1e6:.0f} MB "
+          f"of f32 weights), one thread, static state on device iree ({CLOCK[0].__name__}); "
+          f"load average before: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
+    bin_mib = xml.with_suffix(".bin").stat().st_size / 2**20
+    prefill = min(min(SMALL_PREFILLS), capacity)
+    # device iree's first compile is a first one: an empty artifact cache, for this run only
+    with tempfile.TemporaryDirectory(prefix="llm-decode-iree-") as cache:
+        os.environ[CACHE_ENV] = cache
+        for runtime in ("iree", "openvino"):
+            found = measure_memory(runtime, xml, prefill, capacity)
+            if "error" in found:
+                print(f"  {runtime:>10} first compile: failed: {found['error']}")
+                continue
+            (peak_c, now_c), (peak_p, _) = found["compile"], found["prefill"]  # type: ignore[misc]
+            # a child spawned by vfork counts its parent's pages until exec, so this is at
+            # least this process's resident memory when iree-compile started
+            tools = (f" (its subprocesses' peak {found['tools']:.0f}, the spawning "
+                     "process's pages included)" if runtime == "iree" else "")
+            print(f"  {runtime:>10} first compile {found['seconds']:.1f} s ({found['cpu']:.1f} s "
+                  f"of CPU); resident MiB: {found['start']:.0f} before, compile peak "
+                  f"{peak_c:.0f}{tools}, {bin_mib:.0f} MiB of weights, then {now_c:.0f}; "
+                  f"peak through a {prefill}-token prefill {peak_p:.0f}",
+                  flush=True)
+        seconds = compile_seconds(xml, max(3, repeats // 3), capacity)
+        print(f"  cached compile s ({CLOCK[0].__name__}): iree {seconds['iree']:.2f}, openvino "
+              f"{seconds['openvino']:.2f} ({seconds['iree'] / seconds['openvino']:.2f}x)",
+              flush=True)
+        print(f"{'ms per call':>24} {'capacity':>8} {'iree-static':>11} {'openvino':>9} "
+              f"{'ratio':>6} {'max/median':>11}")
+        theirs = _call(compile_request("openvino", xml), openvino=True)
+        for past in SMALL_PASTS:
+            fitted = fitted_capacity(past, steps)
+            calls = {"iree-static": _call(compile_request("iree", xml, fitted)),
+                     "openvino": theirs}
+            if past == min(SMALL_PASTS):
+                worst = check_agreement(calls, SMALL_TOLERANCE)
+                print(f"  logits agree within {worst:.1e} of the largest", flush=True)
+                f = prefill_ms(calls, repeats, min(SMALL_PREFILLS))
+                print(f"{f'prefill {min(SMALL_PREFILLS)} tokens':>24} {fitted:8} "
+                      f"{f['iree-static']:11.1f} {f['openvino']:9.1f} "
+                      f"{f['iree-static'] / f['openvino']:5.2f}x", flush=True)
+            samples = decode_samples(calls, past, steps)
+            f = {name: float(np.median(v)) for name, v in samples.items()}
+            spikes = " ".join(f"{max(v) / f[name]:.2f}" for name, v in samples.items())
+            print(f"{f'decode, past {past}':>24} {fitted:8} {f['iree-static']:11.1f} "
+                  f"{f['openvino']:9.1f} {f['iree-static'] / f['openvino']:5.2f}x "
+                  f"{spikes:>11}", flush=True)
+            del calls
+            gc.collect()
     print(f"load average after: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
 
 
@@ -391,10 +481,11 @@ def main() -> int:
     parser.add_argument("--static-state", type=int, metavar="N",
                         help="also the static forms (compile_model(..., static_state=N): "
                         "prefill and decode entries) on the interpreter (static) and device "
-                        "iree (iree-static)")
+                        "iree (iree-static); with --size small, device iree's static form "
+                        "only (first and cached compile at capacity N)")
     parser.add_argument("--clock", choices=("wall", "cpu"), default="wall",
                         help="time calls by the wall clock, or by this process's CPU time "
-                        "(tiny; for a loaded machine)")
+                        "(for a loaded machine)")
     parser.add_argument("--pasts", default=",".join(map(str, PASTS)),
                         help="past lengths of the decode rows (tiny)")
     parser.add_argument("--ab", action="store_true",
@@ -406,7 +497,7 @@ def main() -> int:
     parser.add_argument("--prefill", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.memory_of:
-        memory_child(args.memory_of, args.xml, args.prefill)
+        memory_child(args.memory_of, args.xml, args.prefill, args.static_state)
         return 0
     try:
         import openvino  # noqa: F401
@@ -419,12 +510,15 @@ def main() -> int:
     if args.ab:
         ab(xml, args.size, args.steps, args.rounds)
         return 0
-    if args.size == "small":
-        small(xml, args.repeats, args.steps)
-        return 0
-    pasts = [int(p) for p in args.pasts.split(",")]
     if args.clock == "cpu":
         CLOCK[0] = time.process_time
+    if args.size == "small":
+        if args.static_state is None:
+            small(xml, args.repeats, args.steps)
+        else:
+            small_static(xml, args.static_state, args.repeats, args.steps)
+        return 0
+    pasts = [int(p) for p in args.pasts.split(",")]
     if args.static_state is not None and args.static_state < max(pasts) + args.steps + 1:
         parser.error(f"--static-state must hold past {max(pasts)} and {args.steps} steps: "
                      f"at least {max(pasts) + args.steps + 1}")

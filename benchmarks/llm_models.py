@@ -53,6 +53,12 @@ SIZES = {
         "max_position_embeddings": 4096,
         "tie_word_embeddings": True,
     },
+    # one layer of 9 query heads of 16 in 3 groups (3 K / V heads): the smallest shape found on
+    # which IREE 3.13 with --iree-opt-data-tiling miscompiles the static decode entry
+    # (tosa_state.devices.iree_compile.DECODER_FLAGS; 3 heads of 64 in one group, or 2 in one,
+    # compile right)
+    "gqa3": {**_COMMON, "hidden_size": 144, "num_hidden_layers": 1,
+             "num_attention_heads": 9, "num_key_value_heads": 3},
 }
 """Configs by name: `export(..., size="small")` writes `root/<family>-small/`."""
 

@@ -91,32 +91,41 @@ def tosa_reference_tools() -> None:
 def llm_exports(request: pytest.FixtureRequest) -> dict[str, Path]:
     """The tiny decoder LLMs of `benchmarks/llm_models.py`, exported by optimum-intel once and
     kept in pytest's cache dir (one folder per set of exporter versions)."""
+    import llm_models
+
+    return llm_models.export(llm_models.FAMILIES, _exports_root(request))
+
+
+@pytest.fixture(scope="session")
+def gqa3_llama_export(request: pytest.FixtureRequest) -> Path:
+    """A one-layer Llama of 9 query heads in 3 groups (`llm_models.SIZES["gqa3"]`), exported
+    and kept like `llm_exports`."""
+    import llm_models
+
+    return llm_models.export(["llama"], _exports_root(request), size="gqa3")["llama"]
+
+
+def _exports_root(request: pytest.FixtureRequest, *packages: str) -> Path:
+    """The folder of exports in pytest's cache dir for this set of exporter versions
+    (`packages`: those besides torch, transformers, optimum, optimum-intel and openvino)."""
     import importlib.metadata
     import re
 
-    import llm_models
     import optimum.intel  # noqa: F401  (a hard requirement: missing fails the suite)
 
-    versions = "-".join(importlib.metadata.version(name) for name in
-                        ("torch", "transformers", "optimum", "optimum-intel", "openvino"))
-    root = request.config.cache.mkdir("llm_exports") / re.sub(r"[^A-Za-z0-9.]+", "_", versions)
-    return llm_models.export(llm_models.FAMILIES, root)
+    versions = "-".join(importlib.metadata.version(name) for name in (
+        "torch", "transformers", "optimum", "optimum-intel", "openvino", *packages))
+    return request.config.cache.mkdir("llm_exports") / re.sub(r"[^A-Za-z0-9.]+", "_", versions)
 
 
 @pytest.fixture(scope="session")
 def compressed_llm_exports(request: pytest.FixtureRequest) -> dict[str, Path]:
     """The tiny Llama exported by optimum-intel with int8 and int4 weights (`llama-int8`,
     `llama-int4`: `llm_models.COMPRESSIONS`), kept in pytest's cache dir like `llm_exports`."""
-    import importlib.metadata
-    import re
-
     import llm_models
-    import optimum.intel  # noqa: F401  (a hard requirement: missing fails the suite)
 
-    versions = "-".join(importlib.metadata.version(name) for name in
-                        ("torch", "transformers", "optimum", "optimum-intel", "openvino", "nncf"))
-    root = request.config.cache.mkdir("llm_exports") / re.sub(r"[^A-Za-z0-9.]+", "_", versions)
-    return llm_models.export([f"llama-{c}" for c in llm_models.COMPRESSIONS], root)
+    return llm_models.export([f"llama-{c}" for c in llm_models.COMPRESSIONS],
+                             _exports_root(request, "nncf"))
 
 
 @pytest.fixture

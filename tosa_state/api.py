@@ -21,6 +21,7 @@ from tosa_state.devices import (
     check_device,
 )
 from tosa_state.devices.interpreter import InterpreterExecutable
+from tosa_state.diagnostics import TosaStateError
 from tosa_state.dialects.tosa.variables import VariableOp
 from tosa_state.emitters.tosa_artifact import TosaArtifact, integer_preparation
 from tosa_state.frontends import read_model_file, verified_on_reading
@@ -90,6 +91,8 @@ def compile_model(
     `prefill` of `"prefill_chunk": C` tokens (default 16) and `decode` of one, of
     `"batch": B` (default 1), run from the dynamic model's calls (`runtime.static_entries`);
     device `reference` takes one entry, with static `input_shapes`.
+    Device `iree` hands the model's weights (constants of 64 KiB or more) to IREE from
+    memory, as parameters.
     """
     return _compile_model(model, pipeline, entry, input_shapes, progress, device,
                           static_state)
@@ -104,10 +107,15 @@ def _compile_model(
     device: str = INTERPRETER,
     static_state: StaticState | None = None,
     portable: bool = False,
+    inline_weights: bool = False,
 ) -> CompiledModel:
-    """`compile_model`; `portable`: device iree's `.vmfb` keeps the model's signature for
-    other hosts (what `tosa-state compile` writes; devices/iree.py)."""
+    """`compile_model`, and for `tosa-state compile`'s `.vmfb` (devices/iree.py):
+    `portable`, its entries keep the model's signature for other hosts; `inline_weights`,
+    the weights are compiled into it, a self-contained artifact (up to
+    `devices.iree.INLINE_WEIGHTS_LIMIT` bytes of them)."""
     device = check_device(device)
+    if inline_weights and device != IREE:
+        raise TosaStateError(f"error: inline_weights is for device 'iree', not '{device}'")
     pipeline = DEFAULT_PIPELINES[device] if pipeline is None else pipeline
     sizes = None if static_state is None else StaticEntries.of(static_state)
     static = None
@@ -124,10 +132,14 @@ def _compile_model(
         bar.advance()
         if device == IREE:
             from tosa_state.devices.iree import IreeExecutable
+            from tosa_state.devices.iree_compile import DECODER_FLAGS
 
-            also = () if static is None else (static.decode,)
+            options = {} if static is None else {"also": (static.decode,),
+                                                 "flags": DECODER_FLAGS}
             return CompiledModel(module, partial(IreeExecutable, describe=bar.describe,
-                                                 also=also, portable=portable), entry, static)
+                                                 inline_weights=inline_weights,
+                                                 portable=portable, **options),
+                                 entry, static)
         if device == REFERENCE:
             from tosa_state.devices.reference import ReferenceExecutable
 
@@ -173,17 +185,20 @@ def compile_tosa(
 
 def _to_tosa(model: str | os.PathLike[str] | ModuleOp, entry: str | None,
              input_shapes: InputShapes | None, bar: Progress, capacity: int | None = None,
-             rows_at_count: bool = False) -> tuple[Context, ModuleOp]:
+             rows_at_count: bool = False, verified: bool = False) -> tuple[Context, ModuleOp]:
     """Read (or copy) `model`, specialise its shapes, convert it to TOSA and hoist its
     variables to the module; with a `capacity`, make its growing state static
-    (`make_state_static`'s `rows_at_count`)."""
+    (`make_state_static`'s `rows_at_count`). `verified`: `model` is a verified module and
+    `input_shapes` are the static entries' own (each verification of a real-size decoder
+    costs as much as a pass; the compiled module is verified at the end)."""
     ctx = make_context()
     module = model.clone() if isinstance(model, ModuleOp) else read_model_file(ctx, model)
-    if isinstance(model, ModuleOp) or not verified_on_reading(model):
+    if not verified and (isinstance(model, ModuleOp) or not verified_on_reading(model)):
         verify_module(module)
     if input_shapes:
         specialize_input_shapes(module, input_shapes, entry)
-        verify_module(module)
+        if not verified:
+            verify_module(module)
     bar.advance()
     # verified once, after the last pass (the passes' own tests verify each)
     if contains_openvino_ops(module):
@@ -209,13 +224,16 @@ def _static_entries(model: str | os.PathLike[str] | ModuleOp, entry: str | None,
     model made static as it is (no layout)."""
     ctx = make_context()
     source = model if isinstance(model, ModuleOp) else read_model_file(ctx, model)
+    if isinstance(model, ModuleOp) or not verified_on_reading(model):
+        verify_module(source)  # once, not once per entry
     if not is_decoder(source, entry):
-        ctx, module = _to_tosa(source, entry, None, bar, sizes.capacity)
+        ctx, module = _to_tosa(source, entry, None, bar, sizes.capacity, verified=True)
         return ctx, module, None
     modules = {}
     for name, tokens in ((PREFILL, sizes.chunk), (DECODE, 1)):
         ctx, modules[name] = _to_tosa(source, entry, sizes.shapes(tokens, source, entry), bar,
-                                      sizes.capacity, rows_at_count=name == DECODE)
+                                      sizes.capacity, rows_at_count=name == DECODE,
+                                      verified=True)
     module = merge_entries(modules)
     apply_pipeline(ctx, module, TosaInferShapesPass.name, verify_each=False)
     counts = {op.var_name: op.attributes[COUNT_ATTR].data  # type: ignore[attr-defined]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from tosa_state.diagnostics import TosaStateError
@@ -18,19 +18,29 @@ def write_atomically(path: str, data: str | bytes | Iterable[str]) -> None:
     `TosaStateError` naming it. The file gets the permissions a plain `open(path, "w")`
     would give: those of the file it replaces, else 0666 less the umask.
     """
+
+    def write(tmp: Path) -> None:
+        with tmp.open("wb" if isinstance(data, bytes) else "w") as stream:
+            if isinstance(data, str | bytes):
+                stream.write(data)
+            else:
+                stream.writelines(data)
+
+    build_atomically(path, write)
+
+
+def build_atomically(path: str, build: Callable[[Path], None]) -> None:
+    """`write_atomically` of a file that `build(temporary)` writes (a file beside `path`,
+    which `build` may replace)."""
     target = Path(path)
-    mode = "wb" if isinstance(data, bytes) else "w"
     try:
         fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.")
     except OSError as error:
         raise _write_error(path, error) from None
     try:
-        with os.fdopen(fd, mode) as stream:
-            if isinstance(data, str | bytes):
-                stream.write(data)
-            else:
-                stream.writelines(data)
-            os.fchmod(stream.fileno(), _new_file_mode(target))
+        os.close(fd)
+        build(Path(tmp))
+        os.chmod(tmp, _new_file_mode(target))
         os.replace(tmp, target)
     except BaseException as error:
         Path(tmp).unlink(missing_ok=True)

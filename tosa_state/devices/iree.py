@@ -6,7 +6,10 @@
   (`IREE_LEGALIZATION`: fixed-count loops unrolled, rank-0 conditions, exported
   state-control functions; `tosa.cond_if` inputs computed in their branch; i64 as i32;
   no size-0 dims; run-time shape values as `tensor`/`arith`), printed in
-  upstream spelling and compiled once; the `.vmfb` is cached (`iree_compile`).
+  upstream spelling and compiled once; the `.vmfb` is cached (`iree_compile`). Constants
+  of at least `PARAMETERS_FROM` bytes (a model's weights) stay out of it, as IREE
+  parameters (`tosa-constants-to-parameters`) handed to the runtime from memory
+  (`iree_parameters`): `iree-compile` sees only the program.
 - **State.** Each `InferRequest` has its own IREE context (`local-sync`: one thread), so
   its module globals, the model's state, are its own. `query_state()` / `reset_state()`
   go through the module's exported `state_get.<v>` / `state_set.<v>` / `state_reset.<v>` /
@@ -22,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, ModuleOp
 
 from tosa_state.context import make_context
 from tosa_state.diagnostics import InferenceError, TosaStateError
@@ -36,10 +39,17 @@ from tosa_state.runtime.variables import VariableSpec, collect_specs
 from tosa_state.signature import select_entry
 from tosa_state.transforms.export_state_control import GET, INITIALIZED, RESET, RESET_ALL, SET
 from tosa_state.transforms.pipeline import apply_pipeline
+from tosa_state.transforms.tosa_constants_to_parameters import (
+    PARAMETERS_FROM,
+    constants_to_parameters,
+    large_constants_nbytes,
+)
+from tosa_state.verification import verify_module
 
 from . import IREE
 from .iree_checks import FailureExplainer
 from .iree_compile import DEFAULT_FLAGS, compile_module_text
+from .iree_parameters import Parameters
 
 PORTABLE_LEGALIZATION = (
     "tosa-expand-dequantize,tosa-demote-i64,tosa-unroll-loops,tosa-sink-cond-if-inputs,tosa-dynamic-empty-dims,"
@@ -61,6 +71,26 @@ RESOURCES_OVER = 4096
 """Constants of more elements are printed as `dense_resource` blobs (faster to print and
 to parse)."""
 
+INLINE_WEIGHTS_LIMIT = 256 << 20
+"""The most bytes of weights compiled into a `.vmfb` (`inline_weights`): the
+SmolLM-135M-shaped decoder's 513 MiB made a module text of 2.15 GB, tosa-state peaked at
+4.8 GB before `iree-compile` started, and `iree-compile` ran 30 minutes at 5 GB on the
+dynamic form (docs/runtime.md "Weights as parameters"); past this, parameters."""
+
+
+def _size(nbytes: int) -> str:
+    return f"{nbytes / 2**20:.1f} MiB" if nbytes >= 1 << 20 else f"{nbytes / 2**10:.0f} KiB"
+
+
+class InlineWeightsError(TosaStateError):
+    """A model's weights are too large to compile into the `.vmfb`."""
+
+    def __init__(self, nbytes: int, limit: int, remedy: str):
+        super().__init__(
+            f"error: the model's weights ({_size(nbytes)}) are too large to compile into the "
+            f".vmfb (at most {_size(limit)} inline): {remedy}")
+        self.nbytes, self.limit = nbytes, limit
+
 
 @cache
 def _runtime() -> tuple[Any, Any]:
@@ -80,10 +110,18 @@ UNCHECKED_LEGALIZATION = PORTABLE_LEGALIZATION.replace("tosa-runtime-checks,", "
 change the state): only to measure what they cost (`benchmarks/llm_decode.py --ab`)."""
 
 
-def prepare_module(module: ModuleOp, transactions: bool = True, portable: bool = False
-                   ) -> str:
-    """Make `module` (at the `ml_program` level) IREE input, in place; its text
-    (`portable`: `PORTABLE_LEGALIZATION`; `transactions=False`: `UNCHECKED_LEGALIZATION`)."""
+def prepare_module(module: ModuleOp, transactions: bool = True,
+                   parameters_from: int | None = PARAMETERS_FROM,
+                   inline_limit: int = INLINE_WEIGHTS_LIMIT, portable: bool = False
+                   ) -> tuple[str, dict[str, DenseIntOrFPElementsAttr]]:
+    """Make `module` (at the `ml_program` level) IREE input, in place; its text, and the
+    constants of at least `parameters_from` bytes made parameters, by key (`None`: every
+    constant stays in the module, refused with `InlineWeightsError` past `inline_limit`
+    bytes of weights; `portable`: `PORTABLE_LEGALIZATION`; `transactions=False`:
+    `UNCHECKED_LEGALIZATION`)."""
+    if parameters_from is None and (
+            nbytes := large_constants_nbytes(module)) > inline_limit:
+        raise InlineWeightsError(nbytes, inline_limit, "keep them as IREE parameters")
     leftovers = [op.name for op in module.body.block.ops
                  if not isinstance(op, GlobalOp) and op.name.startswith(("memref.", "tosa.var"))]
     if leftovers or any(isinstance(op, VariableOp) for op in module.body.block.ops):
@@ -92,26 +130,39 @@ def prepare_module(module: ModuleOp, transactions: bool = True, portable: bool =
             f"(tosa-to-mlprogram), not '{leftovers[0] if leftovers else 'tosa.variable'}'; "
             "end the pipeline with tosa-to-mlprogram"
         )
+    # verified once, at the end: each verification of the SmolLM-135M-shaped decoder took
+    # as long as a pass (11 of them were a third of a cached compile_model's time)
     legalization = (UNCHECKED_LEGALIZATION if not transactions
                     else PORTABLE_LEGALIZATION if portable else IREE_LEGALIZATION)
-    apply_pipeline(make_context(), module, legalization)
-    return print_module(module, spelling=Spelling.UPSTREAM,
+    apply_pipeline(make_context(), module, legalization, verify_each=False)
+    constants = {} if parameters_from is None else constants_to_parameters(module,
+                                                                           parameters_from)
+    verify_module(module)
+    text = print_module(module, spelling=Spelling.UPSTREAM,
                         large=LargeConstants(resources_over=RESOURCES_OVER))
+    return text, constants
 
 
 class IreeExecutable:
-    """A module compiled by IREE (the `.vmfb`: its bytes checked and mapped) and the
-    variables' specs, shared by the requests."""
+    """A module compiled by IREE (the `.vmfb`: its bytes checked and mapped), its
+    parameters and the variables' specs, shared by the requests."""
 
     device = IREE
+    parameters_from: int | None = PARAMETERS_FROM
+    """The size in bytes from which a constant is a parameter (`None`: none is)."""
+    inline_limit: int = INLINE_WEIGHTS_LIMIT
+    """The most bytes of weights compiled into the `.vmfb` with `inline_weights`."""
 
     def __init__(self, module: ModuleOp, entry: str | None = None,
                  flags: Sequence[str] = DEFAULT_FLAGS,
                  describe: Callable[[str], None] | None = None, also: Sequence[str] = (),
-                 transactions: bool = True, portable: bool = False):
+                 transactions: bool = True, inline_weights: bool = False,
+                 portable: bool = False):
         """`also`: other functions of the module that requests run (`run_entry`);
-        `portable`: entries of the model's signature (`PORTABLE_LEGALIZATION`: the `.vmfb`
-        for other hosts); `transactions=False` only to measure what the checks cost."""
+        `inline_weights`: every constant compiled into the `.vmfb` (a self-contained
+        artifact; `InlineWeightsError` past `inline_limit` bytes of weights); `portable`:
+        entries of the model's signature (`PORTABLE_LEGALIZATION`: the `.vmfb` for other
+        hosts); `transactions=False` only to measure what the checks cost."""
         func = select_entry(module, entry)
         self.entry = func.sym_name.data
         entries = (self.entry, *also)
@@ -121,7 +172,9 @@ class IreeExecutable:
         self.flags = tuple(flags)
         self.explain = FailureExplainer(module, self.entry)
         self.decoder = decoder_inputs(func, self.inputs, self.specs)
-        text = prepare_module(module, transactions, portable)
+        text, constants = prepare_module(
+            module, transactions, None if inline_weights else self.parameters_from,
+            self.inline_limit, portable)
         # their types after tosa-demote-i64
         self.device_ports = {name: _ports(module, name) for name in entries}
         self.extents = {name: extents(select_entry(module, name)) for name in entries}
@@ -132,6 +185,9 @@ class IreeExecutable:
         # A copy of the bytes checked against their digest (trusted_cache): a module wrapping
         # the file's mapping would run whatever is written into the file later, in place.
         self.vm_module = rt.VmModule.copy_buffer(config.vm_instance, self.artifact.data)
+        self.parameters = Parameters(rt, config.vm_instance, constants) if constants else None
+        self.vm_modules = [self.vm_module] if self.parameters is None else [
+            self.parameters.module, self.vm_module]
 
     def create_request(self) -> IreeRequest:
         return IreeRequest(self)
@@ -203,7 +259,7 @@ class IreeRequest:
     def __init__(self, executable: IreeExecutable):
         rt, config = _runtime()
         self.entry = executable.entry
-        self.context = rt.SystemContext(config=config, vm_modules=[executable.vm_module])
+        self.context = rt.SystemContext(config=config, vm_modules=executable.vm_modules)
         functions = self.context.modules[executable.vm_module.name]
         self.store = IreeStore(functions, executable.specs, executable.device_specs)
         self.explain = executable.explain
@@ -292,4 +348,5 @@ class _Call:
         return values
 
 
-__all__ = ["IREE_LEGALIZATION", "IreeExecutable", "IreeRequest", "prepare_module"]
+__all__ = ["INLINE_WEIGHTS_LIMIT", "IREE_LEGALIZATION", "InlineWeightsError", "IreeExecutable",
+           "IreeRequest", "prepare_module"]

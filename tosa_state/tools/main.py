@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 from tosa_state.api import _compile_model, compile_tosa
 from tosa_state.devices import DEFAULT_PIPELINES, DEVICES, INTERPRETER, IREE, REFERENCE
 from tosa_state.devices.iree_compile import CACHE_ENV, cache_dir, clear_cache
 from tosa_state.diagnostics import TosaStateError
 from tosa_state.emitters.tosa_artifact import TosaArtifact
-from tosa_state.files import write_atomically
+from tosa_state.files import build_atomically, write_atomically
 from tosa_state.tools.cli import ArgumentParser, package_version, run_tool
 from tosa_state.tools.npz import load_npz
 from tosa_state.transforms.specialize_input_shapes import parse_shapes
@@ -77,7 +78,8 @@ def _arg_parser() -> argparse.ArgumentParser:
         "compile", help="compile a model with IREE to a .vmfb, or to a TOSA artifact (.tosa)",
         description="Compile a model (.mlir, OpenVINO .xml, .tflite or .tosa) with IREE to a "
         ".vmfb that any IREE runtime loads, with exported state-control functions "
-        "(docs/runtime.md; the artifact is also cached); or, with --target tosa, to a TOSA "
+        "(docs/runtime.md; the artifact is also cached), its weights inline (or, with "
+        "--parameters, in an IREE parameter archive beside it); or, with --target tosa, to a TOSA "
         "1.0 flatbuffer checked for its target (profiles, extensions, level) and a JSON "
         "state manifest beside it (docs/targets.md). A model the target does not admit "
         "exits 1 listing every violation, and nothing is written.",
@@ -92,6 +94,11 @@ def _arg_parser() -> argparse.ArgumentParser:
                        f"(default: '{DEFAULT_PIPELINES[IREE]}'; --target iree only)")
     build.add_argument("--input-shape", default="", metavar="SHAPES",
                        help="static shapes for dynamic inputs, e.g. x=1x8")
+    build.add_argument("--parameters", metavar="MODEL.irpa",
+                       help="write the model's weights (constants of 64 KiB or more) to this "
+                       "IREE parameter archive instead of into the .vmfb, which then needs it: "
+                       "iree-run-module --parameters=model=MODEL.irpa (as iree-compile's "
+                       "--iree-opt-export-parameters; --target iree only)")
     _add_target_options(build)
     build.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     check_target = commands.add_parser(
@@ -166,18 +173,38 @@ def _check(args: argparse.Namespace) -> int:
 
 def _compile(args: argparse.Namespace) -> int:
     if args.target == "tosa":
-        if args.pipeline is not None:
-            raise TosaStateError("error: --pipeline is for --target iree; --target tosa "
-                                 "lowers for its target (docs/targets.md)")
+        for option, value in (("--pipeline", args.pipeline), ("--parameters", args.parameters)):
+            if value is not None:
+                raise TosaStateError(f"error: {option} is for --target iree; --target tosa "
+                                     "lowers for its target (docs/targets.md)")
         artifact = _tosa_artifact(args, progress=not args.quiet)
         artifact.check()  # the report, exit 1, nothing written
         artifact.save(args.output)
         return 0
-    compiled = _compile_model(args.model, pipeline=args.pipeline, entry=args.entry,
-                              input_shapes=parse_shapes(args.input_shape),
-                              progress=not args.quiet, device=IREE,
-                              static_state=_static_state(args.static_state), portable=True)
-    write_atomically(args.output, bytes(compiled.executable.artifact.data))  # type: ignore[attr-defined]
+    from tosa_state.devices.iree import InlineWeightsError
+    from tosa_state.devices.iree_parameters import save_archive
+
+    try:
+        compiled = _compile_model(args.model, pipeline=args.pipeline, entry=args.entry,
+                                  input_shapes=parse_shapes(args.input_shape),
+                                  progress=not args.quiet, device=IREE,
+                                  static_state=_static_state(args.static_state),
+                                  portable=True, inline_weights=args.parameters is None)
+    except InlineWeightsError as error:
+        raise InlineWeightsError(error.nbytes, error.limit, "write them to a parameter "
+                                 "archive beside it with --parameters MODEL.irpa") from None
+    executable = compiled.executable
+    vmfb = bytes(executable.artifact.data)  # type: ignore[attr-defined]
+    if args.parameters is None:
+        write_atomically(args.output, vmfb)
+        return 0
+    parameters = executable.parameters  # type: ignore[attr-defined]
+
+    def archive_then_vmfb(archive: Path) -> None:  # both written whole, or neither
+        save_archive(parameters, archive)
+        write_atomically(args.output, vmfb)
+
+    build_atomically(args.parameters, archive_then_vmfb)
     return 0
 
 

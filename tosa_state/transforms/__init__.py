@@ -20,6 +20,9 @@ if TYPE_CHECKING:
     from tosa_state.transforms.make_stateful import MakeStatefulPass
     from tosa_state.transforms.mlprogram_stores_last import MLProgramStoresLastPass
     from tosa_state.transforms.specialize_input_shapes import SpecializeInputShapesPass
+    from tosa_state.transforms.tosa_constants_to_parameters import (
+        TosaConstantsToParametersPass,
+    )
     from tosa_state.transforms.tosa_demote_i64 import TosaDemoteI64Pass
     from tosa_state.transforms.tosa_dynamic_empty_dims import TosaDynamicEmptyDimsPass
     from tosa_state.transforms.tosa_expand_dequantize import TosaExpandDequantizePass
@@ -62,6 +65,7 @@ PASSES = {
     "tosa-rank0-conditions": "TosaRank0ConditionsPass",
     "tosa-unroll-loops": "TosaUnrollLoopsPass",
     "tosa-demote-i64": "TosaDemoteI64Pass",
+    "tosa-constants-to-parameters": "TosaConstantsToParametersPass",
     "tosa-expand-dequantize": "TosaExpandDequantizePass",
     "tosa-lower-shape-ops": "TosaLowerShapeOpsPass",
     "tosa-dynamic-empty-dims": "TosaDynamicEmptyDimsPass",
@@ -144,6 +148,7 @@ __all__ = [
     "MLProgramStoresLastPass",
     "MakeStatefulPass",
     "SpecializeInputShapesPass",
+    "TosaConstantsToParametersPass",
     "TosaDemoteI64Pass",
     "TosaDynamicEmptyDimsPass",
     "TosaExpandDequantizePass",
