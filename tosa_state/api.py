@@ -98,17 +98,11 @@ def compile_model(
                           static_state)
 
 
-def _compile_model(
-    model: str | os.PathLike[str] | ModuleOp,
-    pipeline: str | None = None,
-    entry: str | None = None,
-    input_shapes: InputShapes | None = None,
-    progress: bool = False,
-    device: str = INTERPRETER,
-    static_state: StaticState | None = None,
-    portable: bool = False,
-    inline_weights: bool = False,
-) -> CompiledModel:
+def _compile_model(model: str | os.PathLike[str] | ModuleOp, pipeline: str | None = None,
+                   entry: str | None = None, input_shapes: InputShapes | None = None,
+                   progress: bool = False, device: str = INTERPRETER,
+                   static_state: StaticState | None = None, portable: bool = False,
+                   inline_weights: bool = False) -> CompiledModel:
     """`compile_model`, and for `tosa-state compile`'s `.vmfb` (devices/iree.py):
     `portable`, its entries keep the model's signature for other hosts; `inline_weights`,
     the weights are compiled into it, a self-contained artifact (up to
