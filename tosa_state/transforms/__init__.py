@@ -145,6 +145,7 @@ __all__ = [
     "ConvertTosaVariablesToMemRefPass",
     "ExportStateControlPass",
     "ExternalizeStatePass",
+    "HoistRuntimeChecksPass",
     "MLProgramStoresLastPass",
     "MakeStatefulPass",
     "SpecializeInputShapesPass",
