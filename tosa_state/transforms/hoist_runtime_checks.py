@@ -293,7 +293,8 @@ def _groups(checks: list[_Check]) -> list[list[_Check]]:
     return list(groups.values())
 
 
-_EFFECTS = (GlobalStoreOp, cf.AssertOp, CallOp)
+_WRITES = (GlobalStoreOp, CallOp)
+_EFFECTS = (*_WRITES, cf.AssertOp)
 
 
 def _roots(recipe: Recipe, found: set[Operation], seen: set[int]) -> None:
@@ -345,11 +346,16 @@ def _raise_roots(block: Block, checks: list[_Check]) -> bool:
     seen: set[int] = set()
     for check in checks:
         _roots(check.recipe, roots, seen)
+    ops = list(block.ops)
+    # only from before the first op that may write (mlprogram-stores-last puts the stores
+    # at the end): a load moved above a store would read the old value
+    barrier = next((i for i, op in enumerate(ops)
+                    if any(isinstance(inner, _WRITES) for inner in op.walk())), len(ops))
+    before = set(ops[:barrier])
     moving: set[Operation] = set()
     for root in roots:
-        if root.parent_block() is block and (needed := _slice(root, block)) is not None:
+        if root in before and (needed := _slice(root, block)) is not None:
             moving |= needed
-    ops = list(block.ops)
     top = next((op for op in ops if op not in moving), None)
     if top is None or all(op in moving for op in ops[:len(moving)]):
         return False
