@@ -106,8 +106,9 @@ def _runtime() -> tuple[Any, Any]:
 
 UNCHECKED_LEGALIZATION = PORTABLE_LEGALIZATION.replace("tosa-runtime-checks,", "").replace(
     ",mlprogram-stores-last,hoist-runtime-checks", "")
-"""`IREE_LEGALIZATION` without the checks and the stores moved last (a failed call may
-change the state): only to measure what they cost (`benchmarks/llm_decode.py --ab`)."""
+"""`PORTABLE_LEGALIZATION` without the checks, their merging and the stores moved last (a
+failed call may change the state): only to measure what they cost
+(`benchmarks/llm_decode.py --ab`)."""
 
 
 def prepare_module(module: ModuleOp, transactions: bool = True,

@@ -218,7 +218,6 @@ class _Tracer:
             return self.dim(op.outputs[list(op.results).index(value)], axis)
         return None
 
-
     def _inferred(self, source: SSAValue, sizes: list[int], axis: int) -> Recipe | None:
         """A reshape's `-1` at `axis`: the source's elements over the other sizes."""
         if sizes[axis] >= 0:
@@ -274,7 +273,6 @@ def _erase_dead(block: Block) -> None:
 class _Check:
     assertion: cf.AssertOp
     recipe: Recipe
-    ready: int
     deadline: int
 
 
@@ -285,11 +283,11 @@ def _groups(checks: list[_Check]) -> list[list[_Check]]:
     ordered = sorted(checks, key=lambda c: c.deadline)
     points: list[int] = []
     for check in ordered:
-        if not points or check.ready >= points[-1]:
+        if not points or check.recipe.ready >= points[-1]:
             points.append(check.deadline)
     groups: dict[int, list[_Check]] = {point: [] for point in points}
     for check in ordered:
-        groups[next(p for p in points if check.ready < p <= check.deadline)].append(check)
+        groups[next(p for p in points if check.recipe.ready < p <= check.deadline)].append(check)
     return list(groups.values())
 
 
@@ -334,7 +332,7 @@ def _checks(block: Block) -> list[_Check]:
     for op in block.ops:
         if isinstance(op, cf.AssertOp):
             recipe = tracer.scalar(op.arg)
-            checks.append(_Check(op, recipe, recipe.ready, tracer.position[op]))
+            checks.append(_Check(op, recipe, tracer.position[op]))
     return checks
 
 

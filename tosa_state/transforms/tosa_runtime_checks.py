@@ -172,8 +172,8 @@ def _wrapped(indices: SSAValue) -> tuple[BlockArgument, SSAValue | int] | None:
         return None
     pred, wrapped, plain = select.input1.owner, select.input2.owner, select.input3
     x = _input(plain)
-    if (x is None or not isinstance(pred, GreaterOp) or constant_values(pred.input1) is None
-            or set(constant_values(pred.input1)) != {0} or _input(pred.input2) is not x
+    if (x is None or not isinstance(pred, GreaterOp)
+            or set(constant_values(pred.input1) or ()) != {0} or _input(pred.input2) is not x
             or not isinstance(wrapped, AddOp)):
         return None
     for mine, other in ((wrapped.input1, wrapped.input2), (wrapped.input2, wrapped.input1)):
