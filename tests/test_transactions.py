@@ -545,3 +545,43 @@ def test_a_failure_after_a_write_over_the_old_value_changes_nothing(level: str,
         assert_no_op(request, twin, lambda n=length: request.infer(inputs(n, n + 5)),
                      inputs(length))
         length += 1
+
+
+def positions_model() -> object:
+    """A cache `kv: [?, 2, ?, 4]` grown by `x`, then the positions of the grown cache added
+    to it: a Range whose length is known only at run time (a `tosa.slice` of the
+    `RANGE_CAPACITY`-entry table, docs/openvino.md), after the write."""
+    x = ops.parameter([-1, 2, -1, 4], np.float32, name="x")
+    both = ops.concat([empty_cache(x), x], 2)
+    length = ops.gather(ops.shape_of(both), ops.constant(np.int64(2)), ops.constant(np.int64(0)))
+    positions = ops.range(ops.constant(np.int64(0)), length, ops.constant(np.int64(1)), "f32")
+    positions.set_friendly_name("positions")
+    out = ops.add(both, ops.reshape(positions, _i64(1, 1, -1, 1), False))
+    return ov.Model([ops.result(out, name="out")], [ops.assign(both, "kv")], [x], "positions")
+
+
+@pytest.mark.parametrize("level", DEVICES)
+def test_positions_past_the_range_table_change_nothing(level: str, tmp_path: Path) -> None:
+    """A cache grown past the 8192 positions a run-time Range can give: refused on every
+    level and on device `iree` with the interpreter's message (device `iree` used to read
+    past the table: nan and 1.8e31 in the output, the cache grown), the cache as it was."""
+    from tosa_state.transforms.openvino_to_tosa.sizes import RANGE_CAPACITY
+
+    xml = tmp_path / "positions.xml"
+    ov.save_model(positions_model(), str(xml), compress_to_fp16=False)
+    request, twin = _pair(xml, level)
+
+    def steps(n: int) -> dict[str, np.ndarray]:
+        return {"x": np.full((1, 2, n, 4), 0.5, np.float32)}
+
+    for call in (steps(RANGE_CAPACITY - 200), steps(150)):
+        for r in (request, twin):
+            (out,) = r.infer(call)
+        np.testing.assert_array_equal(out[0, 0, :, 0], np.arange(out.shape[2]) + 0.5)
+    before = snapshot(request)
+    message = _refused(request, steps(51))
+    assert (f"layer id=22 name='positions' type='Range' (opset4): 'tosa.slice' op slice "
+            f"[0, {RANGE_CAPACITY + 1}) is out of bounds of dimension 0 (size "
+            f"{RANGE_CAPACITY})") in message, message
+    assert_same_state(before, snapshot(request))
+    assert_no_op(request, twin, lambda: request.infer(steps(60)), steps(50))

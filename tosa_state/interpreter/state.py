@@ -129,10 +129,12 @@ class VariableStore:
         """Record slot `name` before its first change of the call (its array is replaced:
         the map of buffers is made anew after the call)."""
         old = self._old
-        if old is not None:
-            self._moved = True
-            if name not in old:
-                old[name] = self.values[name]
+        if old is None:  # a call without a journal: the map is made anew by the next begin
+            self._buffers = None
+            return
+        self._moved = True
+        if name not in old:
+            old[name] = self.values[name]
 
     def guard_window(self, buffer: np.ndarray, offsets: list[int], target: np.ndarray
                      ) -> None:
@@ -151,11 +153,12 @@ class VariableStore:
         if name in self._saved or not target.size:
             return
         sizes, axes = self._lengths[name]
-        lengths = old[sizes] if sizes in old else self.values[sizes]
+        # Python ints: comparing an int with a numpy scalar takes a ufunc call (~1 us each)
+        lengths = (old[sizes] if sizes in old else self.values[sizes]).tolist()
         for index, axis in axes:
             if offsets[axis] >= lengths[index]:
                 return
-        self._save(name, buffer, lengths.tolist())
+        self._save(name, buffer, lengths)
 
     def _old_lengths(self, name: str, old: dict[str, Any]) -> list[int]:
         """Dynamic variable `name`'s sizes global as the call started (lengths, then

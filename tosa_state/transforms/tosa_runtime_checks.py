@@ -6,6 +6,8 @@ module keeps (`cf.assert`, which IREE turns into a failed call, not an out-of-bo
 - an elementwise op of several operands: each dimension that is dynamic in one of them
   equal to the others' or 1 (a run-time broadcast);
 - `tosa.concat`: each dimension but the axis, when dynamic in one operand, equal in all;
+- a lowered `tosa.slice` (`tensor.extract_slice`) of run-time offsets, sizes or input dims:
+  its window within the input;
 - a decoder step (`runtime.decoder`: `input_ids`, `attention_mask` and KV caches): before
   the last store of its caches, the mask no longer than the longest stored value (the cached
   positions and the new ones; with the Gather that refuses a shorter one, the request can
@@ -75,7 +77,7 @@ from tosa_state.dialects.tensor import ReshapeOp as TensorReshapeOp
 from tosa_state.dialects.tosa.common import ConstOp
 from tosa_state.dialects.tosa.data_layout import ConcatOp
 from tosa_state.dialects.tosa.data_layout import ReshapeOp as TosaReshapeOp
-from tosa_state.dialects.tosa.elementwise import AddOp, GreaterOp, SelectOp
+from tosa_state.dialects.tosa.elementwise import AddOp, GreaterOp, MulOp, SelectOp
 from tosa_state.dialects.tosa.elementwise_base import TosaElementwiseOperation, constant_values
 from tosa_state.dialects.tosa.reduction import ReduceMaxOp, ReduceSumOp
 from tosa_state.dialects.tosa.scatter_gather import GatherOp
@@ -152,7 +154,7 @@ def _count(value: SSAValue) -> SSAValue | int | None:
     `tensor.empty(%d)` (how a converted model counts a dynamic dim): `%d`."""
     if (constant := constant_values(value)) is not None and len(set(constant)) == 1:
         return int(constant[0])
-    total = value.owner
+    total = _through_reshapes(value).owner
     if not isinstance(total, ReduceSumOp) or not isinstance(
             fill := total.input.owner, linalg_ops.GenericOp) or len(fill.outputs) != 1:
         return None
@@ -164,21 +166,110 @@ def _count(value: SSAValue) -> SSAValue | int | None:
     return None
 
 
-def _wrapped(indices: SSAValue) -> tuple[BlockArgument, SSAValue | int] | None:
-    """`select(0 > x, x + k, x)` of an input `x` (a converted Gather's negative indices
-    counted from the end): `x` and `k`."""
+def _wrapping(indices: SSAValue) -> tuple[SSAValue, SSAValue | int] | None:
+    """`select(0 > x, x + k, x)` (a converted Gather's negative indices counted from the
+    end, through reshapes): `x` and `k`."""
     select = _through_reshapes(indices).owner
     if not isinstance(select, SelectOp):
         return None
-    pred, wrapped, plain = select.input1.owner, select.input2.owner, select.input3
-    x = _input(plain)
-    if (x is None or not isinstance(pred, GreaterOp)
-            or set(constant_values(pred.input1) or ()) != {0} or _input(pred.input2) is not x
-            or not isinstance(wrapped, AddOp)):
+    pred, wrapped, x = select.input1.owner, select.input2.owner, select.input3
+    plain = _through_reshapes(x)
+    if (not isinstance(pred, GreaterOp) or set(constant_values(pred.input1) or ()) != {0}
+            or _through_reshapes(pred.input2) is not plain or not isinstance(wrapped, AddOp)):
         return None
     for mine, other in ((wrapped.input1, wrapped.input2), (wrapped.input2, wrapped.input1)):
-        if _input(mine) is x and (k := _count(other)) is not None:
+        if _through_reshapes(mine) is plain and (k := _count(other)) is not None:
             return x, k
+    return None
+
+
+def _wrapped(indices: SSAValue) -> tuple[BlockArgument, SSAValue | int] | None:
+    """`_wrapping` of an input `x`: `x` and `k`."""
+    if (wrapping := _wrapping(indices)) is not None and (x := _input(wrapping[0])) is not None:
+        return x, wrapping[1]
+    return None
+
+
+Term = int | SSAValue | tuple[type[Operation], "Term", "Term"]
+"""An `index` computed at run time: a constant, a scalar, or an arith op of two terms."""
+
+
+def _index_term(value: SSAValue) -> Term:
+    """An `index` scalar as a term: its value when it is a constant."""
+    owner = value.owner
+    if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
+        return owner.value.value.data
+    return value
+
+
+def _op(kind: type[Operation], lhs: Term, rhs: Term) -> Term:
+    """`kind(lhs, rhs)`, folded where a side is a constant that makes it trivial."""
+    if isinstance(lhs, int) and isinstance(rhs, int):
+        return {arith.AddiOp: lhs + rhs, arith.SubiOp: lhs - rhs}.get(kind, lhs * rhs)
+    if kind is arith.MuliOp and 1 in (lhs, rhs):
+        return rhs if lhs == 1 else lhs
+    if kind is arith.MuliOp and 0 in (lhs, rhs):
+        return 0
+    if kind in (arith.AddiOp, arith.SubiOp) and rhs == 0:
+        return lhs
+    if kind is arith.AddiOp and lhs == 0:
+        return rhs
+    return (kind, lhs, rhs)
+
+
+def _apart(a: SSAValue, b: SSAValue) -> bool:
+    """Whether every pair of `a`'s and `b`'s elements meets in their broadcast: no axis
+    along which both vary (an outer sum, as `range(n)[None, :] + range(m)[:, None]`)."""
+    shape_a, shape_b = _shape(a), _shape(b)
+    if shape_a is None or shape_b is None or len(shape_a) != len(shape_b):
+        return False
+    return all(1 in (x, y) for x, y in zip(shape_a, shape_b, strict=True))
+
+
+def _slice_span(op: tensor.ExtractSliceOp) -> tuple[Term, Term] | None:
+    """A slice of a constant arithmetic progression (`c0 + step * i`, a converted Range's
+    table): its first and last element."""
+    values = constant_values(op.source)
+    if values is None or len(values) < 2 or len(_shape(op.source) or ()) != 1 \
+            or op.static_strides.get_values() != (1,):
+        return None
+    first, step = int(values[0]), int(values[1]) - int(values[0])
+    if any(int(v) != first + step * i for i, v in enumerate(values)):
+        return None
+    offset = op.static_offsets.get_values()[0]
+    size = op.static_sizes.get_values()[0]
+    start, count = (_index_term(op.offsets[0]) if offset < 0 else offset,  # < 0: dynamic
+                    _index_term(op.sizes[0]) if size < 0 else size)
+    low = _op(arith.AddiOp, first, _op(arith.MuliOp, step, start))
+    high = _op(arith.AddiOp, first, _op(arith.MuliOp, step, _op(
+        arith.SubiOp, _op(arith.AddiOp, start, count), 1)))
+    return (low, high) if step >= 0 else (high, low)
+
+
+def _span(value: SSAValue) -> tuple[Term, Term] | None:
+    """The smallest and largest element of integer tensor `value` as terms of its dims and
+    constants, when they follow from how it is made (ranges, their broadcast sums and
+    products by a count: the flat indices of a mask's gather); `None` otherwise. Both are
+    exact (attained, the tensor not empty), so a check of them is the check of every index."""
+    value = _through_reshapes(value)
+    if (point := _count(value)) is not None:  # one value for every element
+        return point, point
+    owner = value.owner
+    if isinstance(owner, tensor.ExtractSliceOp):
+        return _slice_span(owner)
+    if isinstance(owner, AddOp):
+        one, two = _span(owner.input1), _span(owner.input2)
+        if one is None or two is None or not (
+                one[0] is one[1] or two[0] is two[1] or _apart(owner.input1, owner.input2)):
+            return None
+        return (_op(arith.AddiOp, one[0], two[0]), _op(arith.AddiOp, one[1], two[1]))
+    if isinstance(owner, MulOp) and set(constant_values(owner.shift) or ()) == {0}:
+        for mine, other in ((owner.input1, owner.input2), (owner.input2, owner.input1)):
+            factor = _count(other)
+            if factor is None or (isinstance(factor, int) and factor < 0):
+                continue  # a count is never negative
+            if (span := _span(mine)) is not None:
+                return (_op(arith.MuliOp, span[0], factor), _op(arith.MuliOp, span[1], factor))
     return None
 
 
@@ -200,11 +291,46 @@ def _extent(func: FuncOp, x: BlockArgument, which: str) -> SSAValue:
     return arg
 
 
+def _term(b: _Builder, term: Term) -> SSAValue:
+    """`term`'s ops, inserted before the builder's op."""
+    if isinstance(term, int):
+        return b.index(term)
+    if isinstance(term, SSAValue):
+        return term
+    kind, lhs, rhs = term
+    return b.add(kind(_term(b, lhs), _term(b, rhs)))
+
+
+def _spanned(b: _Builder, op: GatherOp, size: SSAValue) -> list[SSAValue] | None:
+    """The conditions that `op`'s indices lie in `[0, K)` (`K`: `size`), from their `_span`
+    (of a `_wrapping`'s `x`: in `[-K, K)`, its `k` equal to `K`), when it has one: dims
+    only, nothing read back. Empty indices need nothing."""
+    wrapping = _wrapping(op.indices)
+    x, k = wrapping if wrapping is not None else (op.indices, None)
+    if (span := _span(x)) is None:
+        return None
+    shape = _shape(op.indices) or ()
+    if 0 in shape:
+        return []
+    low, high = _term(b, span[0]), _term(b, span[1])
+    floor = b.index(0) if k is None else b.add(arith.SubiOp(b.index(0), size))
+    conditions = [b.add(arith.CmpiOp(low, floor, "sge")), b.add(arith.CmpiOp(high, size, "slt"))]
+    if k is not None:
+        conditions.append(b.add(arith.CmpiOp(size, _term(b, k), "eq")))
+    checked = b.all_of(conditions)
+    for axis in (axis for axis, extent in enumerate(shape) if extent < 0):
+        # no index to check when the indices are empty
+        empty = b.add(arith.CmpiOp(b.dim(op.indices, axis), b.index(0), "eq"))
+        checked = b.add(arith.OrIOp(empty, checked))
+    return [checked]
+
+
 @dataclass
 class CheckGatherIndices(RewritePattern):
     """Indices in `[0, K)`: with `extents`, from the smallest and largest element, which the
     caller passes when the indices are an input (or a converted Gather's wrapping of one:
-    then in `[-K, K)`, its `k` equal to `K`); else from a reduction read back."""
+    then in `[-K, K)`, its `k` equal to `K`); from their `_span` when they are made of
+    ranges (dims only); else from a reduction read back."""
 
     extents: bool = False
 
@@ -217,15 +343,19 @@ class CheckGatherIndices(RewritePattern):
             return
         b = _Builder(op, rewriter)
         size = b.dim(op.values, 1)
-        size_i = b.add(arith.IndexCastOp(size, element))
         func = op.parent_op()
         passed = self.extents and isinstance(func, FuncOp)
         source = _input(op.indices) if passed else None
         wrapped = _wrapped(op.indices) if passed and source is None else None
         if source is None and wrapped is None:
-            high = self._reduced(b, op, element, indices_type.get_shape()[0])
-            b.check([b.add(arith.CmpiOp(high, size_i, "slt"))], "index out of range")
+            checked = _spanned(b, op, size)
+            if checked is None:
+                size_i = b.add(arith.IndexCastOp(size, element))
+                high = self._reduced(b, op, element, indices_type.get_shape()[0])
+                checked = [b.add(arith.CmpiOp(high, size_i, "slt"))]
+            b.check(checked, "index out of range")
             return
+        size_i = b.add(arith.IndexCastOp(size, element))
         x = source if source is not None else wrapped[0]  # type: ignore[index]
         low, high = _extent(func, x, MIN_OF), _extent(func, x, MAX_OF)  # type: ignore[arg-type]
         floor = b.add(arith.ConstantOp(IntegerAttr(0, element)))
@@ -314,6 +444,35 @@ class CheckConcat(RewritePattern):
         b.check(conditions, "inputs differ in a dimension other than the axis")
 
 
+class CheckSlice(RewritePattern):
+    """A lowered `tosa.slice` (`tensor.extract_slice`) within its input where its offsets,
+    sizes or the input's dims are known only at run time: `0 <= offset`, `0 <= size` and
+    `offset + size <= dim` (a Range's positions past `RANGE_CAPACITY`, say)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: tensor.ExtractSliceOp, rewriter: PatternRewriter) -> None:
+        shape = _shape(op.source)
+        strides = op.static_strides.get_values()
+        if CHECKED in op.attributes or shape is None or any(s != 1 for s in strides):
+            return
+        offsets, sizes = op.static_offsets.get_values(), op.static_sizes.get_values()
+        b = _Builder(op, rewriter)
+        dynamic_offsets, dynamic_sizes = iter(op.offsets), iter(op.sizes)
+        conditions = []
+        for axis, (offset, size, extent) in enumerate(zip(offsets, sizes, shape, strict=True)):
+            start = next(dynamic_offsets) if offset < 0 else None  # < 0: dynamic
+            count = next(dynamic_sizes) if size < 0 else None
+            if start is None and count is None and extent >= 0:
+                continue  # static: the verifier checked it
+            conditions += [b.add(arith.CmpiOp(v, b.index(0), "sge"))
+                           for v in (start, count) if v is not None]
+            start = b.index(offset) if start is None else start
+            count = b.index(size) if count is None else count
+            end = b.index(extent) if extent >= 0 else b.dim(op.source, axis)
+            conditions.append(b.add(arith.CmpiOp(b.add(arith.AddiOp(start, count)), end, "sle")))
+        b.check(conditions, "window out of bounds of its input")
+
+
 class CheckCapacity(RewritePattern):
     """`tosa_state.check_capacity` (tosa-static-state's guard, which upstream cannot read)
     as an assertion: `0 <= count` and `count + rows <= capacity`; the rows a
@@ -382,7 +541,7 @@ class TosaRuntimeChecksPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         PatternRewriteWalker(
             GreedyRewritePatternApplier([CheckGatherIndices(self.extents), CheckBroadcast(),
-                                         CheckConcat(), CheckCapacity()]),
+                                         CheckConcat(), CheckSlice(), CheckCapacity()]),
             apply_recursively=False,
         ).rewrite_module(op)
         for inner in op.walk():
