@@ -54,7 +54,9 @@ call (which goes first alternates too), and the median CPU time of `--steps` dec
 each past is printed with the difference. Beside it, the noise: the same comparison of two
 requests of the same configuration (with the transaction: A/A), `--rounds` rounds of each,
 interleaved, new requests each round; the A/B difference is "within the noise" when the
-median of its rounds is no larger than the largest A/A difference (`within_noise`).
+median of its rounds is no larger than the largest A/A difference (`within_noise`) and the
+rounds of the two do not differ by a rank-sum test at 5% (`rank_p`: a consistent cost
+below one wild A/A round is a cost).
 """
 
 from __future__ import annotations
@@ -67,7 +69,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 # One thread for numpy's BLAS too, as for OpenVINO: OpenBLAS's threads spin while waiting, so
@@ -434,6 +436,26 @@ def within_noise(ab: list[float], aa: list[float]) -> bool:
     return abs(float(np.median(ab))) <= max(abs(d) for d in aa)
 
 
+def rank_p(ab: list[float], aa: list[float]) -> float:
+    """The one-sided p-value of the rank-sum (Mann-Whitney) test that the A/B rounds are
+    larger than the A/A rounds, exact (every split of the pooled rounds): how often rounds
+    drawn from one distribution split with the first as high. A consistent cost smaller than
+    the largest A/A round still shows here; a single wild A/A round does not hide it."""
+    import itertools
+
+    def u(first: Sequence[float], second: Sequence[float]) -> float:
+        return sum((a > b) + 0.5 * (a == b) for a in first for b in second)
+
+    pooled, seen = [*ab, *aa], u(ab, aa)
+    splits = list(itertools.combinations(range(len(pooled)), len(ab)))
+    higher = 0
+    for chosen in splits:
+        first = [pooled[i] for i in chosen]
+        second = [pooled[i] for i in range(len(pooled)) if i not in chosen]
+        higher += u(first, second) >= seen - 1e-9
+    return higher / len(splits)
+
+
 def ab(xml: Path, size: str, steps: int, rounds: int) -> None:
     print(f"{size} Llama, the transaction's cost: median CPU ms of {steps} decode steps, "
           f"with (A) and without (B) it, alternating call by call; the noise: A against A "
@@ -458,13 +480,15 @@ def ab(xml: Path, size: str, steps: int, rounds: int) -> None:
                 aa_diffs.append(100 * (a1 / a2 - 1))
                 del on, off, again, made
             a, b = (float(np.median(column)) for column in zip(*ms, strict=True))
-            verdict = "within the noise" if within_noise(ab_diffs, aa_diffs) else \
-                "BEYOND the noise"
+            p = rank_p(ab_diffs, aa_diffs)
+            verdict = ("within the noise" if within_noise(ab_diffs, aa_diffs) and p >= 0.05
+                       else "BEYOND the noise")
             print(f"  {device:>11} past {past:>4}: A/B {np.median(ab_diffs):+5.1f}% "
                   f"(median ms {a:.3f} vs {b:.3f}; rounds "
                   f"{' '.join(f'{d:+.1f}' for d in ab_diffs)}), "
                   f"A/A within {max(abs(d) for d in aa_diffs):.1f}% "
-                  f"(rounds {' '.join(f'{d:+.1f}' for d in aa_diffs)}): {verdict}", flush=True)
+                  f"(rounds {' '.join(f'{d:+.1f}' for d in aa_diffs)}), rank-sum p {p:.3f}: "
+                  f"{verdict}", flush=True)
     print(f"load average after: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
 
 

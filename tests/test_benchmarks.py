@@ -184,14 +184,22 @@ def test_streaming_vad_runs_with_its_extra_alone() -> None:
 def test_the_transaction_cost_is_within_the_noise_only_inside_the_a_a_band(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """`llm_decode.py --ab`'s verdict: the median A/B difference over the rounds against the
-    largest A/A difference (the same configuration in both arms)."""
+    largest A/A difference (the same configuration in both arms), and a one-sided rank-sum
+    test of the A/B rounds against the A/A rounds."""
     import os
 
     # importing the benchmark sets OPENBLAS_NUM_THREADS if unset: undone after the test
     monkeypatch.setenv("OPENBLAS_NUM_THREADS", os.environ.get("OPENBLAS_NUM_THREADS", "1"))
-    from llm_decode import within_noise
+    from llm_decode import rank_p, within_noise
 
     assert within_noise([1.0, 2.0, 3.0], [-2.5, 0.1, 1.0])
     assert not within_noise([2.0, 3.0, 4.0], [-2.5, 0.1, 1.0])
     assert within_noise([-2.0, -1.0, 5.0], [2.0, 0.0, 0.0])
     assert not within_noise([-3.0, -2.5, 1.0], [2.0, 0.0, -1.0])
+    # the rank-sum test: six rounds each, all A/B above all A/A is p = 1/924; interleaved
+    # rounds are not; one wild A/A round does not hide a consistent cost
+    assert rank_p([2, 3, 4, 5, 6, 7], [-1, 0, 0.5, 1, 1.5, 1.9]) == pytest.approx(1 / 924)
+    assert rank_p([1, 3, 5, 7, 9, 11], [2, 4, 6, 8, 10, 12]) > 0.5
+    assert rank_p([-2, -3, -4, -5, -6, -7], [-1, 0, 0.5, 1, 1.5, 1.9]) == 1.0  # no cost
+    consistent, wild = [1.0, 1.3, 2.1, 1.1, 2.5, 2.4], [0.7, -0.3, -0.6, 0.3, 0.0, 9.0]
+    assert within_noise(consistent, wild) and rank_p(consistent, wild) < 0.05
