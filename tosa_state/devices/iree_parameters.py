@@ -22,7 +22,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr
 
 from tosa_state.resources import address
 from tosa_state.transforms.tosa_constants_to_parameters import SCOPE
@@ -48,12 +47,13 @@ class Parameters:
     """The parameters of one compiled module, by key, and the runtime module that provides
     them (shared by every request: read-only)."""
 
-    def __init__(self, rt: Any, vm_instance: Any,
-                 constants: Mapping[str, DenseIntOrFPElementsAttr], scope: str = SCOPE):
+    def __init__(self, rt: Any, vm_instance: Any, views: Mapping[str, memoryview],
+                 scope: str = SCOPE):
+        """`views`: each parameter's bytes by key (a constant's own, or a model file's)."""
         self.scope = scope
-        self.buffers = {key: aligned(attr.data.data) for key, attr in constants.items()}
+        self.buffers = {key: aligned(view) for key, view in views.items()}
         self.copied = sum(view.nbytes for key, view in self.buffers.items()
-                          if address(view) != _address(constants[key]))
+                          if address(view) != address(memoryview(views[key]).cast("B")))
         """Bytes copied to align them (0 when every constant was aligned)."""
         self.index = rt.ParameterIndex()
         self.index.reserve(len(self.buffers))
@@ -80,10 +80,6 @@ def save_archive(parameters: Parameters | None, path: Path) -> None:
     import iree.runtime as rt
 
     rt.ParameterIndex().create_archive_file(str(path))
-
-
-def _address(attr: DenseIntOrFPElementsAttr) -> int:
-    return address(memoryview(attr.data.data).cast("B"))
 
 
 __all__ = ["ALIGNMENT", "Parameters", "aligned", "save_archive"]
