@@ -49,13 +49,12 @@ from tosa_state.runtime.decoder import DecoderInputs
 
 from .iree import DeviceFacts, IreeExecutable
 from .iree_checks import FailureExplainer
-from .iree_compile import Artifact, cache_dir
+from .iree_compile import RECORD_SUFFIX, Artifact, cache_dir
 from .trusted_cache import build_lock, load_verified, publish, trusted_directory
 
 FORMAT = 1
 """The record's layout; a record of another is a miss."""
 
-SUFFIX = ".record"
 MAGIC = b"tosa-state iree record\n"
 ALIGN = 64
 """Arrays start on this boundary of the record."""
@@ -196,7 +195,7 @@ def save_record(key: str, compiled: CompiledModel, model: str | os.PathLike[str]
 
 
 def _path(key: str) -> Path:
-    return trusted_directory(cache_dir()) / f"{key}{SUFFIX}"
+    return trusted_directory(cache_dir()) / f"{key}{RECORD_SUFFIX}"
 
 
 class _Corrupt(Exception):
@@ -328,11 +327,4 @@ def _mapped(path: Path) -> memoryview:
         return memoryview(mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ))
 
 
-def clear_records() -> int:
-    """Remove every record (with its digest); the number removed."""
-    from .trusted_cache import remove
-
-    return remove(cache_dir(), SUFFIX)
-
-
-__all__ = ["clear_records", "load_record", "model_files", "record_key", "save_record"]
+__all__ = ["load_record", "model_files", "record_key", "save_record"]
