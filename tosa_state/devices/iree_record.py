@@ -143,7 +143,8 @@ def _ports(ports: tuple[tuple[Port, ...], tuple[Port, ...]]) -> list[list[list[A
 
 
 def save_record(key: str, compiled: CompiledModel, model: str | os.PathLike[str]) -> None:
-    """Write `compiled`'s record under `key` (an executable of device `iree`)."""
+    """Write `compiled`'s record under `key` (an executable of device `iree`); a record
+    that cannot be written is left out (the next compile is a miss)."""
     executable = compiled.executable
     assert isinstance(executable, IreeExecutable)
     facts = executable.facts
@@ -190,8 +191,11 @@ def save_record(key: str, compiled: CompiledModel, model: str | os.PathLike[str]
                 stream.write(chunk)
 
     path = _path(key)
-    with build_lock(path):
-        publish(path, write)
+    try:
+        with build_lock(path):
+            publish(path, write)
+    except OSError:  # no room, say: the next compile_model compiles again, nothing more
+        pass
 
 
 def _path(key: str) -> Path:
