@@ -3,7 +3,8 @@ handed to IREE's runtime instead of being compiled into the `.vmfb`.
 
 The values are the constants' own bytes: for an OpenVINO model, the weights file's mapping
 (or the aligned arena its unaligned weights were read into), the same memory the
-interpreter computes from. They go into an `iree.runtime.ParameterIndex` as buffers, and
+interpreter computes from; after a compile-record hit (`iree_record`), slices of the
+weights file's mapping at the recorded offsets. They go into an `iree.runtime.ParameterIndex` as buffers, and
 its provider into one `io_parameters` module that every request's context loads before the
 model's. IREE uses a buffer in place when it starts on a 64-byte boundary and copies it into
 each context otherwise (measured with IREE 3.13: a 256 MiB parameter at offsets 4, 16 and 32
