@@ -4,12 +4,13 @@ handed to IREE's runtime instead of being compiled into the `.vmfb`.
 The values are the constants' own bytes: for an OpenVINO model, the weights file's mapping
 (or the aligned arena its unaligned weights were read into), the same memory the
 interpreter computes from; after a compile-record hit (`iree_record`), slices of the
-weights file's mapping at the recorded offsets. They go into an `iree.runtime.ParameterIndex` as buffers, and
-its provider into one `io_parameters` module that every request's context loads before the
-model's. IREE uses a buffer in place when it starts on a 64-byte boundary and copies it into
-each context otherwise (measured with IREE 3.13: a 256 MiB parameter at offsets 4, 16 and 32
-cost 256 MiB per context, at 64 and 128 nothing), so a constant that is not aligned is copied
-once, here, into an aligned buffer shared by the requests.
+weights file's mapping at the recorded offsets. They go into an
+`iree.runtime.ParameterIndex` as buffers, and its provider into one `io_parameters` module
+that every request's context loads before the model's. IREE uses a buffer in place when it
+starts on a 64-byte boundary and copies it into each context otherwise (measured with IREE
+3.13: a 256 MiB parameter at offsets 4, 16 and 32 cost 256 MiB per context, at 64 and 128
+nothing), so a constant that is not aligned is copied once, here, into an aligned buffer
+shared by the requests.
 
 So nothing is written: no archive to store, check or read back. `save` writes one (`.irpa`,
 IREE's parameter archive) for running the `.vmfb` elsewhere: `iree-run-module
