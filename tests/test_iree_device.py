@@ -221,7 +221,9 @@ def test_artifact_cache_is_reused_and_cleared(tmp_path: Path, monkeypatch: pytes
     stamp = first.executable.vmfb.stat().st_mtime_ns
     again = ts.compile_model(source, device="iree")
     assert again.executable.vmfb == first.executable.vmfb and again.executable.vmfb.stat().st_mtime_ns == stamp
+    assert len(list(cache_dir().glob("*.record"))) == 1  # devices/iree_record.py
     assert clear_cache() == 1 and not first.executable.vmfb.exists()
+    assert not list(cache_dir().glob("*.record*"))
 
 
 def test_a_progress_bar_while_iree_compiles(tmp_path: Path, monkeypatch: pytest.MonkeyPatch

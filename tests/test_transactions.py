@@ -307,6 +307,34 @@ def test_a_decode_step_with_the_mask_one_short_changes_nothing(llama: Path,
     assert_same_state(snapshot(twin), snapshot(request))
 
 
+def test_after_a_cache_hit_the_mask_one_short_keeps_its_message(
+        llama: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Device `iree` from its compile record (`devices/iree_record.py`: the model neither
+    read nor converted) converts it on the first failed call, to name the layer as without
+    the record (word for word, the interpreter's message); the state is unchanged."""
+    import tosa_state.api
+
+    ts.compile_model(llama, device="iree")  # its record written, if it was not there
+    reads = []
+    read = tosa_state.api.read_model_file
+    monkeypatch.setattr(tosa_state.api, "read_model_file",
+                        lambda *args: reads.append(args) or read(*args))
+    request, twin = _prompted(llama, "iree")
+    assert not reads  # a hit
+    bad = llm_models.step_inputs(np.array([[7]]), 5)
+    bad["attention_mask"] = bad["attention_mask"][:, :-1]
+    before = snapshot(request)
+    refused = _refused(request, bad)
+    assert len(reads) == 1  # converted for the message, once
+    interpreter, _ = _prompted(llama, "memref")
+    assert refused == _refused(interpreter, bad)
+    assert "type='Gather'" in refused and "input 'attention_mask' (shape [1, 5])" in refused
+    assert_same_state(before, snapshot(request))
+    good = llm_models.step_inputs(np.array([[7]]), 5)
+    np.testing.assert_array_equal(request.infer(good)["logits"], twin.infer(good)["logits"])
+    assert_same_state(snapshot(twin), snapshot(request))
+
+
 @pytest.mark.parametrize("level", DEVICES)
 def test_bad_decode_steps_change_nothing(llama: Path, level: str) -> None:
     """A `beam_idx` out of range, a token beyond the vocabulary, a step interrupted at

@@ -20,6 +20,7 @@ from openvino_models import edit_xml, save
 
 import tosa_state
 from tosa_state.dialects import openvino as ov_dialect
+from tosa_state.file_slices import file_slice
 from tosa_state.frontends.openvino.weights import MAPPED_MIN_BYTES
 from tosa_state.resources import mapped
 
@@ -57,6 +58,12 @@ def test_large_constants_are_mapped_and_run(tmp_path: Path, misaligned: bool) ->
     assert not mapped(constants[(1, 256)])  # small: copied into its attribute
     view = constants[(256, 128)].data.data
     assert isinstance(view.obj, mmap.mmap)
+    # where its bytes are in the file (device iree's compile record maps them from there)
+    source = file_slice(view)
+    assert source is not None and source[0] == xml.with_suffix(".bin").resolve()
+    assert source[1] % 4 == (1 if misaligned else 0)
+    assert xml.with_suffix(".bin").read_bytes()[source[1]:source[1] + view.nbytes] == view
+    assert file_slice(memoryview(bytes(view))) is None  # a copy is no file's
     rng = np.random.default_rng(0)
     weights = rng.standard_normal((256, 128)).astype(np.float32)
     bias = rng.standard_normal((1, 256)).astype(np.float32)

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import gc
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from functools import partial
+from typing import Any
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
@@ -112,28 +113,14 @@ def _compile_model(model: str | os.PathLike[str] | ModuleOp, pipeline: str | Non
         raise TosaStateError(f"error: inline_weights is for device 'iree', not '{device}'")
     pipeline = DEFAULT_PIPELINES[device] if pipeline is None else pipeline
     sizes = None if static_state is None else StaticEntries.of(static_state)
-    static = None
     with (_collector_paused(),
           Progress.on_terminal("compiling: reading", total=5, enabled=progress) as bar):
-        if sizes is not None and not input_shapes and device != REFERENCE:
-            ctx, module, static = _static_entries(model, entry, sizes, bar)
-        else:
-            ctx, module = _to_tosa(model, entry, input_shapes, bar,
-                                   None if sizes is None else sizes.capacity)
-        bar.describe(f"compiling: {pipeline or 'planning'}")
-        apply_pipeline(ctx, module, pipeline, verify_each=False)
-        verify_module(module)
-        bar.advance()
+        lower = partial(_lowered, model, pipeline, entry, input_shapes, sizes, device)
         if device == IREE:
-            from tosa_state.devices.iree import IreeExecutable
-            from tosa_state.devices.iree_compile import DECODER_FLAGS
-
-            options = {} if static is None else {"also": (static.decode,),
-                                                 "flags": DECODER_FLAGS}
-            return CompiledModel(module, partial(IreeExecutable, describe=bar.describe,
-                                                 inline_weights=inline_weights,
-                                                 portable=portable, **options),
-                                 entry, static)
+            return _compiled_by_iree(model, lower, bar, {
+                "pipeline": pipeline, "entry": entry, "input_shapes": input_shapes,
+                "static_state": sizes, "portable": portable, "inline_weights": inline_weights})
+        module, static = lower(bar)
         if device == REFERENCE:
             from tosa_state.devices.reference import ReferenceExecutable
 
@@ -141,6 +128,53 @@ def _compile_model(model: str | os.PathLike[str] | ModuleOp, pipeline: str | Non
         bar.describe("compiling: planning")
         compiled = CompiledModel(module, InterpreterExecutable, entry, static)
         bar.advance()
+    return compiled
+
+
+def _lowered(model: str | os.PathLike[str] | ModuleOp, pipeline: str, entry: str | None,
+             input_shapes: InputShapes | None, sizes: StaticEntries | None, device: str,
+             bar: Progress) -> tuple[ModuleOp, StaticLayout | None]:
+    """`model` brought to TOSA (a static decoder's two entries, or its state made static)
+    and lowered by `pipeline`, verified."""
+    static = None
+    if sizes is not None and not input_shapes and device != REFERENCE:
+        ctx, module, static = _static_entries(model, entry, sizes, bar)
+    else:
+        ctx, module = _to_tosa(model, entry, input_shapes, bar,
+                               None if sizes is None else sizes.capacity)
+    bar.describe(f"compiling: {pipeline or 'planning'}")
+    apply_pipeline(ctx, module, pipeline, verify_each=False)
+    verify_module(module)
+    bar.advance()
+    return module, static
+
+
+def _compiled_by_iree(model: str | os.PathLike[str] | ModuleOp,
+                      lower: Callable[[Progress], tuple[ModuleOp, StaticLayout | None]],
+                      bar: Progress, options: dict[str, Any]) -> CompiledModel:
+    """Device `iree`'s compiled model: from its compile record when the cache has it
+    (`devices.iree_record`: the model is not converted), else lowered, compiled and
+    recorded. `tosa-state compile`'s `.vmfb` (`portable`, `inline_weights`) has no record."""
+    from tosa_state.devices import iree_record
+    from tosa_state.devices.iree import IreeExecutable
+    from tosa_state.devices.iree_compile import DECODER_FLAGS, DEFAULT_FLAGS
+
+    key = None
+    if not (isinstance(model, ModuleOp) or options["portable"] or options["inline_weights"]):
+        bar.describe("compiling: looking for a compile record")
+        key = iree_record.record_key(model, {**options, "flags": DEFAULT_FLAGS,
+                                             "decoder_flags": DECODER_FLAGS})
+        if key is not None and (compiled := iree_record.load_record(
+                key, model, lambda: lower(Progress.off())[0])) is not None:
+            return compiled
+    module, static = lower(bar)
+    flags = {} if static is None else {"also": (static.decode,), "flags": DECODER_FLAGS}
+    compiled = CompiledModel(module, partial(IreeExecutable, describe=bar.describe,
+                                             inline_weights=options["inline_weights"],
+                                             portable=options["portable"], **flags),
+                             options["entry"], static)
+    if key is not None:
+        iree_record.save_record(key, compiled, model)
     return compiled
 
 

@@ -19,7 +19,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -31,8 +32,9 @@ from tosa_state.context import make_context
 from tosa_state.diagnostics import InferenceError, TosaStateError
 from tosa_state.dialects.ml_program import GlobalOp
 from tosa_state.dialects.tosa.variables import VariableOp
+from tosa_state.file_slices import file_slice
 from tosa_state.printing import LargeConstants, Spelling, print_module
-from tosa_state.runtime.decoder import POSITIONS, decoder_inputs
+from tosa_state.runtime.decoder import POSITIONS, DecoderInputs, decoder_inputs
 from tosa_state.runtime.integers import fitted
 from tosa_state.runtime.ports import Port, extents, input_ports, output_ports
 from tosa_state.runtime.variables import VariableSpec, collect_specs
@@ -48,7 +50,7 @@ from tosa_state.verification import verify_module
 
 from . import IREE
 from .iree_checks import FailureExplainer
-from .iree_compile import DEFAULT_FLAGS, compile_module_text
+from .iree_compile import DEFAULT_FLAGS, Artifact, compile_module_text
 from .iree_parameters import Parameters
 
 PORTABLE_LEGALIZATION = (
@@ -144,6 +146,23 @@ def prepare_module(module: ModuleOp, transactions: bool = True,
     return text, constants
 
 
+@dataclass(frozen=True)
+class DeviceFacts:
+    """What an `IreeExecutable` reads from its module besides the `.vmfb`: all a cache
+    hit needs to run it without the module (`iree_record`)."""
+
+    entry: str
+    ports: dict[str, tuple[tuple[Port, ...], tuple[Port, ...]]]
+    """Each entry's ports as the user passes them."""
+    device_ports: dict[str, tuple[tuple[Port, ...], tuple[Port, ...]]]
+    """Their types after `tosa-demote-i64`."""
+    extents: dict[str, tuple[tuple[int, bool], ...]]
+    specs: tuple[VariableSpec, ...]
+    device_dtypes: dict[str, np.dtype]
+    decoder: DecoderInputs | None
+    flags: tuple[str, ...]
+
+
 class IreeExecutable:
     """A module compiled by IREE (the `.vmfb`: its bytes checked and mapped), its
     parameters and the variables' specs, shared by the requests."""
@@ -165,28 +184,50 @@ class IreeExecutable:
         entries of the model's signature (`PORTABLE_LEGALIZATION`: the `.vmfb` for other
         hosts); `transactions=False` only to measure what the checks cost."""
         func = select_entry(module, entry)
-        self.entry = func.sym_name.data
-        entries = (self.entry, *also)
-        self.ports = {name: _ports(module, name) for name in entries}
-        self.inputs, self.outputs = self.ports[self.entry]
-        self.specs = tuple(collect_specs(module))
-        self.flags = tuple(flags)
-        self.explain = FailureExplainer(module, self.entry)
-        self.decoder = decoder_inputs(func, self.inputs, self.specs)
+        entries = (func.sym_name.data, *also)
+        ports = {name: _ports(module, name) for name in entries}
+        specs = tuple(collect_specs(module))
+        explain = FailureExplainer(module, entries[0])
+        decoder = decoder_inputs(func, ports[entries[0]][0], specs)
         text, constants = prepare_module(
             module, transactions, None if inline_weights else self.parameters_from,
             self.inline_limit, portable)
-        # their types after tosa-demote-i64
-        self.device_ports = {name: _ports(module, name) for name in entries}
-        self.extents = {name: extents(select_entry(module, name)) for name in entries}
-        self.device_specs = {spec.name: spec for spec in collect_specs(module)}
-        self.artifact = compile_module_text(text, self.flags, describe)
-        self.vmfb: Path = self.artifact.path
+        facts = DeviceFacts(
+            entries[0], ports, {name: _ports(module, name) for name in entries},
+            {name: extents(select_entry(module, name)) for name in entries}, specs,
+            {spec.name: spec.dtype for spec in collect_specs(module)}, decoder, tuple(flags))
+        views = {key: memoryview(attr.data.data) for key, attr in constants.items()}
+        self.sources = {key: file_slice(view) for key, view in views.items()}
+        """Where each parameter's bytes are in a model file (`None`: not a file's)."""
+        self._load(facts, compile_module_text(text, facts.flags, describe), views, explain)
+
+    @classmethod
+    def restore(cls, facts: DeviceFacts, artifact: Artifact,
+                parameters: Mapping[str, memoryview], explain: FailureExplainer
+                ) -> IreeExecutable:
+        """The executable of a `.vmfb` from the cache, without its module (a cache hit,
+        `iree_record`): `explain` converts the model on the first failed call."""
+        executable = cls.__new__(cls)
+        executable.sources = {}
+        executable._load(facts, artifact, parameters, explain)
+        return executable
+
+    def _load(self, facts: DeviceFacts, artifact: Artifact,
+              parameters: Mapping[str, memoryview], explain: FailureExplainer) -> None:
+        self.facts = facts
+        self.entry = facts.entry
+        self.ports, self.device_ports, self.extents = (facts.ports, facts.device_ports,
+                                                       facts.extents)
+        self.inputs, self.outputs = self.ports[self.entry]
+        self.specs, self.flags, self.decoder = facts.specs, facts.flags, facts.decoder
+        self.explain = explain
+        self.artifact = artifact
+        self.vmfb: Path = artifact.path
         rt, config = _runtime()
         # A copy of the bytes checked against their digest (trusted_cache): a module wrapping
         # the file's mapping would run whatever is written into the file later, in place.
-        self.vm_module = rt.VmModule.copy_buffer(config.vm_instance, self.artifact.data)
-        self.parameters = Parameters(rt, config.vm_instance, constants) if constants else None
+        self.vm_module = rt.VmModule.copy_buffer(config.vm_instance, artifact.data)
+        self.parameters = Parameters(rt, config.vm_instance, parameters) if parameters else None
         self.vm_modules = [self.vm_module] if self.parameters is None else [
             self.parameters.module, self.vm_module]
 
@@ -204,10 +245,10 @@ class IreeStore:
     `VariableStore` protocol that `VariableState` and `InferRequest` use)."""
 
     def __init__(self, functions: Any, specs: Sequence[VariableSpec],
-                 device_specs: dict[str, VariableSpec]):
+                 device_dtypes: Mapping[str, np.dtype]):
         self._functions = functions
         self.specs = {spec.name: spec for spec in specs}
-        self._device_dtypes = {name: device_specs[name].dtype for name in self.specs}
+        self._device_dtypes = {name: device_dtypes[name] for name in self.specs}
         self.flags = {spec.flag_of for spec in specs if spec.flag_of is not None}
 
     def _call(self, name: str, *args: Any) -> Any:
@@ -262,7 +303,7 @@ class IreeRequest:
         self.entry = executable.entry
         self.context = rt.SystemContext(config=config, vm_modules=executable.vm_modules)
         functions = self.context.modules[executable.vm_module.name]
-        self.store = IreeStore(functions, executable.specs, executable.device_specs)
+        self.store = IreeStore(functions, executable.specs, executable.facts.device_dtypes)
         self.explain = executable.explain
         self.decoder = executable.decoder
         self.calls = {name: _Call(rt, config.device, self.context.vm_context,
@@ -349,5 +390,6 @@ class _Call:
         return values
 
 
-__all__ = ["INLINE_WEIGHTS_LIMIT", "IREE_LEGALIZATION", "InlineWeightsError", "IreeExecutable",
+__all__ = ["INLINE_WEIGHTS_LIMIT", "IREE_LEGALIZATION", "DeviceFacts", "InlineWeightsError",
+           "IreeExecutable",
            "IreeRequest", "prepare_module"]

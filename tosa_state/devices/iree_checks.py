@@ -5,15 +5,16 @@ gather indices, run-time broadcasts, concat dims) and writes its globals only at
 a call (`mlprogram-stores-last`), so a call that fails leaves the state as it was. IREE
 reports a failed check as `FAILED_PRECONDITION; <message>`; the request then replays the
 call on the interpreter (the module at the `ml_program` level, planned on the first
-failure) from the same state, whose error names the layer and, where they come from one,
-the input and its bad values, word for word. A failure the interpreter does not reproduce
+failure; after a cache hit, the model converted again first: `iree_record`) from the same
+state, whose error names the layer and, where they come from one, the input and its bad
+values, word for word. A failure the interpreter does not reproduce
 is reported with the module's own message (the op's location and layer).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -28,8 +29,11 @@ _ASSERTION = re.compile(r"FAILED_PRECONDITION; (.*?); ", re.DOTALL)
 class FailureExplainer:
     """Turns an IREE error of a call into the interpreter's error for the same call."""
 
-    def __init__(self, module: ModuleOp, entry: str):
-        self._module = module.clone()  # before the IREE legalization changes it
+    def __init__(self, module: ModuleOp | Callable[[], ModuleOp], entry: str):
+        """`module` at the `ml_program` level, or how to make it (a cache hit converts the
+        model again on its first failed call: `iree_record`)."""
+        # a copy, before the IREE legalization changes it
+        self._module = module.clone() if isinstance(module, ModuleOp) else module
         self._entry = entry
         self._replay: Any = None
 
@@ -46,19 +50,29 @@ class FailureExplainer:
 
     def replayed(self, states: Sequence[tuple[VariableSpec, Any]], args: list[np.ndarray],
                  otherwise: str, entry: str | None = None) -> TosaStateError:
-        """The interpreter's error for the call (`otherwise` when it runs it fine)."""
+        """The interpreter's error for the call (`otherwise` when it runs it fine, or
+        when the module cannot be made again)."""
+        try:
+            self._planned()
+        except (TosaStateError, OSError):  # the model's files changed since the cache hit
+            return InferenceError(otherwise)
         try:
             self._rerun(states, args, entry or self._entry)
         except TosaStateError as interpreter_error:
             return interpreter_error
         return InferenceError(otherwise)
 
-    def _rerun(self, states: Sequence[tuple[VariableSpec, Any]], args: list[np.ndarray],
-               entry: str) -> None:
+    def _planned(self) -> None:
+        """The module planned by the interpreter, once."""
         from tosa_state.devices.interpreter import InterpreterExecutable
 
         if self._replay is None:
-            self._replay = InterpreterExecutable(self._module, self._entry)
+            module = self._module if isinstance(self._module, ModuleOp) else self._module()
+            self._replay = InterpreterExecutable(module, self._entry)
+            self._module = module
+
+    def _rerun(self, states: Sequence[tuple[VariableSpec, Any]], args: list[np.ndarray],
+               entry: str) -> None:
         request = self._replay.create_request()
         for spec, value in states:
             if value is not None:

@@ -3,7 +3,8 @@
 The key of an artifact is the SHA-256 of the IREE compiler's version, the flags and the
 module's text: compiling the same module with the same flags twice reuses the file. The
 cache lives in `$TOSA_STATE_IREE_CACHE` if set, else `$XDG_CACHE_HOME/tosa-state/iree`, else
-`~/.cache/tosa-state/iree`; `clear_cache()` (`tosa-state cache --clear`) empties it.
+`~/.cache/tosa-state/iree`; `clear_cache()` (`tosa-state cache --clear`) empties it (the
+compile records of `iree_record` too).
 
 The artifacts are native code that device `iree` loads and runs, so the cache is a
 `trusted_cache`: used only when no other user could have written it (else
@@ -82,8 +83,14 @@ def cache_dir() -> Path:
     return Path(base) / "tosa-state" / "iree"
 
 
+RECORD_SUFFIX = ".record"
+"""Device `iree`'s compile records (`iree_record`), beside the artifacts."""
+
+
 def clear_cache() -> int:
-    """Remove every cached artifact (with its digest); the number removed."""
+    """Remove every cached artifact and compile record (with their digests); the number of
+    artifacts removed."""
+    remove(cache_dir(), RECORD_SUFFIX)
     return remove(cache_dir(), ".vmfb")
 
 

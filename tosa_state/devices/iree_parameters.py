@@ -3,12 +3,14 @@ handed to IREE's runtime instead of being compiled into the `.vmfb`.
 
 The values are the constants' own bytes: for an OpenVINO model, the weights file's mapping
 (or the aligned arena its unaligned weights were read into), the same memory the
-interpreter computes from. They go into an `iree.runtime.ParameterIndex` as buffers, and
-its provider into one `io_parameters` module that every request's context loads before the
-model's. IREE uses a buffer in place when it starts on a 64-byte boundary and copies it into
-each context otherwise (measured with IREE 3.13: a 256 MiB parameter at offsets 4, 16 and 32
-cost 256 MiB per context, at 64 and 128 nothing), so a constant that is not aligned is copied
-once, here, into an aligned buffer shared by the requests.
+interpreter computes from; after a compile-record hit (`iree_record`), slices of the
+weights file's mapping at the recorded offsets. They go into an
+`iree.runtime.ParameterIndex` as buffers, and its provider into one `io_parameters` module
+that every request's context loads before the model's. IREE uses a buffer in place when it
+starts on a 64-byte boundary and copies it into each context otherwise (measured with IREE
+3.13: a 256 MiB parameter at offsets 4, 16 and 32 cost 256 MiB per context, at 64 and 128
+nothing), so a constant that is not aligned is copied once, here, into an aligned buffer
+shared by the requests.
 
 So nothing is written: no archive to store, check or read back. `save` writes one (`.irpa`,
 IREE's parameter archive) for running the `.vmfb` elsewhere: `iree-run-module
@@ -22,7 +24,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr
 
 from tosa_state.resources import address
 from tosa_state.transforms.tosa_constants_to_parameters import SCOPE
@@ -48,12 +49,13 @@ class Parameters:
     """The parameters of one compiled module, by key, and the runtime module that provides
     them (shared by every request: read-only)."""
 
-    def __init__(self, rt: Any, vm_instance: Any,
-                 constants: Mapping[str, DenseIntOrFPElementsAttr], scope: str = SCOPE):
+    def __init__(self, rt: Any, vm_instance: Any, views: Mapping[str, memoryview],
+                 scope: str = SCOPE):
+        """`views`: each parameter's bytes by key (a constant's own, or a model file's)."""
         self.scope = scope
-        self.buffers = {key: aligned(attr.data.data) for key, attr in constants.items()}
+        self.buffers = {key: aligned(view) for key, view in views.items()}
         self.copied = sum(view.nbytes for key, view in self.buffers.items()
-                          if address(view) != _address(constants[key]))
+                          if address(view) != address(memoryview(views[key]).cast("B")))
         """Bytes copied to align them (0 when every constant was aligned)."""
         self.index = rt.ParameterIndex()
         self.index.reserve(len(self.buffers))
@@ -80,10 +82,6 @@ def save_archive(parameters: Parameters | None, path: Path) -> None:
     import iree.runtime as rt
 
     rt.ParameterIndex().create_archive_file(str(path))
-
-
-def _address(attr: DenseIntOrFPElementsAttr) -> int:
-    return address(memoryview(attr.data.data).cast("B"))
 
 
 __all__ = ["ALIGNMENT", "Parameters", "aligned", "save_archive"]

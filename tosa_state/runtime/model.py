@@ -93,7 +93,7 @@ class CompiledModel:
         module (its own legalisation), after the ports are read from it. A static decoder
         (`static`) has two entries, `static.prefill` and `static.decode`, which its requests
         run from the dynamic model's calls (`runtime.static_entries`)."""
-        self.module = module
+        self._module: ModuleOp | Callable[[], ModuleOp] = module
         self.static = static
         self.token_axes: tuple[int | None, ...] = ()
         """A static decoder's outputs' tokens axes (`runtime.static_entries`)."""
@@ -113,6 +113,26 @@ class CompiledModel:
         if isinstance(ports, TosaStateError):
             raise ports
         self.inputs, self.outputs = ports
+
+    @classmethod
+    def restored(cls, executable: Executable, entry: str,
+                 ports: tuple[tuple[Port, ...], tuple[Port, ...]], static: StaticLayout | None,
+                 token_axes: tuple[int | None, ...], module: Callable[[], ModuleOp]
+                 ) -> CompiledModel:
+        """A compiled model made from a cache, without its module: `module()` makes it
+        (the first time `module` is read)."""
+        compiled = cls.__new__(cls)
+        compiled._module, compiled.static, compiled.token_axes = module, static, token_axes
+        compiled.entry, compiled.executable = entry, executable
+        compiled.inputs, compiled.outputs = ports
+        return compiled
+
+    @property
+    def module(self) -> ModuleOp:
+        """The module the device compiled (from a cache: made again, on first use)."""
+        if not isinstance(self._module, ModuleOp):
+            self._module = self._module()
+        return self._module
 
     @property
     def device(self) -> str:

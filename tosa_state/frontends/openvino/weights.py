@@ -26,7 +26,8 @@ from xdsl.dialects.builtin import BytesAttr, DenseIntOrFPElementsAttr, TensorTyp
 from xdsl.ir import Attribute
 
 from tosa_state.dtypes import numpy_to_dense
-from tosa_state.resources import MAPPED_MIN_BYTES, read_into
+from tosa_state.file_slices import register_mapping, register_read
+from tosa_state.resources import MAPPED_MIN_BYTES, address, read_into
 
 ARENA = 64 << 20
 """Unaligned constants are copied into arenas of this size (see `Weights._free`)."""
@@ -52,9 +53,11 @@ class Weights:
                 with self.path.open("rb") as file:
                     size = file.seek(0, 2)
                     # an empty file cannot be mapped (and holds nothing to map)
-                    self._data = memoryview(
-                        mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ) if size else b""
-                    )
+                    mapping = mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ) \
+                        if size else None
+                    if mapping is not None:
+                        register_mapping(mapping, self.path)
+                    self._data = memoryview(mapping if mapping is not None else b"")
             except FileNotFoundError:
                 self.problem = f"the weights file '{self.path}' does not exist"
             except OSError as error:
@@ -87,6 +90,8 @@ class Weights:
         the GIL): the bytes are there once `finish` returns, which the importer calls
         before anything can look at them."""
         view = self._free(size)
+        assert self._arena is not None
+        register_read(view.obj, address(view) - address(self._arena), self.path, offset, size)
         if self._reader is None:
             self._reader = ThreadPoolExecutor(1, thread_name_prefix="tosa-state-weights")
         self._reads.append((self._reader.submit(read_into, self.path, offset, view), size))
