@@ -613,3 +613,30 @@ def test_positions_past_the_range_table_change_nothing(level: str, tmp_path: Pat
             f"{RANGE_CAPACITY})") in message, message
     assert_same_state(before, snapshot(request))
     assert_no_op(request, twin, lambda: request.infer(steps(60)), steps(50))
+
+
+def test_an_append_asks_the_journal_nothing(llama: Path, tmp_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """At the memref level a copy into a cache's buffer at or past its length as the call
+    started (a `memref.load` of its sizes global, `interpreter/memref.py` `_old_length`)
+    is an append: the tiny Llama's decode step asks the journal nothing (it used to ask
+    once a cache, ~3 µs each of a ~1 ms step). The rolling cache, whose new step lands
+    inside its old value, still asks, and its old value is saved (the test above)."""
+    from tosa_state.interpreter.state import VariableStore
+
+    asked: list[int] = []
+    guard_window = VariableStore.guard_window
+    monkeypatch.setattr(VariableStore, "guard_window", lambda self, *args: (
+        asked.append(1), guard_window(self, *args))[1])
+    request, _ = _prompted(llama, "memref")
+    asked.clear()
+    request.infer(llm_models.step_inputs(np.array([[3]]), 5))
+    assert asked == []
+    xml = tmp_path / "rolling.xml"
+    ov.save_model(rolling_model(), str(xml), compress_to_fp16=False)
+    rolling = ts.compile_model(xml).create_infer_request()
+    for length in (2, 3):
+        asked.clear()
+        rolling.infer({"x": np.ones((1, 2, 2, 4), np.float32),
+                       "m": np.ones((1, 2, length, 4), np.float32)})
+    assert len(asked) == 1  # the second call: its steps over the old value's last

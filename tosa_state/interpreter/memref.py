@@ -32,17 +32,21 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from xdsl.dialects import memref
+from xdsl.dialects import arith, memref, scf
 from xdsl.dialects.bufferization import ToBufferOp, ToTensorOp
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
+    IntegerAttr,
     MemRefType,
+    StringAttr,
 )
+from xdsl.dialects.func import CallOp, FuncOp
 from xdsl.dialects.memref import AllocOp, CopyOp, DeallocOp, GetGlobalOp, GlobalOp
 from xdsl.dialects.tensor import ExtractSliceOp
 from xdsl.interpreter import Interpreter, InterpreterFunctions, PythonValues, impl, register_impls
-from xdsl.ir import Operation
+from xdsl.ir import Operation, SSAValue
 
+from tosa_state.dialects.tosa.variables import SIZES_ATTR
 from tosa_state.dtypes import numpy_dtype
 from tosa_state.interpreter.op_cache import per_op
 from tosa_state.interpreter.state import VariableStore
@@ -175,16 +179,115 @@ def _target_window(op: CopyOp) -> memref.SubviewOp | None:
     return window if isinstance(window, memref.SubviewOp) else None
 
 
+def _pointer_global(value: SSAValue) -> str | None:
+    """The dynamic variable whose buffer `value` is, or a fresh one (`memref.alloc`, a buffer
+    grown) that replaces it: the pointer global a `memref.load` reads, through `scf.if`
+    results; `None` when it is none, or several."""
+    owner = value.owner
+    if isinstance(owner, memref.LoadOp) and _holds_pointer(owner) \
+            and isinstance(pointer := owner.memref.owner, GetGlobalOp):
+        return pointer.name_.root_reference.data
+    if isinstance(owner, scf.IfOp):
+        index = list(owner.results).index(value)
+        names = set()
+        for region in owner.regions:
+            yielded = region.block.last_op
+            if not isinstance(yielded, scf.YieldOp):
+                return None
+            source = yielded.operands[index]
+            if not isinstance(source.owner, AllocOp):
+                names.add(_pointer_global(source))
+        return names.pop() if len(names) == 1 else None
+    return None
+
+
+def _access(op: Operation) -> tuple[str, int | None] | None:
+    """A `memref.load` / `memref.store` of a global's element: the global and the element's
+    constant index (`None`: not a constant); `None` for any other op."""
+    if not isinstance(op, memref.LoadOp | memref.StoreOp) or not isinstance(
+            found := op.memref.owner, GetGlobalOp):
+        return None
+    index = None
+    if len(op.indices) == 1 and isinstance(c := op.indices[0].owner, arith.ConstantOp) \
+            and isinstance(c.value, IntegerAttr):
+        index = c.value.value.data
+    return found.name_.root_reference.data, index
+
+
+@per_op
+def _old_length(op: CopyOp) -> tuple[int, SSAValue] | None:
+    """For a copy into a window of a dynamic variable's buffer (or of the buffer that
+    replaces it) in a function's body: a dynamic offset of the window (its position among
+    the window's offset operands) and the variable's length along that axis as the call
+    started: a `memref.load` of its sizes global before the copy, no store to that length
+    (nor any call) preceding the copy. The copy is an append, and journals nothing, when
+    the offset is at least that length."""
+    window = _target_window(op)
+    block = op.parent_block()
+    func = block.parent_op() if block is not None else None
+    module = func.parent_op() if isinstance(func, FuncOp) else None
+    if window is None or module is None or window.parent_block() is not block \
+            or (name := _pointer_global(window.source)) is None:
+        return None
+    globals_ = [g for g in module.regions[0].block.ops if isinstance(g, GlobalOp)]
+    sizes = next((g.sym_name.data for g in globals_ if isinstance(
+        a := g.attributes.get(SIZES_ATTR), StringAttr) and a.data == name), None)
+    pointee = next((g.type.get_element_type() for g in globals_ if g.sym_name.data == name),
+                   None)
+    if sizes is None or not isinstance(pointee, MemRefType):
+        return None
+    axes = [d for d, extent in enumerate(pointee.get_shape()) if extent < 0]
+    ops = list(block.ops)
+    before = ops[:ops.index(op)]
+    inner = [o for earlier in before for o in earlier.walk()]
+    if any(isinstance(o, CallOp) for o in inner):
+        return None
+    stored = {a[1] for o in inner if isinstance(o, memref.StoreOp)
+              and (a := _access(o)) is not None and a[0] == sizes}
+    dynamic = [d for c, d in _window_layout(window)[3] if c == 0]
+    for column, axis in enumerate(dynamic):
+        if axis not in axes or None in stored or axes.index(axis) in stored:
+            continue
+        for earlier in reversed(before):
+            if isinstance(earlier, memref.LoadOp) and \
+                    _access(earlier) == (sizes, axes.index(axis)):
+                return column, earlier.res
+    return None
+
+
 @per_op
 def _copy_into_window_kernel(op: CopyOp) -> Callable[..., None]:
     """`_copy` into a subview, told the subview's source and its dynamic offsets
     (`_plan_store_operands`): a copy into a dynamic variable's buffer asks the journal with
     the offsets (`VariableStore.guard_window`: a few comparisons) instead of comparing
-    memory."""
+    memory; with the variable's length as the call started (`_old_length`, last), an offset
+    at or past it is an append and asks nothing."""
     window = _target_window(op)
     assert window is not None
     offsets, _, _, holes = _window_layout(window)
     columns = [d for c, d in holes if c == 0]  # where the dynamic offsets go
+    appends = _old_length(op)
+
+    def guard(store: VariableStore, target: np.ndarray, buffer: np.ndarray,
+              dynamic: tuple[int, ...]) -> None:
+        at = [*offsets]
+        for axis, value in zip(columns, dynamic, strict=False):
+            at[axis] = value
+        store.guard_window(buffer, at, target)
+
+    if appends is not None:
+        column = appends[0]
+
+        def copy_at_the_end(store: VariableStore, source: GlobalRef | np.ndarray,
+                            target: np.ndarray, buffer: np.ndarray, *dynamic: int) -> None:
+            source = _to_tensor(store, source)
+            if _same_memory(source, target):
+                return
+            if dynamic[column] < dynamic[-1] and store.journaling:  # inside the old value
+                guard(store, target, buffer, dynamic[:-1])
+            np.copyto(target, source)
+
+        return copy_at_the_end
 
     def copy_into_window(store: VariableStore, source: GlobalRef | np.ndarray,
                          target: np.ndarray, buffer: np.ndarray, *dynamic: int) -> None:
@@ -192,10 +295,7 @@ def _copy_into_window_kernel(op: CopyOp) -> Callable[..., None]:
         if _same_memory(source, target):
             return
         if store.journaling:
-            at = [*offsets]
-            for axis, value in zip(columns, dynamic, strict=True):
-                at[axis] = value
-            store.guard_window(buffer, at, target)
+            guard(store, target, buffer, dynamic)
         np.copyto(target, source)
 
     return copy_into_window
@@ -204,7 +304,8 @@ def _copy_into_window_kernel(op: CopyOp) -> Callable[..., None]:
 def _plan_store_operands(op: Operation) -> tuple[Any, ...]:
     """A copy into a subview also takes the subview's source and dynamic offsets."""
     if isinstance(op, CopyOp) and (window := _target_window(op)) is not None:
-        return (*op.operands, window.source, *window.offsets)
+        old = _old_length(op)
+        return (*op.operands, window.source, *window.offsets, *(() if old is None else old[1:]))
     return tuple(op.operands)
 
 

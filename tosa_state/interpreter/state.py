@@ -275,8 +275,13 @@ class VariableStore:
     def write_in_place(self, name: str, value: np.ndarray) -> None:
         """Copy `value` into the variable's current buffer, as a store through a pointer
         to it does (`memref.copy` into a `memref.get_global`): every alias of the buffer
-        sees the new value. A never-written variable gets a fresh private buffer."""
+        sees the new value. A never-written variable gets a fresh private buffer. A scalar
+        given the value it holds (an init flag, set again every call) is left as it is:
+        nothing copied, nothing journaled."""
         current = self.values[name]
+        if current is not None and current.ndim == 0 and type(value) is np.ndarray \
+                and value.ndim == 0 and current.item() == value.item():
+            return
         if (old := self._old) is not None and name not in old:
             old[name] = None if current is None else current.copy()
         if current is None:
