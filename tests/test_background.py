@@ -4,6 +4,7 @@ another, and nothing left behind when the session stops (`Jobs.stop`, conftest's
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -130,9 +131,13 @@ def test_ctrl_c_leaves_no_background_process(tmp_path: Path) -> None:
         assert os.getpgid(lit[0]) == lit[0] != os.getpgid(session.pid)  # a group of its own
         session.send_signal(signal.SIGINT)
         output, _ = session.communicate(timeout=60)
-    finally:
+    finally:  # the test failing leaves nothing behind either
         if session.poll() is None:
             session.kill()
+            session.wait()
+        for pid in lit:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(pid, signal.SIGKILL)
     assert "KeyboardInterrupt" in output, output
     _until(lambda: not _group(lit[0]), "end of the lit suite's processes", 5)
 
