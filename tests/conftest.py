@@ -217,7 +217,7 @@ def _background_jobs(session: pytest.Session) -> list[background.Job]:
         for fixture, arguments in EXPORT_FIXTURES.items():
             if fixture in item.fixturenames and fixture not in jobs:
                 jobs[fixture] = None
-                if session.config.cache is not None and _has_exporter():
+                if getattr(session.config, "cache", None) is not None and _has_exporter():
                     jobs[fixture] = _export_job(*arguments(session.config))
         if "sweeps" in item.fixturenames and "sweeps" not in jobs:
             from test_export_sweep_sample import sweep_jobs
