@@ -35,6 +35,7 @@ class Job:
     argv: list[str]
     env: dict[str, str] | None = None
     lane: str = "main"
+    nice: int = NICE
     returncode: int | None = None
     output: str = ""
     process: subprocess.Popen[bytes] | None = field(default=None, repr=False)
@@ -99,7 +100,7 @@ class Jobs:
                     return
                 try:
                     job.process = subprocess.Popen(
-                        ["nice", "-n", str(NICE), *job.argv], env=job.env, stdout=out,
+                        ["nice", "-n", str(job.nice), *job.argv], env=job.env, stdout=out,
                         stderr=subprocess.STDOUT, process_group=0)
                 except OSError as error:
                     job.returncode, job.output = -1, f"cannot run {job.argv[0]}: {error}"

@@ -212,8 +212,8 @@ def _background_jobs(session: pytest.Session) -> list[background.Job]:
         if item.nodeid.endswith("test_lit.py::test_lit_suite") and "lit" not in jobs:
             from test_lit import lit_job
 
-            # one worker beside the other tests (which run one at a time); every core alone
-            jobs["lit"] = lit_job(workers=1 if len(items) > 1 else 0)
+            # every core: niced, it takes what the tests (one at a time) leave idle
+            jobs["lit"] = lit_job()
         for fixture, arguments in EXPORT_FIXTURES.items():
             if fixture in item.fixturenames and fixture not in jobs:
                 jobs[fixture] = None

@@ -16,6 +16,7 @@ from __future__ import annotations
 import datetime
 import importlib.metadata
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -92,14 +93,16 @@ _RESULTS: dict[str, Path] = {}  # job name -> the results JSON its sweep writes
 
 def _job(version: str, archs: list[str], root: Path, lane: str) -> background.Job:
     """The sweep of `archs` under transformers `version` (installed under `root` once,
-    exports cached there per set of exporter versions): one worker, `TIMEOUT` each."""
+    exports cached there per set of exporter versions): a worker per core (niced in the
+    background, they take what the other tests leave idle), `TIMEOUT` each."""
     name = f"export sweep under transformers {version}: {','.join(archs)}"
     results = _RESULTS.setdefault(name, Path(tempfile.mkdtemp(prefix="export_sweep-"))
                                   / "results.json")
     layered = [] if version == PINNED else ["--transformers", version]
     return background.Job(name, [
         sys.executable, sweep.__file__, *layered, "--only", ",".join(archs), "--cache", str(root),
-        "--jobs", "1", "--timeout", str(TIMEOUT), "-o", str(results)], lane=lane)
+        "--jobs", str(min(len(archs), os.cpu_count() or 1)), "--timeout", str(TIMEOUT),
+        "-o", str(results)], lane=lane)
 
 
 def sweep_jobs(session: pytest.Session, lane: str) -> list[background.Job]:

@@ -1,10 +1,11 @@
 """Runs the lit/FileCheck suite in `lit_tests/`, so that `pytest` alone runs every test.
 
 The suite is some 300 `tosa-state-opt` processes. When `test_lit_suite` is collected, the
-suite starts right away in the background with one worker (`lit_job`, started by conftest's
-`pytest_collection_finish` through `background`), and the test, which runs last, waits for
-it: the rest of the tests run one at a time in this process, so the suite uses the second
-core instead of holding both while everything else waits (CI's 20 minutes)."""
+suite starts right away in the background (`lit_job`, started by conftest's
+`pytest_collection_finish` through `background`: niced, a worker per core), and the test,
+which runs last, waits for it: the rest of the tests run one at a time in this process, so
+the suite takes the core they leave idle instead of holding both while everything else
+waits (CI's 20 minutes)."""
 
 from __future__ import annotations
 
@@ -24,8 +25,10 @@ def lit_job(workers: int = 0) -> background.Job:
     env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"}
     lit = shutil.which("lit", path=env["PATH"])
     assert lit is not None, "lit is not installed (pip install -e '.[test]')"
+    # waited for last: below the exports that tests wait for sooner (nice 15: a third of
+    # their share of a core)
     return background.Job("lit", [lit, "-v", f"-j{workers or os.cpu_count() or 1}",
-                                  str(LIT_TESTS)], env, lane="lit")
+                                  str(LIT_TESTS)], env, lane="lit", nice=background.NICE + 5)
 
 
 def test_lit_suite() -> None:
