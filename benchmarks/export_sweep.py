@@ -16,7 +16,8 @@ list), plus whisper's stateful decoder (`automatic-speech-recognition-with-past`
    `GENERIC` set on whichever of their names the config class has, fixed seeds; the few
    per-architecture overrides of `OVERRIDES` say why they are needed);
 2. the stateful export (`OVModelFor*.from_pretrained(..., export=True, stateful=True)`), cached
-   under `--cache/<transformers version>/<arch>/` (a failed export is not cached);
+   under `--cache/transformers-<versions of the exporters>/<arch>/` (`exports_folder`; a
+   failed export is not cached);
 3. `tosa_state.read_model` (imported), `tosa_state.compile_model` (converted);
 4. the generation of `llm_models.run_generation` (a prompt and greedy steps, `reset_state()`, a
    batch of 2 with `beam_idx` reorders) compared call by call with the OpenVINO CPU plugin (f32
@@ -225,7 +226,10 @@ def export(arch: str, folder: Path) -> Path:
             model = transformers.AutoModelForCausalLM.from_config(config)
     except Exception as error:
         raise ConfigError(_first_line(error)) from error
-    source = folder / "source"
+    # written aside and renamed: an export killed midway (a stopped test session) leaves none
+    partial = folder.with_name(f".{folder.name}.partial")
+    shutil.rmtree(partial, ignore_errors=True)
+    source = partial / "source"
     model.eval().save_pretrained(source)
     if arch in SEQ2SEQ:
         from optimum.intel import OVModelForSpeechSeq2Seq as exporter
@@ -233,9 +237,11 @@ def export(arch: str, folder: Path) -> Path:
         from optimum.intel import OVModelForCausalLM as exporter
     exported = exporter.from_pretrained(source, export=True, stateful=True, compile=False,
                                         load_in_8bit=False)
-    exported.save_pretrained(folder)
-    if not xml.is_file():
+    exported.save_pretrained(partial)
+    if not (partial / xml.name).is_file():
         raise ExportError(f"no {xml.name} after the export")
+    shutil.rmtree(folder, ignore_errors=True)
+    partial.rename(folder)
     return xml
 
 
@@ -509,6 +515,12 @@ def versions(env: dict[str, str]) -> dict[str, str]:
     done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
                           check=True)
     return json.loads(done.stdout)
+
+
+def exports_folder(found: dict[str, str]) -> str:
+    """The folder (under `--cache`) of the exports of these package versions (`versions`):
+    an export is reused only by the same exporters."""
+    return "transformers-" + re.sub(r"[^A-Za-z0-9.]+", "_", "-".join(found.values()))
 
 
 def install_transformers(version: str, root: Path) -> Path:
@@ -797,7 +809,7 @@ def main(argv: list[str] | None = None) -> int:
             return 1
     env = worker_env(args.transformers_dir)
     found = versions(env)
-    cache = args.cache / f"transformers-{found['transformers']}"
+    cache = args.cache / exports_folder(found)
     cache.mkdir(parents=True, exist_ok=True)
     only = args.only.split(",") if args.only else None
     results = with_progress(only, env, cache, args.jobs, args.timeout, args.static_state,

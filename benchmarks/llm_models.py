@@ -18,9 +18,10 @@ Exporting needs `pip install -e '.[test]'` (torch, transformers, optimum-intel, 
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -105,7 +106,10 @@ def _export_here(name: str, directory: Path, sizes: dict[str, int] | None = None
     family, _, compression = name.partition("-")
     torch.manual_seed(SEED)
     model_class, config = _config(family, sizes)
-    source = directory / "source"
+    # written aside and renamed: an export killed midway (a stopped test session) leaves none
+    partial = directory.with_name(f".{directory.name}.partial")
+    shutil.rmtree(partial, ignore_errors=True)
+    source = partial / "source"
     model_class(config).save_pretrained(source)
     options: dict[str, object] = {"load_in_8bit": compression == "int8"}
     if compression == "int4":
@@ -116,26 +120,47 @@ def _export_here(name: str, directory: Path, sizes: dict[str, int] | None = None
     exported = OVModelForCausalLM.from_pretrained(
         source, export=True, stateful=True, compile=False, **options
     )
-    exported.save_pretrained(directory)
+    exported.save_pretrained(partial)
+    shutil.rmtree(directory, ignore_errors=True)
+    partial.rename(directory)
 
 
-def export(families: Sequence[str], root: Path, size: str = "tiny") -> dict[str, Path]:
+def _xmls(families: Sequence[str], root: Path, size: str) -> dict[str, Path]:
+    suffix = "" if size == "tiny" else f"-{size}"
+    return {family: root / f"{family}{suffix}" / XML_NAME for family in families}
+
+
+def export_command(families: Sequence[str], root: Path, size: str = "tiny") -> list[str]:
+    """The command that exports those of `families` not exported yet into `root` (empty
+    when none is missing); run it with `EXPORT_ENV` over the environment."""
+    missing = [family for family, xml in _xmls(families, root, size).items()
+               if not xml.is_file()]
+    return [sys.executable, __file__, size, str(root), *missing] if missing else []
+
+
+EXPORT_ENV = {"TOKENIZERS_PARALLELISM": "false", "HF_HUB_OFFLINE": "1"}
+
+
+def _run(command: list[str], env: dict[str, str]) -> tuple[int, str]:
+    done = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
+    return done.returncode, done.stderr
+
+
+def export(families: Sequence[str], root: Path, size: str = "tiny",
+           run: Callable[[list[str], dict[str, str]], tuple[int, str]] = _run
+           ) -> dict[str, Path]:
     """Export the models of `families` in config `size` (`SIZES`) into `root/<family>/`
     (`root/<family>-<size>/` for another size than tiny; those not exported yet, in one
-    subprocess: torch and transformers load once); returns the `.xml` path of each."""
-    suffix = "" if size == "tiny" else f"-{size}"
-    xmls = {family: root / f"{family}{suffix}" / XML_NAME for family in families}
-    missing = [family for family, xml in xmls.items() if not xml.is_file()]
-    if missing:
+    subprocess: torch and transformers load once); returns the `.xml` path of each.
+    `run(command, env)` runs the export and returns its exit status and messages."""
+    xmls = _xmls(families, root, size)
+    command = export_command(families, root, size)
+    if command:
         root.mkdir(parents=True, exist_ok=True)
-        env = {**os.environ, "TOKENIZERS_PARALLELISM": "false", "HF_HUB_OFFLINE": "1"}
-        done = subprocess.run(
-            [sys.executable, __file__, size, str(root), *missing],
-            capture_output=True, text=True, env=env, check=False,
-        )
-        failed = [family for family in missing if not xmls[family].is_file()]
-        if done.returncode != 0 or failed:
-            raise RuntimeError(f"exporting {', '.join(failed)} failed:\n{done.stderr[-4000:]}")
+        returncode, errors = run(command, {**os.environ, **EXPORT_ENV})
+        failed = [family for family, xml in xmls.items() if not xml.is_file()]
+        if returncode != 0 or failed:
+            raise RuntimeError(f"exporting {', '.join(failed)} failed:\n{errors[-4000:]}")
     return xmls
 
 

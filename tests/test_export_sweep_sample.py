@@ -13,17 +13,20 @@ successive commits cover the rest. `-k` selects architectures: only the selected
 
 from __future__ import annotations
 
-import concurrent.futures
 import datetime
 import importlib.metadata
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
+import tempfile
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+import background
 import export_sweep as sweep  # benchmarks/, put on sys.path by conftest
 import pytest
 from packaging.requirements import Requirement
@@ -73,51 +76,75 @@ CASES = [pytest.param(version, arch, id=f"{version}-{arch}")
          for version, archs in SAMPLE.items() for arch in archs]
 
 
-def _versions(request: pytest.FixtureRequest) -> dict[str, list[str]]:
-    """The (version, architecture) cases of this module that the session will run."""
+def _chosen(items: Iterable[pytest.Item]) -> dict[str, list[str]]:
+    """version -> the architectures of the cases among `items` (the session's: `-k`
+    selects)."""
     chosen: dict[str, list[str]] = {}
-    for item in request.session.items:
+    for item in items:
         params = getattr(item, "callspec", None)
-        if getattr(item, "module", None) is request.module and params is not None \
+        if "sweeps" in getattr(item, "fixturenames", ()) and params is not None \
                 and "arch" in params.params:
             chosen.setdefault(params.params["version"], []).append(params.params["arch"])
     return chosen
 
 
+_RESULTS: dict[str, Path] = {}  # job name -> the results JSON its sweep writes
+
+
+def _job(version: str, archs: list[str], root: Path, lane: str) -> background.Job:
+    """The sweep of `archs` under transformers `version` (installed under `root` once,
+    exports cached there per set of exporter versions): a worker per core (niced in the
+    background, they take what the other tests leave idle), `TIMEOUT` each."""
+    name = f"export sweep under transformers {version}: {','.join(archs)}"
+    results = _RESULTS.setdefault(name, Path(tempfile.mkdtemp(prefix="export_sweep-"))
+                                  / "results.json")
+    layered = [] if version == PINNED else ["--transformers", version]
+    return background.Job(name, [
+        sys.executable, sweep.__file__, *layered, "--only", ",".join(archs), "--cache", str(root),
+        "--jobs", str(min(len(archs), os.cpu_count() or 1)), "--timeout", str(TIMEOUT),
+        "-o", str(results)], lane=lane)
+
+
+def sweep_jobs(session: pytest.Session, lane: str) -> list[background.Job]:
+    """The sweeps the session's cases need, one job a version, for conftest to start in the
+    background (none under `-p no:cacheprovider`: the fixture runs them)."""
+    cache = getattr(session.config, "cache", None)
+    if cache is None:
+        return []
+    root = cache.mkdir("export_sweep")
+    return [_job(version, archs, root, lane)
+            for version, archs in _chosen(session.items).items()]
+
+
+def _results(job: background.Job, version: str) -> dict[str, dict[str, Any]]:
+    """architecture -> the sweep's result, from the finished `job`."""
+    print(job.output, file=sys.stderr)  # the sweep's progress, shown with a failure
+    if job.returncode != 0:
+        raise RuntimeError(f"the export sweep under transformers {version} failed (exit "
+                           f"{job.returncode}):\n{job.output[-4000:]}")
+    results = _RESULTS[job.name]
+    run = json.loads(results.read_text())
+    shutil.rmtree(results.parent)
+    assert run["versions"]["transformers"] == version, run["versions"]
+    return {result["arch"]: result for result in run["results"]}
+
+
 @pytest.fixture(scope="module")
 def sweeps(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
            ) -> dict[str, dict[str, dict[str, Any]]]:
-    """version -> architecture -> the sweep's result, for the selected cases: one worker per
-    transformers version, the versions side by side (as many as there are cores). The
-    installed transformers stay in pytest's cache between runs (a fresh directory under
-    `-p no:cacheprovider`)."""
-    chosen = _versions(request)
+    """version -> architecture -> the sweep's result, for the selected cases: the jobs
+    conftest started in the background when the session began (`sweep_jobs`), or, when it
+    did not, run now side by side. The installed transformers stay in pytest's cache
+    between runs (a fresh directory under `-p no:cacheprovider`)."""
+    chosen = _chosen(request.session.items)
     cache = getattr(request.config, "cache", None)
     root = (cache.mkdir("export_sweep") if cache is not None
             else tmp_path_factory.mktemp("export_sweep"))
-    envs: dict[str, dict[str, str]] = {}
-    for version in chosen:
-        site = None if version == PINNED else sweep.install_transformers(version, root / "site")
-        envs[version] = sweep.worker_env(site)
-
-    def run(version: str) -> dict[str, dict[str, Any]]:
-        found = sweep.versions(envs[version])
-        assert found["transformers"] == version, found
-        key = re.sub(r"[^A-Za-z0-9.]+", "_", "-".join(found.values()))
-        cache = root / "exports" / key  # exports are reused only by the same exporter versions
-        cache.mkdir(parents=True, exist_ok=True)
-
-        def progress(arch: str, result: dict[str, Any] | None) -> None:
-            if result is not None:
-                print(f"transformers {version}: {arch}: {sweep.status(result)} "
-                      f"{sweep.reason(result)[:200]}", file=sys.stderr, flush=True)
-
-        results = sweep.run_sweep(chosen[version], envs[version], cache, 1, TIMEOUT, progress)
-        return {result["arch"]: result for result in results}
-
-    with concurrent.futures.ThreadPoolExecutor(min(len(chosen), os.cpu_count() or 1)) as pool:
-        done = dict(zip(chosen, pool.map(run, chosen), strict=True))
-    return done
+    jobs = {version: _job(version, archs, root, lane=f"export sweep {version}")
+            for version, archs in chosen.items()}
+    background.SESSION.start(jobs.values())  # those not started yet, each version in a lane
+    return {version: _results(background.SESSION.wait(job), version)
+            for version, job in jobs.items()}
 
 
 @pytest.mark.parametrize(("version", "arch"), CASES)
