@@ -220,14 +220,18 @@ def _old_length(op: CopyOp) -> tuple[int, SSAValue] | None:
     replaces it) in a function's body: a dynamic offset of the window (its position among
     the window's offset operands) and the variable's length along that axis as the call
     started: a `memref.load` of its sizes global before the copy, no store to that length
-    (nor any call) preceding the copy. The copy is an append, and journals nothing, when
-    the offset is at least that length."""
+    (nor any call) preceding the copy, in a function no other calls (each call of it is a
+    whole call of the model; defensive: `convert-tosa-variables-to-memref` appends in
+    place in no callee today). The copy is an append, and journals nothing, when the offset
+    is at least that length."""
     window = _target_window(op)
     block = op.parent_block()
     func = block.parent_op() if block is not None else None
     module = func.parent_op() if isinstance(func, FuncOp) else None
     if window is None or module is None or window.parent_block() is not block \
-            or (name := _pointer_global(window.source)) is None:
+            or (name := _pointer_global(window.source)) is None or any(
+                isinstance(o, CallOp) and o.callee.root_reference.data == func.sym_name.data
+                for o in module.walk()):
         return None
     globals_ = [g for g in module.regions[0].block.ops if isinstance(g, GlobalOp)]
     sizes = next((g.sym_name.data for g in globals_ if isinstance(
