@@ -214,6 +214,51 @@ def _access(op: Operation) -> tuple[str, int | None] | None:
     return found.name_.root_reference.data, index
 
 
+@dataclass(frozen=True)
+class _Body:
+    """What `_old_length` asks of a function's body, found in one pass over it: where each
+    top-level op stands, the first that holds a call and the first that stores each global
+    element (`(global, index)`; index `None`: not a constant), the loads of each global
+    element in order, whether another function calls it, and its module's sizes globals
+    (variable -> sizes global) and dynamic variables' buffer types."""
+
+    position: dict[Operation, int]
+    first_call: int
+    first_store: dict[tuple[str, int | None], int]
+    loads: dict[tuple[str, int | None], list[tuple[int, SSAValue]]]
+    called: bool
+    sizes: dict[str, str]
+    buffers: dict[str, MemRefType]
+
+
+@per_op
+def _body(func: FuncOp) -> _Body:
+    module = func.parent_op()
+    assert module is not None
+    position: dict[Operation, int] = {}
+    first_call = len(func.body.block.ops)
+    first_store: dict[tuple[str, int | None], int] = {}
+    loads: dict[tuple[str, int | None], list[tuple[int, SSAValue]]] = {}
+    for i, top in enumerate(func.body.block.ops):
+        position[top] = i
+        if isinstance(top, memref.LoadOp) and (access := _access(top)) is not None:
+            loads.setdefault(access, []).append((i, top.res))
+        for inner in top.walk():
+            if isinstance(inner, CallOp):
+                first_call = min(first_call, i)
+            elif isinstance(inner, memref.StoreOp) and (access := _access(inner)) is not None:
+                first_store.setdefault(access, i)
+    name = func.sym_name.data
+    called = any(isinstance(o, CallOp) and o.callee.root_reference.data == name
+                 for o in module.walk())
+    globals_ = [g for g in module.regions[0].block.ops if isinstance(g, GlobalOp)]
+    sizes = {a.data: g.sym_name.data for g in globals_
+             if isinstance(a := g.attributes.get(SIZES_ATTR), StringAttr)}
+    buffers = {g.sym_name.data: t for g in globals_
+               if isinstance(t := g.type.get_element_type(), MemRefType)}
+    return _Body(position, first_call, first_store, loads, called, sizes, buffers)
+
+
 @per_op
 def _old_length(op: CopyOp) -> tuple[int, SSAValue] | None:
     """For a copy into a window of a dynamic variable's buffer (or of the buffer that
@@ -227,35 +272,24 @@ def _old_length(op: CopyOp) -> tuple[int, SSAValue] | None:
     window = _target_window(op)
     block = op.parent_block()
     func = block.parent_op() if block is not None else None
-    module = func.parent_op() if isinstance(func, FuncOp) else None
-    if window is None or module is None or window.parent_block() is not block \
-            or (name := _pointer_global(window.source)) is None or any(
-                isinstance(o, CallOp) and o.callee.root_reference.data == func.sym_name.data
-                for o in module.walk()):
+    if window is None or not isinstance(func, FuncOp) or func.parent_op() is None \
+            or window.parent_block() is not block \
+            or (name := _pointer_global(window.source)) is None:
         return None
-    globals_ = [g for g in module.regions[0].block.ops if isinstance(g, GlobalOp)]
-    sizes = next((g.sym_name.data for g in globals_ if isinstance(
-        a := g.attributes.get(SIZES_ATTR), StringAttr) and a.data == name), None)
-    pointee = next((g.type.get_element_type() for g in globals_ if g.sym_name.data == name),
-                   None)
-    if sizes is None or not isinstance(pointee, MemRefType):
+    body = _body(func)
+    at = body.position[op]
+    sizes, buffer = body.sizes.get(name), body.buffers.get(name)
+    if body.called or body.first_call < at or sizes is None or buffer is None \
+            or body.first_store.get((sizes, None), at) < at:
         return None
-    axes = [d for d, extent in enumerate(pointee.get_shape()) if extent < 0]
-    ops = list(block.ops)
-    before = ops[:ops.index(op)]
-    inner = [o for earlier in before for o in earlier.walk()]
-    if any(isinstance(o, CallOp) for o in inner):
-        return None
-    stored = {a[1] for o in inner if isinstance(o, memref.StoreOp)
-              and (a := _access(o)) is not None and a[0] == sizes}
+    axes = [d for d, extent in enumerate(buffer.get_shape()) if extent < 0]
     dynamic = [d for c, d in _window_layout(window)[3] if c == 0]
     for column, axis in enumerate(dynamic):
-        if axis not in axes or None in stored or axes.index(axis) in stored:
+        if axis not in axes or body.first_store.get((sizes, axes.index(axis)), at) < at:
             continue
-        for earlier in reversed(before):
-            if isinstance(earlier, memref.LoadOp) and \
-                    _access(earlier) == (sizes, axes.index(axis)):
-                return column, earlier.res
+        earlier = [res for i, res in body.loads.get((sizes, axes.index(axis)), ()) if i < at]
+        if earlier:
+            return column, earlier[-1]
     return None
 
 
@@ -275,7 +309,7 @@ def _copy_into_window_kernel(op: CopyOp) -> Callable[..., None]:
     def guard(store: VariableStore, target: np.ndarray, buffer: np.ndarray,
               dynamic: tuple[int, ...]) -> None:
         at = [*offsets]
-        for axis, value in zip(columns, dynamic, strict=False):
+        for axis, value in zip(columns, dynamic, strict=True):
             at[axis] = value
         store.guard_window(buffer, at, target)
 
